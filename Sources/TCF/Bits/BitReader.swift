@@ -1,0 +1,106 @@
+/// Reads big-endian bit fields, most significant bit first, from one decoded segment.
+///
+/// Every read is checked against the segment's bit count before it happens: a field that would
+/// extend past the end throws ``TCFDecodingError/Reason/truncated(needed:available:)`` naming the
+/// field and its offset. The buffer carries at least 16 zero bytes past the data, so the checked
+/// reads can load whole words without touching memory they do not own.
+struct BitReader {
+    static let slack = 16
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    /// The number of meaningful bits in the segment.
+    let bitCount: Int
+    /// Which segment of the string this is (0 = the first), for error messages.
+    let segment: Int
+    /// The offset of the next bit to read.
+    private(set) var position = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>, bitCount: Int, segment: Int) {
+        precondition(bytes.count >= (bitCount + 7) / 8 + BitReader.slack)
+        self.bytes = bytes
+        self.bitCount = bitCount
+        self.segment = segment
+    }
+
+    /// The bits left to read.
+    var remaining: Int { bitCount - position }
+
+    /// Reads an unsigned integer of `width` bits (at most 48).
+    @inline(__always)
+    mutating func read(_ width: Int, _ field: StaticString) throws(TCFDecodingError) -> Int {
+        try require(width, field)
+        let value = Int(truncatingIfNeeded: load64(at: position) >> UInt64(64 - width))
+        position += width
+        return value
+    }
+
+    /// Reads one bit as a Boolean.
+    @inline(__always)
+    mutating func readBool(_ field: StaticString) throws(TCFDecodingError) -> Bool {
+        try read(1, field) == 1
+    }
+
+    /// Reads two 6-bit letters (A = 0 … Z = 25) as an upper-case code such as `EN` or `DE`.
+    mutating func readLetters(_ field: StaticString) throws(TCFDecodingError) -> String {
+        let start = position
+        let first = try read(6, field), second = try read(6, field)
+        guard first < 26, second < 26 else {
+            throw TCFDecodingError(
+                .invalidLetter(first < 26 ? second : first), field: "\(field)", segment: segment,
+                bitOffset: first < 26 ? start + 6 : start)
+        }
+        return String(decoding: [UInt8(65 + first), UInt8(65 + second)], as: UTF8.self)
+    }
+
+    /// Reads `count` bits as a bitfield in which bit `i` (0-based) stands for id `i + 1`.
+    mutating func readBitfield(_ count: Int, _ field: StaticString) throws(TCFDecodingError) -> IDSet {
+        try require(count, field)
+        var builder = IDSet.Builder(capacityFor: count)
+        if count > 0 {
+            // Word 0 holds ids 0...63; id 0 does not exist, so it takes 63 bits.
+            var bit = position
+            let end = position + count
+            var word = load64(at: bit) >> 1
+            var taken = 63
+            while true {
+                if bit + taken > end {
+                    let keep = end - bit
+                    word &= keep == 0 ? 0 : ~(UInt64.max >> UInt64(64 - taken + keep))
+                }
+                builder.append(word: word)
+                bit += taken
+                if bit >= end { break }
+                word = load64(at: bit)
+                taken = 64
+            }
+        }
+        position += count
+        return builder.build()
+    }
+
+    /// Throws unless `width` more bits are available.
+    @inline(__always)
+    func require(_ width: Int, _ field: StaticString) throws(TCFDecodingError) {
+        guard width <= bitCount - position else {
+            throw TCFDecodingError(
+                .truncated(needed: width, available: bitCount - position),
+                field: "\(field)", segment: segment, bitOffset: position)
+        }
+    }
+
+    /// The error for a field that was read but holds an invalid value; `offset` is where it starts.
+    func error(_ reason: TCFDecodingError.Reason, _ field: StaticString, at offset: Int) -> TCFDecodingError {
+        TCFDecodingError(reason, field: "\(field)", segment: segment, bitOffset: offset)
+    }
+
+    /// The 64 bits starting at bit `offset`, most significant first (reads into the slack).
+    @inline(__always)
+    private func load64(at offset: Int) -> UInt64 {
+        let byte = offset >> 3
+        let raw = UnsafeRawPointer(bytes.baseAddress! + byte).loadUnaligned(as: UInt64.self)
+        let shift = UInt64(offset & 7)
+        let head = UInt64(bigEndian: raw) << shift
+        guard shift > 0 else { return head }
+        return head | UInt64(bytes[byte + 8]) >> (8 - shift)
+    }
+}

@@ -1,0 +1,67 @@
+/// Appends big-endian bit fields, most significant bit first, and emits them as base64url.
+struct BitWriter {
+    private(set) var bytes: [UInt8] = []
+    /// Bits not yet flushed to `bytes`, left-aligned in the high `pendingCount` bits.
+    private var pending: UInt64 = 0
+    private var pendingCount = 0
+
+    init(capacity: Int = 64) { bytes.reserveCapacity(capacity) }
+
+    /// The number of bits written so far.
+    var bitCount: Int { bytes.count * 8 + pendingCount }
+
+    /// Writes the low `width` bits of `value` (at most 56 bits per call).
+    ///
+    /// - Precondition: `value` fits in `width` bits; callers check ranges with
+    ///   ``TCFEncodingError`` before writing.
+    @inline(__always)
+    mutating func write(_ value: Int, _ width: Int) {
+        guard width > 0 else { return }
+        pending |= (UInt64(truncatingIfNeeded: value) << UInt64(64 - width)) >> UInt64(pendingCount)
+        pendingCount += width
+        while pendingCount >= 8 {
+            bytes.append(UInt8(truncatingIfNeeded: pending >> 56))
+            pending <<= 8
+            pendingCount -= 8
+        }
+    }
+
+    /// Writes one bit.
+    @inline(__always)
+    mutating func write(_ flag: Bool) { write(flag ? 1 : 0, 1) }
+
+    /// Writes a two-letter code (A = 0 … Z = 25), already validated as upper-case A-Z.
+    mutating func writeLetters(_ code: String) {
+        for letter in code.utf8 { write(Int(letter) - 65, 6) }
+    }
+
+    /// Writes ids `1...count` of `set` as a bitfield, bit `i` standing for id `i + 1`.
+    mutating func writeBitfield(_ set: IDSet, count: Int) {
+        var remaining = count
+        var index = 0
+        while remaining > 0 {
+            // Word 0 starts at id 0, which the bitfield does not carry.
+            let word = index < set.words.count ? set.words[index] : 0
+            let available = index == 0 ? 63 : 64
+            let aligned = index == 0 ? word << 1 : word
+            let take = Swift.min(remaining, available)
+            // Write in two halves: `write` takes at most 56 bits.
+            let high = Swift.min(take, 32)
+            write(Int(truncatingIfNeeded: aligned >> 32) >> (32 - high), high)
+            if take > 32 {
+                let low = take - 32
+                write(Int(truncatingIfNeeded: aligned & 0xFFFF_FFFF) >> (32 - low), low)
+            }
+            remaining -= take
+            index += 1
+        }
+    }
+
+    /// The written bits, zero-filled to a whole byte, as unpadded base64url.
+    func base64URL() -> String {
+        var all = bytes
+        if pendingCount > 0 { all.append(UInt8(truncatingIfNeeded: pending >> 56)) }
+        // Six bits per character: the spec pads to whole bytes, so encode whole bytes.
+        return Base64URL.encode(all)
+    }
+}

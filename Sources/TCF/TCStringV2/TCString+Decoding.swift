@@ -1,0 +1,109 @@
+extension TCString {
+    /// The `SegmentType` values of the segments after the core.
+    enum SegmentType: Int {
+        case core = 0, disclosedVendors = 1, allowedVendors = 2, publisherTC = 3
+    }
+
+    /// Decodes a TC string: the core segment, then DisclosedVendors, AllowedVendors and
+    /// PublisherTC segments in any order.
+    ///
+    /// Accepts `=` padding and the standard base64 alphabet. Policy problems do not throw; see
+    /// ``validation``.
+    ///
+    /// - Throws: ``TCFDecodingError`` naming the field and bit offset of the first structural
+    ///   problem: bad characters, truncation, a version other than 2, an unknown or repeated
+    ///   segment type, a range ending before it starts, or an id outside `1...MaxVendorId`.
+    public init(decoding string: String) throws(TCFDecodingError) {
+        let segments = try Segment.split(string)
+        var value = try segments[0].read { (reader: inout BitReader) throws(TCFDecodingError) in
+            try TCString(core: &reader)
+        }
+        var seen: Set<Int> = []
+        for segment in segments.dropFirst() {
+            try segment.read { (reader: inout BitReader) throws(TCFDecodingError) in
+                let typeValue = try reader.read(3, "SegmentType")
+                guard let type = SegmentType(rawValue: typeValue), type != .core else {
+                    throw reader.error(.invalidSegmentType(typeValue), "SegmentType", at: 0)
+                }
+                guard seen.insert(typeValue).inserted else {
+                    throw reader.error(.duplicateSegment(typeValue), "SegmentType", at: 0)
+                }
+                switch type {
+                case .core: break
+                case .disclosedVendors:
+                    value.disclosedVendors = try reader.readVendorSection("disclosedVendors")
+                case .allowedVendors:
+                    value.allowedVendors = try reader.readVendorSection("allowedVendors")
+                case .publisherTC:
+                    value.publisherTC = try PublisherTC(segment: &reader)
+                }
+            }
+        }
+        self = value
+    }
+
+    /// Reads the core segment.
+    private init(core reader: inout BitReader) throws(TCFDecodingError) {
+        let version = try reader.read(6, "Version")
+        guard version == 2 else { throw reader.error(.unsupportedVersion(version), "Version", at: 0) }
+        self.init(
+            version: version,
+            created: TCFTimestamp(deciseconds: Int64(try reader.read(36, "Created"))),
+            lastUpdated: TCFTimestamp(deciseconds: Int64(try reader.read(36, "LastUpdated"))),
+            cmpId: try reader.read(12, "CmpId"),
+            cmpVersion: try reader.read(12, "CmpVersion"),
+            consentScreen: try reader.read(6, "ConsentScreen"),
+            consentLanguage: try reader.readLetters("ConsentLanguage"),
+            vendorListVersion: try reader.read(12, "VendorListVersion"),
+            tcfPolicyVersion: try reader.read(6, "TcfPolicyVersion"),
+            isServiceSpecific: try reader.readBool("IsServiceSpecific"),
+            useNonStandardTexts: try reader.readBool("UseNonStandardTexts"),
+            specialFeatureOptIns: try reader.readBitfield(12, "SpecialFeatureOptIns"),
+            purposesConsent: try reader.readBitfield(24, "PurposesConsent"),
+            purposesLITransparency: try reader.readBitfield(24, "PurposesLITransparency"),
+            purposeOneTreatment: try reader.readBool("PurposeOneTreatment"),
+            publisherCC: try reader.readLetters("PublisherCC"),
+            vendorConsents: try reader.readVendorSection("vendorConsents"),
+            vendorLegitimateInterests: try reader.readVendorSection("vendorLegitimateInterests"),
+            publisherRestrictions: try Self.readPublisherRestrictions(&reader)
+        )
+    }
+
+    /// Reads `NumPubRestrictions` and the restriction entries.
+    private static func readPublisherRestrictions(_ reader: inout BitReader) throws(TCFDecodingError) -> [PublisherRestriction] {
+        let count = try reader.read(12, "NumPubRestrictions")
+        var restrictions: [PublisherRestriction] = []
+        restrictions.reserveCapacity(count)
+        for _ in 0..<count {
+            let purposeId = try reader.read(6, "PubRestrictionEntry.PurposeId")
+            let type = try reader.read(2, "PubRestrictionEntry.RestrictionType")
+            var vendors = IDSet.Builder()
+            do {
+                try reader.readRangeEntries(into: &vendors, maxVendorId: nil)
+            } catch {
+                var error = error
+                error.field = "PubRestrictionEntry.\(error.field)"
+                throw error
+            }
+            restrictions.append(PublisherRestriction(
+                purposeId: purposeId, restrictionType: PublisherRestriction.RestrictionType(rawValue: type)!,
+                vendorIds: vendors.build()))
+        }
+        return restrictions
+    }
+}
+
+extension PublisherTC {
+    /// Reads a PublisherTC segment after its `SegmentType`.
+    init(segment reader: inout BitReader) throws(TCFDecodingError) {
+        let consent = try reader.readBitfield(24, "PubPurposesConsent")
+        let legitimateInterest = try reader.readBitfield(24, "PubPurposesLITransparency")
+        let count = try reader.read(6, "NumCustomPurposes")
+        self.init(
+            pubPurposesConsent: consent,
+            pubPurposesLITransparency: legitimateInterest,
+            numCustomPurposes: count,
+            customPurposesConsent: try reader.readBitfield(count, "CustomPurposesConsent"),
+            customPurposesLITransparency: try reader.readBitfield(count, "CustomPurposesLITransparency"))
+    }
+}
