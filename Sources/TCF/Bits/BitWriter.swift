@@ -57,11 +57,16 @@ struct BitWriter {
         }
     }
 
-    /// The written bits, zero-filled to a whole byte, as unpadded base64url.
-    func base64URL() -> String {
+    /// The written bits, zero-filled to a multiple of `alignment` bits, as unpadded base64url.
+    ///
+    /// The v1.1 spec pads to whole bytes (`alignment` 8). TCF v2 implementations, the IAB's own
+    /// among them, pad each segment to 24 bits, so it ends on a whole base64 quantum; the v2.3
+    /// spec examples are written that way.
+    func base64URL(alignment: Int = 8) -> String {
         var all = bytes
         if pendingCount > 0 { all.append(UInt8(truncatingIfNeeded: pending >> 56)) }
-        // Six bits per character: the spec pads to whole bytes, so encode whole bytes.
+        let alignedBytes = (bitCount + alignment - 1) / alignment * alignment / 8
+        all.append(contentsOf: repeatElement(0, count: alignedBytes - all.count))
         return Base64URL.encode(all)
     }
 }

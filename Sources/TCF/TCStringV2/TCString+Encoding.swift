@@ -32,13 +32,13 @@ extension TCString {
             core.write(restriction.restrictionType.rawValue, 2)
             core.writeRangeEntries(restriction.vendorIds.ranges)
         }
-        var text = core.base64URL()
+        var text = core.base64URL(alignment: Self.segmentAlignment)
         for (type, ids) in [(SegmentType.disclosedVendors, disclosedVendors), (.allowedVendors, allowedVendors)] {
             guard let ids else { continue }
             var segment = BitWriter(capacity: 8 + ids.max / 8)
             segment.write(type.rawValue, 3)
             segment.writeVendorSection(ids)
-            text += "." + segment.base64URL()
+            text += "." + segment.base64URL(alignment: Self.segmentAlignment)
         }
         if let publisherTC {
             var segment = BitWriter()
@@ -48,10 +48,14 @@ extension TCString {
             segment.write(publisherTC.numCustomPurposes, 6)
             segment.writeBitfield(publisherTC.customPurposesConsent, count: publisherTC.numCustomPurposes)
             segment.writeBitfield(publisherTC.customPurposesLITransparency, count: publisherTC.numCustomPurposes)
-            text += "." + segment.base64URL()
+            text += "." + segment.base64URL(alignment: Self.segmentAlignment)
         }
         return text
     }
+
+    /// Each segment is zero-filled to a multiple of 24 bits, as the IAB's reference encoder
+    /// and the v2.3 spec examples do (see docs/decisions/0002-tc-string-padding.md).
+    static let segmentAlignment = 24
 
     /// Checks every field fits its bits before anything is written.
     private func validateForEncoding() throws(TCFEncodingError) {

@@ -1,0 +1,31 @@
+import Foundation
+
+/// Line-oriented input and output shared by the subcommands.
+enum Output {
+    /// Writes `text` and a newline to standard output.
+    static func line(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    /// Writes `text` and a newline to standard error.
+    static func error(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// Compact, key-sorted JSON for one object per line.
+    static func json<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// The non-empty lines of standard input, trimmed of surrounding whitespace.
+    static func inputLines() -> [String] {
+        var lines: [String] = []
+        while let line = readLine(strippingNewline: true) {
+            let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            if !trimmed.isEmpty { lines.append(trimmed) }
+        }
+        return lines
+    }
+}
