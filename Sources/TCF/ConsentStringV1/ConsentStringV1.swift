@@ -80,20 +80,14 @@ extension ConsentStringV1 {
         let parts = string.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         let first = try Segment(parts[0].utf8, index: 0)
         let value = try first.read { (reader: inout BitReader) throws(TCFDecodingError) in
-            let version = try reader.read(6, "Version")
-            guard version == 1 else { throw reader.error(.unsupportedVersion(version), "Version", at: 0) }
-            let created = TCFTimestamp(deciseconds: Int64(try reader.read(36, "Created")))
-            let lastUpdated = TCFTimestamp(deciseconds: Int64(try reader.read(36, "LastUpdated")))
-            let cmpId = try reader.read(12, "CmpId")
-            let cmpVersion = try reader.read(12, "CmpVersion")
-            let consentScreen = try reader.read(6, "ConsentScreen")
-            let consentLanguage = try reader.readLetters("ConsentLanguage")
-            let vendorListVersion = try reader.read(12, "VendorListVersion")
+            let header = try CommonHeader(reading: &reader, expectedVersion: 1)
             let purposesAllowed = try reader.readBitfield(24, "PurposesAllowed")
             let vendors = try reader.readVersion1VendorSection("vendorConsents")
             return ConsentStringV1(
-                version: version, created: created, lastUpdated: lastUpdated, cmpId: cmpId, cmpVersion: cmpVersion,
-                consentScreen: consentScreen, consentLanguage: consentLanguage, vendorListVersion: vendorListVersion,
+                version: header.version, created: header.created, lastUpdated: header.lastUpdated, cmpId: header.cmpId,
+                cmpVersion: header.cmpVersion,
+                consentScreen: header.consentScreen, consentLanguage: header.consentLanguage,
+                vendorListVersion: header.vendorListVersion,
                 purposesAllowed: purposesAllowed, maxVendorId: vendors.maxVendorId, vendorConsents: vendors.ids)
         }
         let extra = parts.count > 1 ? parts[1].split(separator: ".", omittingEmptySubsequences: false).map(String.init) : []
@@ -104,32 +98,25 @@ extension ConsentStringV1 {
             maxVendorId: value.maxVendorId, vendorConsents: value.vendorConsents, extraSegments: extra)
     }
 
+    /// The fields shared by every TCF string.
+    private var header: CommonHeader {
+        CommonHeader(
+            version: version, created: created, lastUpdated: lastUpdated, cmpId: cmpId, cmpVersion: cmpVersion,
+            consentScreen: consentScreen, consentLanguage: consentLanguage, vendorListVersion: vendorListVersion)
+    }
+
     /// Encodes the value as a v1.1 consent string, choosing the shortest of the bitfield and
     /// the two range encodings (`DefaultConsent` 0 or 1).
     ///
     /// - Throws: ``TCFEncodingError`` when a field does not fit its bits or a vendor id lies
     ///   above `maxVendorId`.
     public func encoded() throws(TCFEncodingError) -> String {
-        guard version == 1 else { throw TCFEncodingError(field: "Version", allowed: "1", value: "\(version)") }
-        try FieldCheck.fits(created, "Created")
-        try FieldCheck.fits(lastUpdated, "LastUpdated")
-        try FieldCheck.fits(cmpId, 12, "CmpId")
-        try FieldCheck.fits(cmpVersion, 12, "CmpVersion")
-        try FieldCheck.fits(consentScreen, 6, "ConsentScreen")
-        try FieldCheck.letters(consentLanguage, "ConsentLanguage")
-        try FieldCheck.fits(vendorListVersion, 12, "VendorListVersion")
+        try header.check(expectedVersion: 1)
         try FieldCheck.ids(purposesAllowed, max: 24, "PurposesAllowed")
         try FieldCheck.fits(maxVendorId, 16, "MaxVendorId")
         try FieldCheck.ids(vendorConsents, max: maxVendorId, "vendorConsents")
         var writer = BitWriter(capacity: 32 + maxVendorId / 8)
-        writer.write(version, 6)
-        writer.write(Int(created.deciseconds), 36)
-        writer.write(Int(lastUpdated.deciseconds), 36)
-        writer.write(cmpId, 12)
-        writer.write(cmpVersion, 12)
-        writer.write(consentScreen, 6)
-        writer.writeLetters(consentLanguage)
-        writer.write(vendorListVersion, 12)
+        header.write(to: &writer)
         writer.writeBitfield(purposesAllowed, count: 24)
         writer.writeVersion1VendorSection(vendorConsents, maxVendorId: maxVendorId)
         return ([writer.base64URL()] + extraSegments).joined(separator: ".")

@@ -54,51 +54,38 @@ public struct PublisherPurposesString: Sendable, Equatable {
     public init(decoding string: String) throws(TCFDecodingError) {
         let segment = try Segment(string.utf8[...], index: 0)
         self = try segment.read { (reader: inout BitReader) throws(TCFDecodingError) in
-            let version = try reader.read(6, "Version")
-            guard version == 1 else { throw reader.error(.unsupportedVersion(version), "Version", at: 0) }
-            let created = TCFTimestamp(deciseconds: Int64(try reader.read(36, "Created")))
-            let lastUpdated = TCFTimestamp(deciseconds: Int64(try reader.read(36, "LastUpdated")))
-            let cmpId = try reader.read(12, "CmpId")
-            let cmpVersion = try reader.read(12, "CmpVersion")
-            let consentScreen = try reader.read(6, "ConsentScreen")
-            let consentLanguage = try reader.readLetters("ConsentLanguage")
-            let vendorListVersion = try reader.read(12, "VendorListVersion")
+            let header = try CommonHeader(reading: &reader, expectedVersion: 1)
             let publisherPurposesVersion = try reader.read(12, "PublisherPurposesVersion")
             let standard = try reader.readBitfield(24, "StandardPurposesAllowed")
             let count = try reader.read(6, "NumberCustomPurposes")
             return PublisherPurposesString(
-                version: version, created: created, lastUpdated: lastUpdated, cmpId: cmpId, cmpVersion: cmpVersion,
-                consentScreen: consentScreen, consentLanguage: consentLanguage, vendorListVersion: vendorListVersion,
+                version: header.version, created: header.created, lastUpdated: header.lastUpdated, cmpId: header.cmpId,
+                cmpVersion: header.cmpVersion,
+                consentScreen: header.consentScreen, consentLanguage: header.consentLanguage,
+                vendorListVersion: header.vendorListVersion,
                 publisherPurposesVersion: publisherPurposesVersion, standardPurposesAllowed: standard,
                 numberCustomPurposes: count, customPurposesAllowed: try reader.readBitfield(count, "CustomPurposesBitField"))
         }
+    }
+
+    /// The fields shared by every TCF string.
+    private var header: CommonHeader {
+        CommonHeader(
+            version: version, created: created, lastUpdated: lastUpdated, cmpId: cmpId, cmpVersion: cmpVersion,
+            consentScreen: consentScreen, consentLanguage: consentLanguage, vendorListVersion: vendorListVersion)
     }
 
     /// Encodes the value as an `eupubconsent` string.
     ///
     /// - Throws: ``TCFEncodingError`` when a field does not fit its bits.
     public func encoded() throws(TCFEncodingError) -> String {
-        guard version == 1 else { throw TCFEncodingError(field: "Version", allowed: "1", value: "\(version)") }
-        try FieldCheck.fits(created, "Created")
-        try FieldCheck.fits(lastUpdated, "LastUpdated")
-        try FieldCheck.fits(cmpId, 12, "CmpId")
-        try FieldCheck.fits(cmpVersion, 12, "CmpVersion")
-        try FieldCheck.fits(consentScreen, 6, "ConsentScreen")
-        try FieldCheck.letters(consentLanguage, "ConsentLanguage")
-        try FieldCheck.fits(vendorListVersion, 12, "VendorListVersion")
+        try header.check(expectedVersion: 1)
         try FieldCheck.fits(publisherPurposesVersion, 12, "PublisherPurposesVersion")
         try FieldCheck.ids(standardPurposesAllowed, max: 24, "StandardPurposesAllowed")
         try FieldCheck.fits(numberCustomPurposes, 6, "NumberCustomPurposes")
         try FieldCheck.ids(customPurposesAllowed, max: numberCustomPurposes, "CustomPurposesBitField")
         var writer = BitWriter()
-        writer.write(version, 6)
-        writer.write(Int(created.deciseconds), 36)
-        writer.write(Int(lastUpdated.deciseconds), 36)
-        writer.write(cmpId, 12)
-        writer.write(cmpVersion, 12)
-        writer.write(consentScreen, 6)
-        writer.writeLetters(consentLanguage)
-        writer.write(vendorListVersion, 12)
+        header.write(to: &writer)
         writer.write(publisherPurposesVersion, 12)
         writer.writeBitfield(standardPurposesAllowed, count: 24)
         writer.write(numberCustomPurposes, 6)

@@ -44,17 +44,16 @@ extension TCString {
 
     /// Reads the core segment.
     private init(core reader: inout BitReader) throws(TCFDecodingError) {
-        let version = try reader.read(6, "Version")
-        guard version == 2 else { throw reader.error(.unsupportedVersion(version), "Version", at: 0) }
+        let header = try CommonHeader(reading: &reader, expectedVersion: 2)
         self.init(
-            version: version,
-            created: TCFTimestamp(deciseconds: Int64(try reader.read(36, "Created"))),
-            lastUpdated: TCFTimestamp(deciseconds: Int64(try reader.read(36, "LastUpdated"))),
-            cmpId: try reader.read(12, "CmpId"),
-            cmpVersion: try reader.read(12, "CmpVersion"),
-            consentScreen: try reader.read(6, "ConsentScreen"),
-            consentLanguage: try reader.readLetters("ConsentLanguage"),
-            vendorListVersion: try reader.read(12, "VendorListVersion"),
+            version: header.version,
+            created: header.created,
+            lastUpdated: header.lastUpdated,
+            cmpId: header.cmpId,
+            cmpVersion: header.cmpVersion,
+            consentScreen: header.consentScreen,
+            consentLanguage: header.consentLanguage,
+            vendorListVersion: header.vendorListVersion,
             tcfPolicyVersion: try reader.read(6, "TcfPolicyVersion"),
             isServiceSpecific: try reader.readBool("IsServiceSpecific"),
             useNonStandardTexts: try reader.readBool("UseNonStandardTexts"),

@@ -8,14 +8,7 @@ extension TCString {
     public func encoded() throws(TCFEncodingError) -> String {
         try validateForEncoding()
         var core = BitWriter(capacity: 64 + vendorConsents.max / 8 + vendorLegitimateInterests.max / 8)
-        core.write(version, 6)
-        core.write(Int(created.deciseconds), 36)
-        core.write(Int(lastUpdated.deciseconds), 36)
-        core.write(cmpId, 12)
-        core.write(cmpVersion, 12)
-        core.write(consentScreen, 6)
-        core.writeLetters(consentLanguage)
-        core.write(vendorListVersion, 12)
+        header.write(to: &core)
         core.write(tcfPolicyVersion, 6)
         core.write(isServiceSpecific)
         core.write(useNonStandardTexts)
@@ -53,23 +46,20 @@ extension TCString {
         return text
     }
 
+    /// The fields shared with v1.1.
+    private var header: CommonHeader {
+        CommonHeader(
+            version: version, created: created, lastUpdated: lastUpdated, cmpId: cmpId, cmpVersion: cmpVersion,
+            consentScreen: consentScreen, consentLanguage: consentLanguage, vendorListVersion: vendorListVersion)
+    }
+
     /// Each segment is zero-filled to a multiple of 24 bits, as the IAB's reference encoder
     /// and the v2.3 spec examples do (see docs/decisions/0002-tc-string-padding.md).
     static let segmentAlignment = 24
 
     /// Checks every field fits its bits before anything is written.
     private func validateForEncoding() throws(TCFEncodingError) {
-        try FieldCheck.fits(version, 6, "Version")
-        guard version == 2 else {
-            throw TCFEncodingError(field: "Version", allowed: "2", value: "\(version)")
-        }
-        try FieldCheck.fits(created, "Created")
-        try FieldCheck.fits(lastUpdated, "LastUpdated")
-        try FieldCheck.fits(cmpId, 12, "CmpId")
-        try FieldCheck.fits(cmpVersion, 12, "CmpVersion")
-        try FieldCheck.fits(consentScreen, 6, "ConsentScreen")
-        try FieldCheck.letters(consentLanguage, "ConsentLanguage")
-        try FieldCheck.fits(vendorListVersion, 12, "VendorListVersion")
+        try header.check(expectedVersion: 2)
         try FieldCheck.fits(tcfPolicyVersion, 6, "TcfPolicyVersion")
         try FieldCheck.ids(specialFeatureOptIns, max: 12, "SpecialFeatureOptIns")
         try FieldCheck.ids(purposesConsent, max: 24, "PurposesConsent")
