@@ -1,0 +1,70 @@
+import Foundation
+
+/// A translation of a vendor list's texts (`purposes-xx.json`): names, descriptions and
+/// illustrations by id, without vendors.
+///
+/// Apply it with ``VendorList/translated(by:language:)``. The file does not say its language;
+/// the caller knows it from the file name.
+public struct VendorListTranslation: Sendable, Equatable {
+    /// The vendor-list version the translation was made for.
+    public let vendorListVersion: Int?
+    /// Translated purposes by id.
+    public let purposes: [Int: Declaration]
+    /// Translated special purposes by id.
+    public let specialPurposes: [Int: Declaration]
+    /// Translated features by id.
+    public let features: [Int: Declaration]
+    /// Translated special features by id.
+    public let specialFeatures: [Int: Declaration]
+    /// Translated stacks by id.
+    public let stacks: [Int: Stack]
+    /// Translated data categories by id (GVL v3 translations).
+    public let dataCategories: [Int: Declaration]
+
+    /// A translation with the given texts.
+    public init(
+        vendorListVersion: Int?, purposes: [Int: Declaration], specialPurposes: [Int: Declaration] = [:],
+        features: [Int: Declaration] = [:], specialFeatures: [Int: Declaration] = [:],
+        stacks: [Int: Stack] = [:], dataCategories: [Int: Declaration] = [:]
+    ) {
+        self.vendorListVersion = vendorListVersion
+        self.purposes = purposes
+        self.specialPurposes = specialPurposes
+        self.features = features
+        self.specialFeatures = specialFeatures
+        self.stacks = stacks
+        self.dataCategories = dataCategories
+    }
+}
+
+extension VendorList {
+    /// The list with its texts replaced by `translation`'s, and ``language`` set to `language`.
+    ///
+    /// Only texts change: names, descriptions, legal descriptions and illustrations of the
+    /// declarations and stacks the translation has. Ids, stack compositions, `consentable` and
+    /// `rightToObject` stay as the list has them; a declaration the translation lacks keeps the
+    /// list's text, and one the list lacks is ignored.
+    public func translated(by translation: VendorListTranslation, language: String) -> VendorList {
+        var list = self
+        list.language = language.uppercased()
+        Self.merge(translation.purposes, into: &list.purposes)
+        Self.merge(translation.specialPurposes, into: &list.specialPurposes)
+        Self.merge(translation.features, into: &list.features)
+        Self.merge(translation.specialFeatures, into: &list.specialFeatures)
+        Self.merge(translation.dataCategories, into: &list.dataCategories)
+        for (id, text) in translation.stacks where list.stacks[id] != nil {
+            list.stacks[id]!.name = text.name
+            list.stacks[id]!.description = text.description
+        }
+        return list
+    }
+
+    private static func merge(_ texts: [Int: Declaration], into declarations: inout [Int: Declaration]) {
+        for (id, text) in texts where declarations[id] != nil {
+            declarations[id]!.name = text.name
+            declarations[id]!.description = text.description
+            if text.descriptionLegal != nil { declarations[id]!.descriptionLegal = text.descriptionLegal }
+            if !text.illustrations.isEmpty { declarations[id]!.illustrations = text.illustrations }
+        }
+    }
+}
