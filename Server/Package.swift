@@ -16,8 +16,11 @@ let package = Package(
             dependencies: [
                 .product(name: "TCF", package: "ConsentKit"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "HeapStatistics",
             ]
         ),
+        // glibc's mallinfo2, for the memory figure of `consent bench`.
+        .target(name: "HeapStatistics"),
         .testTarget(
             name: "consentTests",
             dependencies: ["consent"]

@@ -22,9 +22,9 @@ struct VendorListCommand: ParsableCommand {
     var language: String?
 
     func run() throws {
-        var list = try load { try VendorList(jsonData: Data(contentsOf: URL(fileURLWithPath: file))) }
+        var list = try load(file) { try VendorList(jsonData: Data(contentsOf: URL(fileURLWithPath: file))) }
         if let translation {
-            let texts = try load { try VendorListTranslation(jsonData: Data(contentsOf: URL(fileURLWithPath: translation))) }
+            let texts = try load(translation) { try VendorListTranslation(jsonData: Data(contentsOf: URL(fileURLWithPath: translation))) }
             guard let language = language ?? Self.language(ofFile: translation) else {
                 throw ValidationError("--language is needed: \(translation) does not end in -xx.json")
             }
@@ -41,12 +41,12 @@ struct VendorListCommand: ParsableCommand {
         }
     }
 
-    /// Runs `body`, turning a vendor-list error into a message naming the file and an exit status.
-    private func load<T>(_ body: () throws -> T) throws -> T {
+    /// Runs `body`, turning a vendor-list error into a message naming `path` and an exit status.
+    private func load<T>(_ path: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as VendorListError {
-            Output.error("consent gvl: \(file): \(error)")
+            Output.error("consent gvl: \(path): \(error)")
             throw ExitCode.failure
         }
     }

@@ -52,4 +52,16 @@ import Testing
         #expect(result.status != 0)
         #expect(result.error.contains("expected an integer at vendors.7.id (line 1, column 66, byte 65)"))
     }
+
+    @Test func aMalformedTranslationFailsNamingTheTranslationFile() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-purposes-\(UUID())-de.json")
+        try Data(#"{"purposes": {"1": {"name": 5}}}"#.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try Consent.run([
+            "gvl", "\(Self.gvl)/gvl-v2_vendor-list-v224_2023-11-16.json", "--translation", file.path,
+        ])
+        #expect(result.status != 0)
+        #expect(result.error.contains("consent gvl: \(file.path): "))
+        #expect(result.error.contains("purposes.1.name"))
+    }
 }

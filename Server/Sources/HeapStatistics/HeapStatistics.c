@@ -1,0 +1,15 @@
+#include "HeapStatistics.h"
+#include <stdlib.h> // defines __GLIBC__ and __GLIBC_MINOR__ on glibc
+
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+#include <malloc.h>
+
+long long consentkit_heap_bytes_in_use(void) {
+    struct mallinfo2 info = mallinfo2();
+    return (long long)(info.uordblks + info.hblkhd);
+}
+#else
+long long consentkit_heap_bytes_in_use(void) {
+    return -1;
+}
+#endif
