@@ -38,6 +38,26 @@ import Testing
         }
     }
 
+    @Test func rangesAndRunCountsMatchAWalkOverTheSortedIds() {
+        var random = SplitMix64(seed: 0x5EED_0004)
+        for _ in 0..<Self.cases {
+            let set = random.idSet(max: [1, 63, 64, 65, 128, 700, 4500][random.int(0...6)])
+            // The obvious way: extend the open run while ids are consecutive.
+            var expected: [ClosedRange<Int>] = []
+            for id in set.sorted {
+                if let last = expected.last, last.upperBound == id - 1 {
+                    expected[expected.count - 1] = last.lowerBound...id
+                } else {
+                    expected.append(id...id)
+                }
+            }
+            #expect(set.ranges == expected, "\(set)")
+            let counts = set.runCounts
+            #expect(counts.runs == expected.count)
+            #expect(counts.singles == expected.filter { $0.count == 1 }.count)
+        }
+    }
+
     @Test func theEncoderPicksTheShorterOfBitfieldAndRanges() throws {
         let base = TCString(
             created: TCFTimestamp(deciseconds: 0), lastUpdated: TCFTimestamp(deciseconds: 0), cmpId: 1, cmpVersion: 1,

@@ -13,19 +13,20 @@ public enum Base64URL {
     /// bits, the last character zero-filled.
     static func encode(_ bytes: [UInt8], bitCount: Int) -> String {
         let characterCount = (bitCount + 5) / 6
-        var output = [UInt8]()
-        output.reserveCapacity(characterCount)
-        bytes.withUnsafeBufferPointer { buffer in
-            for index in 0..<characterCount {
-                let bit = index * 6
-                let byte = bit >> 3
-                let high = UInt16(buffer[byte]) << 8
-                let low = byte + 1 < buffer.count ? UInt16(buffer[byte + 1]) : 0
-                let sextet = Int(((high | low) >> (10 - (bit & 7))) & 0x3F)
-                output.append(alphabet[sextet])
+        return alphabet.withUnsafeBufferPointer { alphabet in
+            bytes.withUnsafeBufferPointer { input in
+                String(unsafeUninitializedCapacity: characterCount) { output in
+                    for index in 0..<characterCount {
+                        let bit = index * 6
+                        let byte = bit >> 3
+                        let high = UInt16(input[byte]) << 8
+                        let low = byte + 1 < input.count ? UInt16(input[byte + 1]) : 0
+                        output[index] = alphabet[Int(((high | low) >> (10 - (bit & 7))) & 0x3F)]
+                    }
+                    return characterCount
+                }
             }
         }
-        return String(decoding: output, as: UTF8.self)
     }
 
     /// Decodes base64url (or standard base64) text into bytes.
@@ -45,30 +46,54 @@ public enum Base64URL {
         // The spec pads the bits to whole bytes before encoding, so the bits of a last,
         // partial byte are base64's own fill, not data.
         let bitCount = end * 6 / 8 * 8
-        var bytes = [UInt8](repeating: 0, count: bitCount / 8 + 1 + slack)
-        try bytes.withUnsafeMutableBufferPointer { (out: inout UnsafeMutableBufferPointer<UInt8>) throws(TCFDecodingError) in
-            var accumulator: UInt32 = 0
-            var pending = 0
-            var written = 0
-            for index in 0..<end {
-                let character = text[index]
-                let value = decodingTable[Int(character)]
-                if value == 0xFF {
-                    throw TCFDecodingError(
-                        .invalidCharacter(Character(Unicode.Scalar(character))),
-                        segment: segment, bitOffset: index * 6)
+        let byteCount = bitCount / 8 + 1 + slack
+        var valid = true
+        let bytes = decodingTable.withUnsafeBufferPointer { table in
+            [UInt8](unsafeUninitializedCapacity: byteCount) { out, initialized in
+                // Characters outside the alphabet map to 0xFF; valid ones to 0...63. One OR per
+                // character collects the verdict, so the loop has no exit but its end.
+                var invalid: UInt8 = 0
+                var read = 0, written = 0
+                while read + 4 <= end {
+                    let a = table[Int(text[read])], b = table[Int(text[read + 1])]
+                    let c = table[Int(text[read + 2])], d = table[Int(text[read + 3])]
+                    invalid |= a | b | c | d
+                    let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                    out[written] = UInt8(truncatingIfNeeded: group >> 16)
+                    out[written + 1] = UInt8(truncatingIfNeeded: group >> 8)
+                    out[written + 2] = UInt8(truncatingIfNeeded: group)
+                    read += 4
+                    written += 3
                 }
-                accumulator = (accumulator << 6) | UInt32(value)
-                pending += 6
-                if pending >= 8 {
-                    pending -= 8
-                    out[written] = UInt8(truncatingIfNeeded: accumulator >> UInt32(pending))
+                // One to three characters left: whole bytes, then the partial byte's fill.
+                var accumulator: UInt32 = 0
+                var pending = 0
+                while read < end {
+                    let value = table[Int(text[read])]
+                    invalid |= value
+                    accumulator = accumulator << 6 | UInt32(value & 0x3F)
+                    pending += 6
+                    if pending >= 8 {
+                        pending -= 8
+                        out[written] = UInt8(truncatingIfNeeded: accumulator >> UInt32(pending))
+                        written += 1
+                    }
+                    read += 1
+                }
+                if pending > 0 {
+                    out[written] = UInt8(truncatingIfNeeded: accumulator << UInt32(8 - pending))
                     written += 1
                 }
+                for index in written..<byteCount { out[index] = 0 }
+                initialized = byteCount
+                valid = invalid & 0xC0 == 0
             }
-            if pending > 0 {
-                out[written] = UInt8(truncatingIfNeeded: accumulator << UInt32(8 - pending))
-            }
+        }
+        guard valid else {
+            // The slow path, taken only to name the offending character.
+            let index = text[..<end].firstIndex { decodingTable[Int($0)] == 0xFF } ?? 0
+            throw TCFDecodingError(
+                .invalidCharacter(Character(Unicode.Scalar(text[index]))), segment: segment, bitOffset: index * 6)
         }
         return (bytes, bitCount)
     }

@@ -58,27 +58,46 @@ public struct IDSet: Sendable, Hashable, Sequence, CustomStringConvertible {
     /// The maximal runs of consecutive ids, in increasing order, as the TCF's range entries.
     public var ranges: [ClosedRange<Int>] {
         var result: [ClosedRange<Int>] = []
-        var start = nextID(from: 1, set: true)
-        while let first = start {
-            let end = (nextID(from: first, set: false) ?? (words.count * 64)) - 1
-            result.append(first...end)
-            start = nextID(from: end + 1, set: true)
+        var start = 0
+        for index in words.indices {
+            var (starts, ends) = edges(ofWord: index)
+            // Take the edges in id order (most significant bit first); a single id is both a
+            // start and an end, and its start comes first.
+            while starts | ends != 0 {
+                let nextStart = starts.leadingZeroBitCount, nextEnd = ends.leadingZeroBitCount
+                if nextStart <= nextEnd {
+                    start = index * 64 + nextStart
+                    starts &= ~(1 &<< UInt64(63 - nextStart))
+                } else {
+                    result.append(start...(index * 64 + nextEnd))
+                    ends &= ~(1 &<< UInt64(63 - nextEnd))
+                }
+            }
         }
         return result
     }
 
-    /// The smallest id `>= from` whose bit equals `set`, or nil when there is none below the
-    /// end of storage (for clear bits: none below `words.count * 64`).
-    private func nextID(from: Int, set: Bool) -> Int? {
-        var index = from >> 6
-        guard index < words.count else { return nil }
-        var word = (set ? words[index] : ~words[index]) & (UInt64.max >> UInt64(from & 63))
-        while true {
-            if word != 0 { return index * 64 + word.leadingZeroBitCount }
-            index += 1
-            guard index < words.count else { return nil }
-            word = set ? words[index] : ~words[index]
+    /// How many runs ``ranges`` holds and how many of them are a single id, counted without
+    /// building them: what choosing between bitfield and range encoding needs.
+    var runCounts: (runs: Int, singles: Int) {
+        var runs = 0, singles = 0
+        for index in words.indices {
+            let (starts, ends) = edges(ofWord: index)
+            runs &+= starts.nonzeroBitCount
+            singles &+= (starts & ends).nonzeroBitCount
         }
+        return (runs, singles)
+    }
+
+    /// The ids of word `index` that start a run (the id before is absent) and that end one (the
+    /// id after is absent), as masks in the word's bit order.
+    @inline(__always)
+    private func edges(ofWord index: Int) -> (starts: UInt64, ends: UInt64) {
+        let word = words[index]
+        // The id before a word's first is the last bit of the previous word, and vice versa.
+        let previousLast = index > 0 ? words[index - 1] << 63 : 0
+        let nextFirst = index + 1 < words.count ? words[index + 1] >> 63 : 0
+        return (word & ~(word >> 1 | previousLast), word & ~(word << 1 | nextFirst))
     }
 
     /// A short description: the ids as ranges, like `1-4, 9, 755`.

@@ -12,27 +12,36 @@ struct Segment {
     /// - Throws: ``TCFDecodingError/Reason/empty`` for an empty string or segment, and the
     ///   base64 errors of ``Base64URL``.
     static func split(_ string: String) throws(TCFDecodingError) -> [Segment] {
-        var segments: [Segment] = []
-        for (index, text) in string.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).enumerated() {
-            segments.append(try Segment(text, index: index))
+        var string = string
+        let result = string.withUTF8 { text in
+            Result { () throws(TCFDecodingError) -> [Segment] in
+                var segments: [Segment] = []
+                var start = 0
+                while true {
+                    var end = start
+                    while end < text.count, text[end] != UInt8(ascii: ".") { end += 1 }
+                    segments.append(try Segment(UnsafeBufferPointer(rebasing: text[start..<end]), index: segments.count))
+                    guard end < text.count else { return segments }
+                    start = end + 1
+                }
+            }
         }
-        return segments
+        return try result.get()
+    }
+
+    /// Decodes `text` as one segment, dots included (a dot is not in the base64 alphabet).
+    init(decoding text: Substring, index: Int) throws(TCFDecodingError) {
+        var text = text
+        let result = text.withUTF8 { buffer in
+            Result { () throws(TCFDecodingError) in try Segment(buffer, index: index) }
+        }
+        self = try result.get()
     }
 
     /// Decodes one segment's text.
-    init(_ text: Substring.UTF8View, index: Int) throws(TCFDecodingError) {
+    init(_ text: UnsafeBufferPointer<UInt8>, index: Int) throws(TCFDecodingError) {
         guard !text.isEmpty else { throw TCFDecodingError(.empty, segment: index, bitOffset: 0) }
-        let decoded: Result<(bytes: [UInt8], bitCount: Int), TCFDecodingError>
-        if let result = text.withContiguousStorageIfAvailable({ buffer in
-            Result { () throws(TCFDecodingError) in try Base64URL.decode(buffer, segment: index, slack: BitReader.slack) }
-        }) {
-            decoded = result
-        } else {
-            decoded = Array(text).withUnsafeBufferPointer { buffer in
-                Result { () throws(TCFDecodingError) in try Base64URL.decode(buffer, segment: index, slack: BitReader.slack) }
-            }
-        }
-        (bytes, bitCount) = try decoded.get()
+        (bytes, bitCount) = try Base64URL.decode(text, segment: index, slack: BitReader.slack)
         self.index = index
     }
 

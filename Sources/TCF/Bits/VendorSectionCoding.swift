@@ -96,10 +96,9 @@ extension BitWriter {
     mutating func writeVendorSection(_ ids: IDSet) {
         let maxVendorId = ids.max
         write(maxVendorId, 16)
-        let ranges = ids.ranges
-        if BitWriter.rangeEntriesBitCount(ranges) < maxVendorId {
+        if ids.rangeEntriesBitCount < maxVendorId {
             write(true)
-            writeRangeEntries(ranges)
+            writeRangeEntries(ids.ranges)
         } else {
             write(false)
             writeBitfield(ids, count: maxVendorId)
@@ -111,12 +110,11 @@ extension BitWriter {
     /// without consent (`DefaultConsent` 1). Ties prefer the bitfield, then `DefaultConsent` 0.
     mutating func writeVersion1VendorSection(_ ids: IDSet, maxVendorId: Int) {
         write(maxVendorId, 16)
-        let consented = ids.ranges
         var complement = IDSet.Builder(capacityFor: maxVendorId)
         complement.insert(1, through: maxVendorId)
-        let refused = complement.subtracting(IDSet.Builder(ids)).build().ranges
-        let consentedBits = 1 + BitWriter.rangeEntriesBitCount(consented)
-        let refusedBits = 1 + BitWriter.rangeEntriesBitCount(refused)
+        let refused = complement.subtracting(IDSet.Builder(ids)).build()
+        let consentedBits = 1 + ids.rangeEntriesBitCount
+        let refusedBits = 1 + refused.rangeEntriesBitCount
         if maxVendorId <= Swift.min(consentedBits, refusedBits) {
             write(false)
             writeBitfield(ids, count: maxVendorId)
@@ -124,7 +122,7 @@ extension BitWriter {
             write(true)
             let defaultConsent = refusedBits < consentedBits
             write(defaultConsent)
-            writeRangeEntries(defaultConsent ? refused : consented)
+            writeRangeEntries(defaultConsent ? refused.ranges : ids.ranges)
         }
     }
 
@@ -139,8 +137,13 @@ extension BitWriter {
         }
     }
 
-    /// The bits `writeRangeEntries` takes for `ranges`.
-    static func rangeEntriesBitCount(_ ranges: [ClosedRange<Int>]) -> Int {
-        ranges.reduce(12) { $0 + ($1.lowerBound == $1.upperBound ? 17 : 33) }
+}
+
+extension IDSet {
+    /// The bits `writeRangeEntries` takes for the set's ``ranges``: `NumEntries`, then 17 bits
+    /// per single id and 33 per range.
+    var rangeEntriesBitCount: Int {
+        let (runs, singles) = runCounts
+        return 12 + 17 * singles + 33 * (runs - singles)
     }
 }

@@ -68,7 +68,7 @@ extension TCString {
         try FieldCheck.fits(publisherRestrictions.count, 12, "NumPubRestrictions")
         for restriction in publisherRestrictions {
             try FieldCheck.fits(restriction.purposeId, 6, "PubRestrictionEntry.PurposeId")
-            try FieldCheck.fits(restriction.vendorIds.ranges.count, 12, "PubRestrictionEntry.NumEntries")
+            try FieldCheck.fits(restriction.vendorIds.runCounts.runs, 12, "PubRestrictionEntry.NumEntries")
         }
         if let publisherTC {
             try FieldCheck.ids(publisherTC.pubPurposesConsent, max: 24, "PubPurposesConsent")
