@@ -20,8 +20,7 @@ public enum ConsentString: Sendable, Equatable {
         case nil: throw TCFDecodingError(.empty, segment: 0, bitOffset: 0)
         default:
             // Let the segment reader report a bad character, else the version it found.
-            let segment = try Segment(decoding: string.prefix { $0 != "." }, index: 0)
-            let version = try segment.read { (reader: inout BitReader) throws(TCFDecodingError) in try reader.read(6, "Version") }
+            let version = try Segment.read(string.prefix { $0 != "." }, index: 0) { (reader: inout BitReader) throws(TCFDecodingError) in try reader.read(6, "Version") }
             throw TCFDecodingError(.unsupportedVersion(version), field: "Version", segment: 0, bitOffset: 0)
         }
     }

@@ -29,73 +29,73 @@ public enum Base64URL {
         }
     }
 
-    /// Decodes base64url (or standard base64) text into bytes.
+    /// The bytes ``decode(_:into:segment:)`` needs for `characters` characters of text.
+    static func decodedCapacity(characters: Int) -> Int { characters * 6 / 8 + 1 }
+
+    /// Decodes base64url (or standard base64) text into `out`.
     ///
-    /// - Returns: the decoded bytes, zero-filled to a whole byte, followed by `slack` zero bytes,
-    ///   and the number of meaningful bits: the whole bytes the characters carry.
+    /// `out` receives the decoded bytes, zero-filled to a whole byte and then to its end; it must
+    /// hold at least ``decodedCapacity(characters:)`` bytes for `text`.
+    ///
+    /// - Returns: the number of meaningful bits: the whole bytes the characters carry.
     /// - Throws: ``TCFDecodingError`` naming the first character that is not in either alphabet,
     ///   or padding that is followed by more text.
     static func decode(
-        _ text: UnsafeBufferPointer<UInt8>, segment: Int, slack: Int = 0
-    ) throws(TCFDecodingError) -> (bytes: [UInt8], bitCount: Int) {
+        _ text: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>, segment: Int
+    ) throws(TCFDecodingError) -> Int {
+        precondition(out.count >= decodedCapacity(characters: text.count))
         var end = text.count
         while end > 0, text[end - 1] == UInt8(ascii: "=") { end -= 1 }
         if text.count - end > 2 {
             throw TCFDecodingError(.invalidCharacter("="), segment: segment, bitOffset: end * 6)
         }
-        // The spec pads the bits to whole bytes before encoding, so the bits of a last,
-        // partial byte are base64's own fill, not data.
-        let bitCount = end * 6 / 8 * 8
-        let byteCount = bitCount / 8 + 1 + slack
-        var valid = true
-        let bytes = decodingTable.withUnsafeBufferPointer { table in
-            [UInt8](unsafeUninitializedCapacity: byteCount) { out, initialized in
-                // Characters outside the alphabet map to 0xFF; valid ones to 0...63. One OR per
-                // character collects the verdict, so the loop has no exit but its end.
-                var invalid: UInt8 = 0
-                var read = 0, written = 0
-                while read + 4 <= end {
-                    let a = table[Int(text[read])], b = table[Int(text[read + 1])]
-                    let c = table[Int(text[read + 2])], d = table[Int(text[read + 3])]
-                    invalid |= a | b | c | d
-                    let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                    out[written] = UInt8(truncatingIfNeeded: group >> 16)
-                    out[written + 1] = UInt8(truncatingIfNeeded: group >> 8)
-                    out[written + 2] = UInt8(truncatingIfNeeded: group)
-                    read += 4
-                    written += 3
-                }
-                // One to three characters left: whole bytes, then the partial byte's fill.
-                var accumulator: UInt32 = 0
-                var pending = 0
-                while read < end {
-                    let value = table[Int(text[read])]
-                    invalid |= value
-                    accumulator = accumulator << 6 | UInt32(value & 0x3F)
-                    pending += 6
-                    if pending >= 8 {
-                        pending -= 8
-                        out[written] = UInt8(truncatingIfNeeded: accumulator >> UInt32(pending))
-                        written += 1
-                    }
-                    read += 1
-                }
-                if pending > 0 {
-                    out[written] = UInt8(truncatingIfNeeded: accumulator << UInt32(8 - pending))
+        // Characters outside the alphabet map to 0xFF; valid ones to 0...63. One OR per
+        // character collects the verdict, so the loops have no exit but their end.
+        var invalid: UInt8 = 0
+        var written = 0
+        decodingTable.withUnsafeBufferPointer { table in
+            var read = 0
+            while read + 4 <= end {
+                let a = table[Int(text[read])], b = table[Int(text[read + 1])]
+                let c = table[Int(text[read + 2])], d = table[Int(text[read + 3])]
+                invalid |= a | b | c | d
+                let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                out[written] = UInt8(truncatingIfNeeded: group >> 16)
+                out[written + 1] = UInt8(truncatingIfNeeded: group >> 8)
+                out[written + 2] = UInt8(truncatingIfNeeded: group)
+                read += 4
+                written += 3
+            }
+            // One to three characters left: whole bytes, then the partial byte's fill.
+            var accumulator: UInt32 = 0
+            var pending = 0
+            while read < end {
+                let value = table[Int(text[read])]
+                invalid |= value
+                accumulator = accumulator << 6 | UInt32(value & 0x3F)
+                pending += 6
+                if pending >= 8 {
+                    pending -= 8
+                    out[written] = UInt8(truncatingIfNeeded: accumulator >> UInt32(pending))
                     written += 1
                 }
-                for index in written..<byteCount { out[index] = 0 }
-                initialized = byteCount
-                valid = invalid & 0xC0 == 0
+                read += 1
+            }
+            if pending > 0 {
+                out[written] = UInt8(truncatingIfNeeded: accumulator << UInt32(8 - pending))
+                written += 1
             }
         }
-        guard valid else {
+        guard invalid & 0xC0 == 0 else {
             // The slow path, taken only to name the offending character.
             let index = text[..<end].firstIndex { decodingTable[Int($0)] == 0xFF } ?? 0
             throw TCFDecodingError(
                 .invalidCharacter(Character(Unicode.Scalar(text[index]))), segment: segment, bitOffset: index * 6)
         }
-        return (bytes, bitCount)
+        UnsafeMutableBufferPointer(rebasing: out[written...]).update(repeating: 0)
+        // The spec pads the bits to whole bytes before encoding, so the bits of a last,
+        // partial byte are base64's own fill, not data.
+        return end * 6 / 8 * 8
     }
 
     private static let alphabet: [UInt8] = Array(

@@ -55,27 +55,36 @@ struct BitReader {
     /// Reads `count` bits as a bitfield in which bit `i` (0-based) stands for id `i + 1`.
     mutating func readBitfield(_ count: Int, _ field: StaticString) throws(TCFDecodingError) -> IDSet {
         try require(count, field)
-        var builder = IDSet.Builder(capacityFor: count)
-        if count > 0 {
-            // Word 0 holds ids 0...63; id 0 does not exist, so it takes 63 bits.
-            var bit = position
-            let end = position + count
-            var word = load64(at: bit) >> 1
-            var taken = 63
-            while true {
-                if bit + taken > end {
-                    let keep = end - bit
-                    word &= keep == 0 ? 0 : ~(UInt64.max >> UInt64(64 - taken + keep))
-                }
-                builder.append(word: word)
-                bit += taken
-                if bit >= end { break }
-                word = load64(at: bit)
-                taken = 64
+        guard count > 0 else { return IDSet() }
+        // Word 0 holds ids 0...63; id 0 does not exist, so it takes 63 bits, and every later
+        // word 64. Bits past the field are masked off the last word.
+        let wordCount = count >> 6 + 1
+        let start = position
+        let words = [UInt64](unsafeUninitializedCapacity: wordCount) { words, initialized in
+            words[0] = load64(at: start) >> 1
+            var bit = start + 63
+            for index in 1..<wordCount {
+                words[index] = load64(at: bit)
+                bit += 64
             }
+            let usedInLast = (count + 1) & 63
+            if usedInLast != 0 { words[wordCount - 1] &= ~(UInt64.max >> UInt64(usedInLast)) }
+            initialized = wordCount
         }
         position += count
-        return builder.build()
+        return IDSet(words: words)
+    }
+
+    /// The next 64 bits, most significant first, without moving. Only the first ``remaining``
+    /// of them are the segment's; check that before relying on more.
+    @inline(__always)
+    func peek64() -> UInt64 { load64(at: position) }
+
+    /// Moves past `width` bits that ``peek64()`` has read.
+    @inline(__always)
+    mutating func skip(_ width: Int) {
+        precondition(width <= remaining)
+        position += width
     }
 
     /// Throws unless `width` more bits are available.

@@ -149,9 +149,9 @@ public struct IDSet: Sendable, Hashable, Sequence, CustomStringConvertible {
         /// A builder starting from the ids of `set`.
         init(_ set: IDSet) { words = set.words }
 
-        /// Reserves storage for ids up to `maxID`.
+        /// Allocates storage for ids up to `maxID` at once, so inserting them never grows it.
         init(capacityFor maxID: Int) {
-            words.reserveCapacity(maxID / 64 + 1)
+            words = [UInt64](repeating: 0, count: maxID / 64 + 1)
         }
 
         mutating func insert(_ id: Int) {
@@ -175,14 +175,10 @@ public struct IDSet: Sendable, Hashable, Sequence, CustomStringConvertible {
             words[lastWord] |= tail
         }
 
-        /// Appends a whole word for ids `64 * words.count ..< 64 * (words.count + 1)`.
-        mutating func append(word: UInt64) { words.append(word) }
-
         private mutating func grow(toHold id: Int) {
             let needed = id >> 6 + 1
-            if words.count < needed {
-                words.append(contentsOf: repeatElement(0, count: needed - words.count))
-            }
+            // A plain loop: `append(contentsOf: repeatElement(…))` cost more than the inserts.
+            while words.count < needed { words.append(0) }
         }
 
         func build() -> IDSet { IDSet(words: words) }

@@ -1,58 +1,79 @@
-/// One `.`-separated part of a consent string, base64url-decoded and ready to read bit by bit.
-struct Segment {
-    /// The decoded bytes followed by ``BitReader/slack`` zero bytes.
-    private let bytes: [UInt8]
-    /// The number of meaningful bits: whole bytes, as the spec pads before encoding.
-    let bitCount: Int
-    /// The segment's index in the string, 0 for the first.
-    let index: Int
-
-    /// Splits `string` at each `.` and decodes every part.
+/// The `.`-separated parts of a consent string, each base64url-decoded and read bit by bit.
+///
+/// A segment is decoded into temporary storage (on the stack when it is small) and read right
+/// there, so decoding a string allocates nothing for its bytes.
+enum Segment {
+    /// Decodes the segments of `string` in order, handing `body` each one's index (0 for the
+    /// first) and a reader positioned at its first bit.
     ///
-    /// - Throws: ``TCFDecodingError/Reason/empty`` for an empty string or segment, and the
-    ///   base64 errors of ``Base64URL``.
-    static func split(_ string: String) throws(TCFDecodingError) -> [Segment] {
+    /// - Throws: ``TCFDecodingError/Reason/empty`` for an empty string or segment, the base64
+    ///   errors of ``Base64URL``, and whatever `body` throws.
+    static func forEach(
+        in string: String, _ body: (_ index: Int, _ reader: inout BitReader) throws(TCFDecodingError) -> Void
+    ) throws(TCFDecodingError) {
         var string = string
         let result = string.withUTF8 { text in
-            Result { () throws(TCFDecodingError) -> [Segment] in
-                var segments: [Segment] = []
-                var start = 0
+            Result { () throws(TCFDecodingError) in
+                var start = 0, index = 0
                 while true {
-                    var end = start
-                    while end < text.count, text[end] != UInt8(ascii: ".") { end += 1 }
-                    segments.append(try Segment(UnsafeBufferPointer(rebasing: text[start..<end]), index: segments.count))
-                    guard end < text.count else { return segments }
+                    let end = firstDot(in: text, from: start)
+                    try read(UnsafeBufferPointer(rebasing: text[start..<end]), index: index) {
+                        (reader: inout BitReader) throws(TCFDecodingError) in try body(index, &reader)
+                    }
+                    guard end < text.count else { return }
                     start = end + 1
+                    index += 1
                 }
             }
+        }
+        try result.get()
+    }
+
+    /// Decodes `text` as one segment, dots included (a dot is not in the base64 alphabet), and
+    /// runs `body` with a reader positioned at its first bit.
+    static func read<R>(
+        _ text: Substring, index: Int, _ body: (inout BitReader) throws(TCFDecodingError) -> R
+    ) throws(TCFDecodingError) -> R {
+        var text = text
+        let result = text.withUTF8 { buffer in
+            Result { () throws(TCFDecodingError) in try read(buffer, index: index, body) }
         }
         return try result.get()
     }
 
-    /// Decodes `text` as one segment, dots included (a dot is not in the base64 alphabet).
-    init(decoding text: Substring, index: Int) throws(TCFDecodingError) {
-        var text = text
-        let result = text.withUTF8 { buffer in
-            Result { () throws(TCFDecodingError) in try Segment(buffer, index: index) }
-        }
-        self = try result.get()
-    }
-
-    /// Decodes one segment's text.
-    init(_ text: UnsafeBufferPointer<UInt8>, index: Int) throws(TCFDecodingError) {
+    /// Decodes one segment's base64 `text` and runs `body` with a reader over the bytes.
+    private static func read<R>(
+        _ text: UnsafeBufferPointer<UInt8>, index: Int, _ body: (inout BitReader) throws(TCFDecodingError) -> R
+    ) throws(TCFDecodingError) -> R {
         guard !text.isEmpty else { throw TCFDecodingError(.empty, segment: index, bitOffset: 0) }
-        (bytes, bitCount) = try Base64URL.decode(text, segment: index, slack: BitReader.slack)
-        self.index = index
-    }
-
-    /// Runs `body` with a reader positioned at the segment's first bit.
-    func read<R>(_ body: (inout BitReader) throws(TCFDecodingError) -> R) throws(TCFDecodingError) -> R {
-        let result = bytes.withUnsafeBufferPointer { buffer in
-            Result { () throws(TCFDecodingError) in
-                var reader = BitReader(bytes: buffer, bitCount: bitCount, segment: index)
+        let capacity = Base64URL.decodedCapacity(characters: text.count) + BitReader.slack
+        let result = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { bytes in
+            Result { () throws(TCFDecodingError) -> R in
+                let bitCount = try Base64URL.decode(text, into: bytes, segment: index)
+                var reader = BitReader(bytes: UnsafeBufferPointer(bytes), bitCount: bitCount, segment: index)
                 return try body(&reader)
             }
         }
         return try result.get()
+    }
+
+    /// The index of the first `.` in `text` at or after `start`, or `text.count`.
+    ///
+    /// Eight bytes at a time: a byte of `word ^ "........"` is zero exactly where `word` holds a
+    /// dot, and `(x - 0x01…01) & ~x & 0x80…80` flags zero bytes; only bytes above a real zero can
+    /// be flagged falsely, so the lowest flag is exact.
+    private static func firstDot(in text: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var index = start
+        if let base = UnsafeRawPointer(text.baseAddress) {
+            while index + 8 <= text.count {
+                let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                    ^ 0x2E2E_2E2E_2E2E_2E2E
+                let zeros = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+                if zeros != 0 { return index + zeros.trailingZeroBitCount / 8 }
+                index += 8
+            }
+        }
+        while index < text.count, text[index] != UInt8(ascii: ".") { index += 1 }
+        return index
     }
 }

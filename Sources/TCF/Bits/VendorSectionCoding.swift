@@ -10,9 +10,7 @@ extension BitReader {
         try prefixingErrors(with: section) { (reader: inout BitReader) throws(TCFDecodingError) in
             let maxVendorId = try reader.read(16, "MaxVendorId")
             if try reader.readBool("IsRangeEncoding") {
-                var builder = IDSet.Builder(capacityFor: maxVendorId)
-                try reader.readRangeEntries(into: &builder, maxVendorId: maxVendorId)
-                return builder.build()
+                return try reader.readRangeEntries(maxVendorId: maxVendorId)
             }
             return try reader.readBitfield(maxVendorId, "BitField")
         }
@@ -27,42 +25,73 @@ extension BitReader {
                 return (maxVendorId, try reader.readBitfield(maxVendorId, "BitField"))
             }
             let defaultConsent = try reader.readBool("DefaultConsent")
-            var listed = IDSet.Builder(capacityFor: maxVendorId)
-            try reader.readRangeEntries(into: &listed, maxVendorId: maxVendorId)
-            guard defaultConsent else { return (maxVendorId, listed.build()) }
+            let listed = try reader.readRangeEntries(maxVendorId: maxVendorId)
+            guard defaultConsent else { return (maxVendorId, listed) }
             var all = IDSet.Builder(capacityFor: maxVendorId)
             all.insert(1, through: maxVendorId)
-            return (maxVendorId, all.subtracting(listed).build())
+            return (maxVendorId, all.subtracting(IDSet.Builder(listed)).build())
         }
     }
 
     /// Reads `NumEntries` (12) and that many entries: `IsARange` (1), `StartOrOnlyVendorId` (16)
     /// and, for a range, `EndVendorId` (16). With `maxVendorId` nil (publisher restrictions)
     /// ids need only be at least 1.
-    mutating func readRangeEntries(into builder: inout IDSet.Builder, maxVendorId: Int?) throws(TCFDecodingError) {
+    ///
+    /// Two passes over the entries: the first checks them and finds the largest id, so the
+    /// set's storage is allocated once, at its final size; the second fills it.
+    mutating func readRangeEntries(maxVendorId: Int?) throws(TCFDecodingError) -> IDSet {
         let count = try read(12, "NumEntries")
-        let upper = maxVendorId ?? IDSet.maxID
+        let entries = self
+        var largest = 0
         for _ in 0..<count {
-            let isRange = try readBool("IsARange")
-            let startOffset = position
-            let start = try read(16, "StartOrOnlyVendorId")
-            guard start >= 1, start <= upper else {
-                throw error(.idOutOfRange(id: start, maxVendorId: maxVendorId ?? 0), "StartOrOnlyVendorId", at: startOffset)
-            }
-            guard isRange else {
-                builder.insert(start)
-                continue
-            }
-            let endOffset = position
-            let end = try read(16, "EndVendorId")
-            guard end >= start else {
-                throw error(.rangeEndBeforeStart(start: start, end: end), "EndVendorId", at: endOffset)
-            }
-            guard end <= upper else {
-                throw error(.idOutOfRange(id: end, maxVendorId: upper), "EndVendorId", at: endOffset)
-            }
-            builder.insert(start, through: end)
+            largest = Swift.max(largest, try readRangeEntry(maxVendorId: maxVendorId).upperBound)
         }
+        var builder = IDSet.Builder(capacityFor: largest)
+        var again = entries
+        for _ in 0..<count {
+            let entry = try again.readRangeEntry(maxVendorId: maxVendorId)
+            builder.insert(entry.lowerBound, through: entry.upperBound)
+        }
+        return builder.build()
+    }
+
+    /// Reads one range entry, an id or a range of ids, each in `1...(maxVendorId ?? IDSet.maxID)`.
+    @inline(__always)
+    private mutating func readRangeEntry(maxVendorId: Int?) throws(TCFDecodingError) -> ClosedRange<Int> {
+        // The common case in one load: a whole entry is there and its ids are valid.
+        let upper = maxVendorId ?? IDSet.maxID
+        if remaining >= 33 {
+            let bits = peek64()
+            let start = Int(truncatingIfNeeded: bits >> 47 & 0xFFFF)
+            let end = bits >> 63 == 1 ? Int(truncatingIfNeeded: bits >> 31 & 0xFFFF) : start
+            if start >= 1, start <= end, end <= upper {
+                skip(bits >> 63 == 0 ? 17 : 33)
+                return start...end
+            }
+        }
+        return try readRangeEntryFieldByField(maxVendorId: maxVendorId)
+    }
+
+    /// ``readRangeEntry(maxVendorId:)`` one field at a time, for the entries whose errors need
+    /// the field and offset: a truncated entry, an id out of range, a range ending before it starts.
+    private mutating func readRangeEntryFieldByField(maxVendorId: Int?) throws(TCFDecodingError) -> ClosedRange<Int> {
+        let upper = maxVendorId ?? IDSet.maxID
+        let isRange = try readBool("IsARange")
+        let startOffset = position
+        let start = try read(16, "StartOrOnlyVendorId")
+        guard start >= 1, start <= upper else {
+            throw error(.idOutOfRange(id: start, maxVendorId: maxVendorId ?? 0), "StartOrOnlyVendorId", at: startOffset)
+        }
+        guard isRange else { return start...start }
+        let endOffset = position
+        let end = try read(16, "EndVendorId")
+        guard end >= start else {
+            throw error(.rangeEndBeforeStart(start: start, end: end), "EndVendorId", at: endOffset)
+        }
+        guard end <= upper else {
+            throw error(.idOutOfRange(id: end, maxVendorId: upper), "EndVendorId", at: endOffset)
+        }
+        return start...end
     }
 
     /// Runs `body`, prefixing the field of any error it throws with `section` and a dot.

@@ -78,8 +78,7 @@ extension ConsentStringV1 {
     ///   ending before it starts, or a vendor id outside `1...MaxVendorId`.
     public init(decoding string: String) throws(TCFDecodingError) {
         let parts = string.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        let first = try Segment(decoding: parts[0], index: 0)
-        let value = try first.read { (reader: inout BitReader) throws(TCFDecodingError) in
+        let value = try Segment.read(parts[0], index: 0) { (reader: inout BitReader) throws(TCFDecodingError) in
             let header = try CommonHeader(reading: &reader, expectedVersion: 1)
             let purposesAllowed = try reader.readBitfield(24, "PurposesAllowed")
             let vendors = try reader.readVersion1VendorSection("vendorConsents")

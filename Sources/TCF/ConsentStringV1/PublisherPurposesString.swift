@@ -52,8 +52,7 @@ public struct PublisherPurposesString: Sendable, Equatable {
     ///
     /// - Throws: ``TCFDecodingError`` for bad characters, a version other than 1 or truncation.
     public init(decoding string: String) throws(TCFDecodingError) {
-        let segment = try Segment(decoding: string[...], index: 0)
-        self = try segment.read { (reader: inout BitReader) throws(TCFDecodingError) in
+        self = try Segment.read(string[...], index: 0) { (reader: inout BitReader) throws(TCFDecodingError) in
             let header = try CommonHeader(reading: &reader, expectedVersion: 1)
             let publisherPurposesVersion = try reader.read(12, "PublisherPurposesVersion")
             let standard = try reader.readBitfield(24, "StandardPurposesAllowed")

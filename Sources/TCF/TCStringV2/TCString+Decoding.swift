@@ -14,31 +14,30 @@ extension TCString {
     ///   problem: bad characters, truncation, a version other than 2, an unknown or repeated
     ///   segment type, a range ending before it starts, or an id outside `1...MaxVendorId`.
     public init(decoding string: String) throws(TCFDecodingError) {
-        let segments = try Segment.split(string)
-        var value = try segments[0].read { (reader: inout BitReader) throws(TCFDecodingError) in
-            try TCString(core: &reader)
-        }
-        var seen: Set<Int> = []
-        for segment in segments.dropFirst() {
-            try segment.read { (reader: inout BitReader) throws(TCFDecodingError) in
-                let typeValue = try reader.read(3, "SegmentType")
-                guard let type = SegmentType(rawValue: typeValue), type != .core else {
-                    throw reader.error(.invalidSegmentType(typeValue), "SegmentType", at: 0)
-                }
-                guard seen.insert(typeValue).inserted else {
-                    throw reader.error(.duplicateSegment(typeValue), "SegmentType", at: 0)
-                }
-                switch type {
-                case .core: break
-                case .disclosedVendors:
-                    value.disclosedVendors = try reader.readVendorSection("disclosedVendors")
-                case .allowedVendors:
-                    value.allowedVendors = try reader.readVendorSection("allowedVendors")
-                case .publisherTC:
-                    value.publisherTC = try PublisherTC(segment: &reader)
-                }
+        var value: TCString?
+        var seen: UInt8 = 0 // bit n: a segment of type n has been read
+        try Segment.forEach(in: string) { (index, reader: inout BitReader) throws(TCFDecodingError) in
+            guard index > 0 else {
+                value = try TCString(core: &reader)
+                return
+            }
+            let typeValue = try reader.read(3, "SegmentType")
+            guard let type = SegmentType(rawValue: typeValue), type != .core else {
+                throw reader.error(.invalidSegmentType(typeValue), "SegmentType", at: 0)
+            }
+            guard seen & 1 << typeValue == 0 else {
+                throw reader.error(.duplicateSegment(typeValue), "SegmentType", at: 0)
+            }
+            seen |= 1 << typeValue
+            switch type {
+            case .core: break
+            case .disclosedVendors: value?.disclosedVendors = try reader.readVendorSection("disclosedVendors")
+            case .allowedVendors: value?.allowedVendors = try reader.readVendorSection("allowedVendors")
+            case .publisherTC: value?.publisherTC = try PublisherTC(segment: &reader)
             }
         }
+        // The first segment always exists and sets `value`, or `forEach` has thrown.
+        guard let value else { preconditionFailure("Segment.forEach returned without reading the core segment") }
         self = value
     }
 
@@ -76,9 +75,9 @@ extension TCString {
         for _ in 0..<count {
             let purposeId = try reader.read(6, "PubRestrictionEntry.PurposeId")
             let type = try reader.read(2, "PubRestrictionEntry.RestrictionType")
-            var vendors = IDSet.Builder()
+            let vendors: IDSet
             do {
-                try reader.readRangeEntries(into: &vendors, maxVendorId: nil)
+                vendors = try reader.readRangeEntries(maxVendorId: nil)
             } catch {
                 var error = error
                 error.field = "PubRestrictionEntry.\(error.field)"
@@ -86,7 +85,7 @@ extension TCString {
             }
             restrictions.append(PublisherRestriction(
                 purposeId: purposeId, restrictionType: PublisherRestriction.RestrictionType(rawValue: type)!,
-                vendorIds: vendors.build()))
+                vendorIds: vendors))
         }
         return restrictions
     }
