@@ -58,6 +58,21 @@ import Testing
         }
     }
 
+    @Test func equalSetsAreEqualAndHashAlikeWhicheverWayTheyWereBuilt() {
+        var random = SplitMix64(seed: 0x5EED_0005)
+        for _ in 0..<Self.cases {
+            let set = random.idSet(max: [24, 63, 64, 200][random.int(0...3)])
+            // The same bits as words with trailing zero words, as a bitfield decoder makes them.
+            var words = (0..<set.wordCount).map { set.word($0) }
+            words += Array(repeating: 0, count: random.int(0...3))
+            let rebuilt = IDSet(words: words)
+            #expect(rebuilt == set)
+            #expect(rebuilt.hashValue == set.hashValue)
+            #expect(IDSet(set.sorted) == set)
+            #expect(rebuilt.max == set.max && rebuilt.count == set.count)
+        }
+    }
+
     @Test func theEncoderPicksTheShorterOfBitfieldAndRanges() throws {
         let base = TCString(
             created: TCFTimestamp(deciseconds: 0), lastUpdated: TCFTimestamp(deciseconds: 0), cmpId: 1, cmpVersion: 1,

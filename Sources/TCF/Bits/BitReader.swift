@@ -56,6 +56,12 @@ struct BitReader {
     mutating func readBitfield(_ count: Int, _ field: StaticString) throws(TCFDecodingError) -> IDSet {
         try require(count, field)
         guard count > 0 else { return IDSet() }
+        if count < 64 {
+            // Ids 1...count share word 0 with the nonexistent id 0: no storage to allocate.
+            let word = load64(at: position) >> 1 & ~(UInt64.max >> UInt64(count + 1))
+            position += count
+            return IDSet(word0: word)
+        }
         // Word 0 holds ids 0...63; id 0 does not exist, so it takes 63 bits, and every later
         // word 64. Bits past the field are masked off the last word.
         let wordCount = count >> 6 + 1

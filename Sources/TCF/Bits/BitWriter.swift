@@ -41,7 +41,7 @@ struct BitWriter {
         var index = 0
         while remaining > 0 {
             // Word 0 starts at id 0, which the bitfield does not carry.
-            let word = index < set.words.count ? set.words[index] : 0
+            let word = set.word(index)
             let available = index == 0 ? 63 : 64
             let aligned = index == 0 ? word << 1 : word
             let take = Swift.min(remaining, available)

@@ -7,13 +7,24 @@ public struct IDSet: Sendable, Hashable, Sequence, CustomStringConvertible {
     /// The largest id a set can hold: the TCF encodes vendor ids in 16 bits.
     public static let maxID = 65_535
 
-    /// Bit `id` of the set is bit `63 - id % 64` of `words[id / 64]` (most significant first,
-    /// the same order as the consent string's bitfields). Bit 0 is never set. Trailing zero
-    /// words are trimmed, so equal sets have equal storage.
-    var words: [UInt64]
+    /// The set's bits, most significant first (the order of the consent string's bitfields),
+    /// in one of two forms, so that the small sets a string is full of (purposes, special
+    /// features: ids below 64) need no heap storage:
+    ///
+    /// - `large` empty: id `i` is bit `63 - i` of `small`;
+    /// - otherwise (some id is 64 or more): id `i` is bit `63 - i % 64` of `large[i / 64]`,
+    ///   trailing zero words are trimmed, and `small` is 0.
+    ///
+    /// Bit 0 is never set. Each set has exactly one representation, so equal sets have equal
+    /// storage and the synthesized `==` and `hash(into:)` are right.
+    private var small: UInt64
+    private var large: [UInt64]
 
     /// The empty set.
-    public init() { words = [] }
+    public init() {
+        small = 0
+        large = []
+    }
 
     /// A set holding the given ids.
     ///
@@ -27,29 +38,56 @@ public struct IDSet: Sendable, Hashable, Sequence, CustomStringConvertible {
         self = builder.build()
     }
 
+    /// The set whose word `i` is `words[i]`, in the canonical form.
     init(words: [UInt64]) {
-        self.words = words
-        trimTrailingZeroWords()
+        var count = words.count
+        while count > 0, words[count - 1] == 0 { count -= 1 }
+        if count <= 1 {
+            small = count == 0 ? 0 : words[0]
+            large = []
+        } else {
+            var trimmed = words
+            // In place: the storage is kept, not copied.
+            trimmed.removeLast(words.count - count)
+            small = 0
+            large = trimmed
+        }
+    }
+
+    /// The set of ids below 64 whose bits are `word0`.
+    init(word0: UInt64) {
+        small = word0
+        large = []
+    }
+
+    /// How many 64-bit words the set spans: none when it is empty.
+    var wordCount: Int { large.isEmpty ? (small == 0 ? 0 : 1) : large.count }
+
+    /// The word holding ids `64 * index ..< 64 * (index + 1)`; zero past the end.
+    @inline(__always)
+    func word(_ index: Int) -> UInt64 {
+        if large.isEmpty { return index == 0 ? small : 0 }
+        return index < large.count ? large[index] : 0
     }
 
     /// Whether `id` is in the set.
     @inline(__always)
     public func contains(_ id: Int) -> Bool {
-        let index = id &>> 6
-        guard id > 0, index < words.count else { return false }
-        return words[index] & (1 &<< UInt64(63 - (id & 63))) != 0
+        guard id > 0 else { return false }
+        return word(id &>> 6) & (1 &<< UInt64(63 - (id & 63))) != 0
     }
 
     /// Whether the set has no members.
-    public var isEmpty: Bool { words.isEmpty }
+    public var isEmpty: Bool { small == 0 && large.isEmpty }
 
     /// The number of ids in the set.
-    public var count: Int { words.reduce(0) { $0 + $1.nonzeroBitCount } }
+    public var count: Int { large.isEmpty ? small.nonzeroBitCount : large.reduce(0) { $0 + $1.nonzeroBitCount } }
 
     /// The largest id in the set, or 0 when it is empty (the TCF's `MaxVendorId` for it).
     public var max: Int {
-        guard let last = words.last else { return 0 }
-        return (words.count - 1) * 64 + 63 - last.trailingZeroBitCount
+        let count = wordCount
+        guard count > 0 else { return 0 }
+        return (count - 1) * 64 + 63 - word(count - 1).trailingZeroBitCount
     }
 
     /// The ids as a sorted array.
@@ -59,7 +97,7 @@ public struct IDSet: Sendable, Hashable, Sequence, CustomStringConvertible {
     public var ranges: [ClosedRange<Int>] {
         var result: [ClosedRange<Int>] = []
         var start = 0
-        for index in words.indices {
+        for index in 0..<wordCount {
             var (starts, ends) = edges(ofWord: index)
             // Take the edges in id order (most significant bit first); a single id is both a
             // start and an end, and its start comes first.
@@ -81,7 +119,7 @@ public struct IDSet: Sendable, Hashable, Sequence, CustomStringConvertible {
     /// building them: what choosing between bitfield and range encoding needs.
     var runCounts: (runs: Int, singles: Int) {
         var runs = 0, singles = 0
-        for index in words.indices {
+        for index in 0..<wordCount {
             let (starts, ends) = edges(ofWord: index)
             runs &+= starts.nonzeroBitCount
             singles &+= (starts & ends).nonzeroBitCount
@@ -93,11 +131,11 @@ public struct IDSet: Sendable, Hashable, Sequence, CustomStringConvertible {
     /// id after is absent), as masks in the word's bit order.
     @inline(__always)
     private func edges(ofWord index: Int) -> (starts: UInt64, ends: UInt64) {
-        let word = words[index]
+        let current = word(index)
         // The id before a word's first is the last bit of the previous word, and vice versa.
-        let previousLast = index > 0 ? words[index - 1] << 63 : 0
-        let nextFirst = index + 1 < words.count ? words[index + 1] >> 63 : 0
-        return (word & ~(word >> 1 | previousLast), word & ~(word << 1 | nextFirst))
+        let previousLast = index > 0 ? word(index - 1) << 63 : 0
+        let nextFirst = word(index + 1) >> 63
+        return (current & ~(current >> 1 | previousLast), current & ~(current << 1 | nextFirst))
     }
 
     /// A short description: the ids as ranges, like `1-4, 9, 755`.
@@ -108,21 +146,23 @@ public struct IDSet: Sendable, Hashable, Sequence, CustomStringConvertible {
 
     /// Iterates the ids in increasing order.
     public struct Iterator: IteratorProtocol {
-        private let words: [UInt64]
+        private let set: IDSet
+        private let wordCount: Int
         private var index = 0
         private var current: UInt64
 
-        init(words: [UInt64]) {
-            self.words = words
-            current = words.first ?? 0
+        init(_ set: IDSet) {
+            self.set = set
+            wordCount = set.wordCount
+            current = set.word(0)
         }
 
         /// The next id, or nil at the end.
         public mutating func next() -> Int? {
             while current == 0 {
                 index += 1
-                guard index < words.count else { return nil }
-                current = words[index]
+                guard index < wordCount else { return nil }
+                current = set.word(index)
             }
             let bit = current.leadingZeroBitCount
             current &= ~(1 &<< UInt64(63 - bit))
@@ -131,14 +171,7 @@ public struct IDSet: Sendable, Hashable, Sequence, CustomStringConvertible {
     }
 
     /// An iterator over the ids in increasing order.
-    public func makeIterator() -> Iterator { Iterator(words: words) }
-
-    /// The capacity of the set's storage in bytes (for memory accounting).
-    var storageByteCount: Int { words.capacity * 8 }
-
-    private mutating func trimTrailingZeroWords() {
-        while let last = words.last, last == 0 { words.removeLast() }
-    }
+    public func makeIterator() -> Iterator { Iterator(self) }
 
     /// Collects ids and ranges, then freezes them into an ``IDSet``.
     struct Builder {
@@ -147,7 +180,7 @@ public struct IDSet: Sendable, Hashable, Sequence, CustomStringConvertible {
         init() {}
 
         /// A builder starting from the ids of `set`.
-        init(_ set: IDSet) { words = set.words }
+        init(_ set: IDSet) { words = set.large.isEmpty ? (set.small == 0 ? [] : [set.small]) : set.large }
 
         /// Allocates storage for ids up to `maxID` at once, so inserting them never grows it.
         init(capacityFor maxID: Int) {
