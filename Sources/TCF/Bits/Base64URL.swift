@@ -12,16 +12,31 @@ public enum Base64URL {
     /// Encodes the first `bitCount` bits of `bytes` as unpadded base64url, one character per six
     /// bits, the last character zero-filled.
     static func encode(_ bytes: [UInt8], bitCount: Int) -> String {
+        precondition(bitCount <= bytes.count * 8)
         let characterCount = (bitCount + 5) / 6
         return alphabet.withUnsafeBufferPointer { alphabet in
             bytes.withUnsafeBufferPointer { input in
                 String(unsafeUninitializedCapacity: characterCount) { output in
-                    for index in 0..<characterCount {
+                    // Whole groups: three bytes make four characters. When four more characters
+                    // are due, the bit count guarantees the three bytes they come from.
+                    var index = 0, byte = 0
+                    while index + 4 <= characterCount {
+                        let group = UInt32(input[byte]) << 16 | UInt32(input[byte + 1]) << 8 | UInt32(input[byte + 2])
+                        output[index] = alphabet[Int(group >> 18)]
+                        output[index + 1] = alphabet[Int(group >> 12 & 0x3F)]
+                        output[index + 2] = alphabet[Int(group >> 6 & 0x3F)]
+                        output[index + 3] = alphabet[Int(group & 0x3F)]
+                        index += 4
+                        byte += 3
+                    }
+                    // One to three characters left, each from the one or two bytes its bits are in.
+                    while index < characterCount {
                         let bit = index * 6
                         let byte = bit >> 3
                         let high = UInt16(input[byte]) << 8
                         let low = byte + 1 < input.count ? UInt16(input[byte + 1]) : 0
                         output[index] = alphabet[Int(((high | low) >> (10 - (bit & 7))) & 0x3F)]
+                        index += 1
                     }
                     return characterCount
                 }

@@ -26,6 +26,15 @@ struct BitWriter {
         }
     }
 
+    /// Writes all 64 bits of `word`, most significant first.
+    @inline(__always)
+    mutating func write(word: UInt64) {
+        // Fewer than 8 bits are ever pending between calls, so 8 whole bytes are due.
+        let out = pending | word >> UInt64(pendingCount)
+        withUnsafeBytes(of: out.bigEndian) { bytes.append(contentsOf: $0) }
+        pending = pendingCount == 0 ? 0 : word << UInt64(64 - pendingCount)
+    }
+
     /// Writes one bit.
     @inline(__always)
     mutating func write(_ flag: Bool) { write(flag ? 1 : 0, 1) }
@@ -42,6 +51,12 @@ struct BitWriter {
         while remaining > 0 {
             // Word 0 starts at id 0, which the bitfield does not carry.
             let word = set.word(index)
+            if index > 0, remaining >= 64 {
+                write(word: word)
+                remaining -= 64
+                index += 1
+                continue
+            }
             let available = index == 0 ? 63 : 64
             let aligned = index == 0 ? word << 1 : word
             let take = Swift.min(remaining, available)
