@@ -21,14 +21,9 @@ extension BenchCommand {
             func ms(_ value: Double) -> String { String(format: "%.2f", value) }
             return [
                 "vendor list \(file): \(bytes) bytes, \(loads) loads per side",
-                Self.row("  VendorList(jsonData:)", ms(medianMilliseconds), "ms median, best \(ms(bestMilliseconds)) ms"),
-                Self.row("  \(peer)", ms(peerMedianMilliseconds), "ms median, best \(ms(peerBestMilliseconds)) ms (untyped parse only)"),
+                BenchCommand.row("  VendorList(jsonData:)", ms(medianMilliseconds), "ms median, best \(ms(bestMilliseconds)) ms"),
+                BenchCommand.row("  \(peer)", ms(peerMedianMilliseconds), "ms median, best \(ms(peerBestMilliseconds)) ms (untyped parse only)"),
             ]
-        }
-
-        private static func row(_ label: String, _ value: String, _ detail: String) -> String {
-            label.padding(toLength: 32, withPad: " ", startingAt: 0)
-                + String(repeating: " ", count: max(0, 8 - value.count)) + value + "  " + detail
         }
     }
 

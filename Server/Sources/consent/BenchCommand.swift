@@ -143,10 +143,6 @@ struct BenchCommand: ParsableCommand {
         let vendorList: VendorListLoad?
 
         var table: String {
-            func row(_ label: String, _ value: String, _ detail: String) -> String {
-                label.padding(toLength: 28, withPad: " ", startingAt: 0)
-                    + String(repeating: " ", count: max(0, 12 - value.count)) + value + "  " + detail
-            }
             func runs(_ rates: [Double]) -> String { rates.map { grouped($0) }.joined(separator: ", ") }
             let memory = bytesPerDecodedString.map { grouped($0) } ?? "n/a"
             return [
@@ -157,11 +153,17 @@ struct BenchCommand: ParsableCommand {
                     + "vendor-id checksum \(vendorIdChecksum)",
                 "  rates: \(statistic) of \(self.runs) runs of at least \(secondsPerRun) s each",
                 "",
-                row("full decode", grouped(decodeStringsPerSecond), "strings/s  (runs: \(runs(decodeRuns)))"),
-                row("encode", grouped(encodeStringsPerSecond), "strings/s  (runs: \(runs(encodeRuns)))"),
-                row("memory per decoded string", memory, "bytes of heap (\(inlineBytesPerValue) inline + id sets etc.)"),
+                BenchCommand.row("full decode", grouped(decodeStringsPerSecond), "strings/s  (runs: \(runs(decodeRuns)))"),
+                BenchCommand.row("encode", grouped(encodeStringsPerSecond), "strings/s  (runs: \(runs(encodeRuns)))"),
+                BenchCommand.row("memory per decoded string", memory, "bytes of heap (\(inlineBytesPerValue) inline + id sets etc.)"),
             ].joined(separator: "\n") + (vendorList.map { "\n\n" + $0.rows.joined(separator: "\n") } ?? "")
         }
+    }
+
+    /// One line of the table: the label, the value right-aligned, then what it is.
+    static func row(_ label: String, _ value: String, _ detail: String) -> String {
+        label.padding(toLength: 32, withPad: " ", startingAt: 0)
+            + String(repeating: " ", count: max(0, 10 - value.count)) + value + "  " + detail
     }
 
     /// Runs `pass` until at least `seconds` have elapsed and returns operations per second;
