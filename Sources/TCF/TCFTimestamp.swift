@@ -42,7 +42,17 @@ public struct TCFTimestamp: Sendable, Hashable, Comparable, CustomStringConverti
     /// with an offset like `+02:00`. Returns nil for other text or for a fraction finer than a
     /// decisecond, which the TCF cannot hold.
     public init?(iso8601 text: String) {
+        guard let (seconds, fraction) = Self.parse(iso8601: text),
+              fraction.dropFirst().allSatisfy({ $0 == UInt8(ascii: "0") })
+        else { return nil }
+        deciseconds = seconds * 10 + Int64(fraction.first.map { $0 - UInt8(ascii: "0") } ?? 0)
+    }
+
+    /// Splits ISO 8601 text (see ``init(iso8601:)``) into whole seconds since the epoch, UTC,
+    /// and the digits of its fraction of a second, however many there are (none without one).
+    static func parse(iso8601 text: String) -> (seconds: Int64, fraction: ArraySlice<UInt8>)? {
         let bytes = Array(text.utf8)
+        // Only ever called for two- and four-digit fields, so the value cannot overflow.
         func number(_ range: Range<Int>) -> Int64? {
             guard range.upperBound <= bytes.count else { return nil }
             var value: Int64 = 0
@@ -62,16 +72,13 @@ public struct TCFTimestamp: Sendable, Hashable, Comparable, CustomStringConverti
               (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
         else { return nil }
         var index = 19
-        var tenths: Int64 = 0
+        var fraction: ArraySlice<UInt8> = []
         if byte(index) == UInt8(ascii: ".") {
             index += 1
             let start = index
-            while let digit = byte(index), digit >= 48, digit <= 57 { index += 1 }
-            guard index > start, let fraction = number(start..<index) else { return nil }
-            let digits = index - start
-            guard let first = number(start..<(start + 1)) else { return nil }
-            guard fraction == first * Self.power10(digits - 1) else { return nil }
-            tenths = first
+            while let digit = byte(index), digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") { index += 1 }
+            guard index > start else { return nil }
+            fraction = bytes[start..<index]
         }
         var offsetSeconds: Int64 = 0
         switch byte(index) {
@@ -87,12 +94,7 @@ public struct TCFTimestamp: Sendable, Hashable, Comparable, CustomStringConverti
         }
         guard index == bytes.count else { return nil }
         let days = Self.days(fromCivil: year, month, day)
-        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
-        deciseconds = seconds * 10 + tenths
-    }
-
-    private static func power10(_ exponent: Int) -> Int64 {
-        (0..<exponent).reduce(1) { value, _ in value * 10 }
+        return (days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds, fraction)
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).

@@ -288,13 +288,20 @@ extension JSONReader {
         return result
     }
 
-    /// Reads an ISO 8601 date such as `2024-03-21T16:07:33Z`.
+    /// Reads an ISO 8601 date such as `2024-03-21T16:07:33Z` or `2024-11-13T14:55:31.549Z`; the
+    /// fraction may have any number of digits (the IAB's lists use milliseconds too).
     fileprivate mutating func readDate() throws(VendorListError) -> Date {
         let at = offset
         let text = try readString()
-        guard let timestamp = TCFTimestamp(iso8601: text) else {
+        guard let (seconds, fraction) = TCFTimestamp.parse(iso8601: text) else {
             throw error(.invalidValue("\"\(text)\" is not an ISO 8601 date"), at: at)
         }
-        return timestamp.date
+        // Nanoseconds are all a Date can tell apart; later digits change nothing.
+        var nanoseconds = 0
+        for index in 0..<9 {
+            let digit = index < fraction.count ? Int(fraction[fraction.startIndex + index] - UInt8(ascii: "0")) : 0
+            nanoseconds = nanoseconds * 10 + digit
+        }
+        return Date(timeIntervalSince1970: Double(seconds) + Double(nanoseconds) / 1e9)
     }
 }

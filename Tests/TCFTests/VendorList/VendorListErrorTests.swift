@@ -135,4 +135,24 @@ import Testing
             #expect(throws: VendorListError.self) { try VendorList(jsonData: data.prefix(length)) }
         }
     }
+
+    @Test func datesKeepAnyFractionAndAHugeOneIsNoCrash() throws {
+        let decoded = try VendorList(jsonData: Data(list(vendor: #"{"id":1,"name":"A","deletedDate":"2024-11-13T14:55:31.549Z"}"#).utf8))
+        let deleted = try #require(decoded.vendors[1]?.deletedDate)
+        #expect(abs(deleted.timeIntervalSince1970 - 1_731_509_731.549) < 1e-6)
+        // Found by the fuzzer: a fraction of 60 digits once overflowed while being parsed.
+        let long = "2024-11-13T14:55:31." + String(repeating: "9", count: 60) + "Z"
+        let rounded = try VendorList(jsonData: Data(list(vendor: #"{"id":1,"name":"A","deletedDate":"\#(long)"}"#).utf8))
+        let time = try #require(rounded.vendors[1]?.deletedDate).timeIntervalSince1970
+        #expect(time > 1_731_509_731.99 && time <= 1_731_509_732)
+        let fuzzed = #"{"n":66,"lastUpdated":"4040-03-12T16:40:30.0338888888888888888888888888888888888888-pded""#
+        #expect(error(fuzzed)?.reason == .invalidValue(#""4040-03-12T16:40:30.0338888888888888888888888888888888888888-pded" is not an ISO 8601 date"#))
+    }
+
+    @Test func aConsentStringTimestampTakesDecisecondsAndRefusesFinerFractionsWithoutCrashing() {
+        #expect(TCFTimestamp(iso8601: "2017-11-07T19:15:55.4Z")?.deciseconds == 15_100_821_554)
+        #expect(TCFTimestamp(iso8601: "2017-11-07T19:15:55.4" + String(repeating: "0", count: 80) + "Z")?.deciseconds == 15_100_821_554)
+        #expect(TCFTimestamp(iso8601: "2017-11-07T19:15:55.45Z") == nil)
+        #expect(TCFTimestamp(iso8601: "2017-11-07T19:15:55." + String(repeating: "8", count: 80) + "Z") == nil)
+    }
 }
