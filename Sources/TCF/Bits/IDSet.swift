@@ -180,7 +180,7 @@ public struct IDSet: Sendable, Hashable, Sequence, CustomStringConvertible {
         init() {}
 
         /// A builder starting from the ids of `set`.
-        init(_ set: IDSet) { words = set.large.isEmpty ? (set.small == 0 ? [] : [set.small]) : set.large }
+        init(_ set: IDSet) { words = (0..<set.wordCount).map(set.word) }
 
         /// Allocates storage for ids up to `maxID` at once, so inserting them never grows it.
         init(capacityFor maxID: Int) {
