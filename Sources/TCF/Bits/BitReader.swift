@@ -66,7 +66,7 @@ struct BitReader {
         // word 64. Bits past the field are masked off the last word.
         let wordCount = count >> 6 + 1
         let start = position
-        let words = [UInt64](unsafeUninitializedCapacity: wordCount) { words, initialized in
+        let set = IDSet(wordCount: wordCount) { words in
             words[0] = load64(at: start) >> 1
             var bit = start + 63
             for index in 1..<wordCount {
@@ -75,10 +75,9 @@ struct BitReader {
             }
             let usedInLast = (count + 1) & 63
             if usedInLast != 0 { words[wordCount - 1] &= ~(UInt64.max >> UInt64(usedInLast)) }
-            initialized = wordCount
         }
         position += count
-        return IDSet(words: words)
+        return set
     }
 
     /// The next 64 bits, most significant first, without moving. Only the first ``remaining``

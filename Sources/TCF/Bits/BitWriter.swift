@@ -46,29 +46,31 @@ struct BitWriter {
 
     /// Writes ids `1...count` of `set` as a bitfield, bit `i` standing for id `i + 1`.
     mutating func writeBitfield(_ set: IDSet, count: Int) {
-        var remaining = count
-        var index = 0
-        while remaining > 0 {
-            // Word 0 starts at id 0, which the bitfield does not carry.
-            let word = set.word(index)
-            if index > 0, remaining >= 64 {
-                write(word: word)
-                remaining -= 64
+        set.withWords { words in
+            var remaining = count
+            var index = 0
+            while remaining > 0 {
+                // Word 0 starts at id 0, which the bitfield does not carry.
+                let word = index < words.count ? words[index] : 0
+                if index > 0, remaining >= 64 {
+                    write(word: word)
+                    remaining -= 64
+                    index += 1
+                    continue
+                }
+                let available = index == 0 ? 63 : 64
+                let aligned = index == 0 ? word << 1 : word
+                let take = Swift.min(remaining, available)
+                // Write in two halves: `write` takes at most 56 bits.
+                let high = Swift.min(take, 32)
+                write(Int(truncatingIfNeeded: aligned >> 32) >> (32 - high), high)
+                if take > 32 {
+                    let low = take - 32
+                    write(Int(truncatingIfNeeded: aligned & 0xFFFF_FFFF) >> (32 - low), low)
+                }
+                remaining -= take
                 index += 1
-                continue
             }
-            let available = index == 0 ? 63 : 64
-            let aligned = index == 0 ? word << 1 : word
-            let take = Swift.min(remaining, available)
-            // Write in two halves: `write` takes at most 56 bits.
-            let high = Swift.min(take, 32)
-            write(Int(truncatingIfNeeded: aligned >> 32) >> (32 - high), high)
-            if take > 32 {
-                let low = take - 32
-                write(Int(truncatingIfNeeded: aligned & 0xFFFF_FFFF) >> (32 - low), low)
-            }
-            remaining -= take
-            index += 1
         }
     }
 

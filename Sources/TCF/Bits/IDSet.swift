@@ -11,19 +11,21 @@ public struct IDSet: Sendable, Hashable, Sequence, CustomStringConvertible {
     /// in one of two forms, so that the small sets a string is full of (purposes, special
     /// features: ids below 64) need no heap storage:
     ///
-    /// - `large` empty: id `i` is bit `63 - i` of `small`;
-    /// - otherwise (some id is 64 or more): id `i` is bit `63 - i % 64` of `large[i / 64]`,
-    ///   trailing zero words are trimmed, and `small` is 0.
+    /// - `large` nil: id `i` is bit `63 - i` of `small`;
+    /// - otherwise (some id is 64 or more): id `i` is bit `63 - i % 64` of word `i / 64` of
+    ///   `large`, which holds at least two words and no trailing zero word, and `small` is 0.
     ///
-    /// Bit 0 is never set. Each set has exactly one representation, so equal sets have equal
-    /// storage and the synthesized `==` and `hash(into:)` are right.
-    private var small: UInt64
-    private var large: [UInt64]
+    /// Bit 0 is never set. Each set has exactly one representation, so `==` and `hash(into:)`
+    /// compare the words and nothing else.
+    private let small: UInt64
+    // Unchecked: `Words` cannot be `Sendable` (no `ManagedBuffer` is), but a set's words never
+    // change once it holds them, so sharing them between threads is safe.
+    nonisolated(unsafe) private let large: Words?
 
     /// The empty set.
     public init() {
         small = 0
-        large = []
+        large = nil
     }
 
     /// A set holding the given ids.
@@ -40,34 +42,67 @@ public struct IDSet: Sendable, Hashable, Sequence, CustomStringConvertible {
 
     /// The set whose word `i` is `words[i]`, in the canonical form.
     init(words: [UInt64]) {
-        var count = words.count
-        while count > 0, words[count - 1] == 0 { count -= 1 }
-        if count <= 1 {
-            small = count == 0 ? 0 : words[0]
-            large = []
-        } else {
-            var trimmed = words
-            // In place: the storage is kept, not copied.
-            trimmed.removeLast(words.count - count)
-            small = 0
-            large = trimmed
+        self.init(wordCount: words.count) { destination in
+            words.withUnsafeBufferPointer { destination.initialize(from: $0.baseAddress!, count: words.count) }
         }
+    }
+
+    /// The set whose `wordCount` words `fill` initialises, every one of them, in the canonical form.
+    init(wordCount: Int, fill: (UnsafeMutablePointer<UInt64>) -> Void) {
+        guard wordCount > 0 else {
+            self.init()
+            return
+        }
+        let storage = Words.make(count: wordCount)
+        storage.withUnsafeMutablePointerToElements(fill)
+        self.init(canonicalizing: storage)
     }
 
     /// The set of ids below 64 whose bits are `word0`.
     init(word0: UInt64) {
         small = word0
-        large = []
+        large = nil
+    }
+
+    /// Takes `storage`, which nothing else refers to, into the canonical form: trailing zero
+    /// words trimmed, and the inline form when one word is left.
+    private init(canonicalizing storage: Words) {
+        let count = storage.withUnsafeMutablePointerToElements { words in
+            var count = storage.count
+            while count > 0, words[count - 1] == 0 { count -= 1 }
+            return count
+        }
+        if count <= 1 {
+            small = count == 0 ? 0 : storage[0]
+            large = nil
+        } else {
+            storage.count = count
+            small = 0
+            large = storage
+        }
     }
 
     /// How many 64-bit words the set spans: none when it is empty.
-    var wordCount: Int { large.isEmpty ? (small == 0 ? 0 : 1) : large.count }
+    var wordCount: Int {
+        if let large { return large.count }
+        return small == 0 ? 0 : 1
+    }
 
     /// The word holding ids `64 * index ..< 64 * (index + 1)`; zero past the end.
     @inline(__always)
     func word(_ index: Int) -> UInt64 {
-        if large.isEmpty { return index == 0 ? small : 0 }
+        guard let large else { return index == 0 ? small : 0 }
         return index < large.count ? large[index] : 0
+    }
+
+    /// Calls `body` with the set's ``wordCount`` words: what a loop over all of them should
+    /// use rather than ``word(_:)``, which looks up the storage on every call.
+    @inline(__always)
+    func withWords<R>(_ body: (UnsafeBufferPointer<UInt64>) -> R) -> R {
+        if let large {
+            return large.withUnsafeMutablePointerToElements { body(UnsafeBufferPointer(start: $0, count: large.count)) }
+        }
+        return withUnsafePointer(to: small) { body(UnsafeBufferPointer(start: $0, count: small == 0 ? 0 : 1)) }
     }
 
     /// Whether `id` is in the set.
@@ -78,10 +113,27 @@ public struct IDSet: Sendable, Hashable, Sequence, CustomStringConvertible {
     }
 
     /// Whether the set has no members.
-    public var isEmpty: Bool { small == 0 && large.isEmpty }
+    public var isEmpty: Bool { small == 0 && large == nil }
 
     /// The number of ids in the set.
-    public var count: Int { large.isEmpty ? small.nonzeroBitCount : large.reduce(0) { $0 + $1.nonzeroBitCount } }
+    public var count: Int {
+        guard large != nil else { return small.nonzeroBitCount }
+        return withWords { words in words.reduce(0) { $0 &+ $1.nonzeroBitCount } }
+    }
+
+    /// Whether two sets hold the same ids.
+    public static func == (lhs: IDSet, rhs: IDSet) -> Bool {
+        // One representation per set: the same inline word, or the same words in storage.
+        guard lhs.small == rhs.small, lhs.wordCount == rhs.wordCount else { return false }
+        guard let left = lhs.large, let right = rhs.large, left !== right else { return true }
+        return lhs.withWords { left in rhs.withWords { right in left.elementsEqual(right) } }
+    }
+
+    /// Hashes the set's words.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(wordCount)
+        withWords { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
 
     /// The largest id in the set, or 0 when it is empty (the TCF's `MaxVendorId` for it).
     public var max: Int {
@@ -95,46 +147,50 @@ public struct IDSet: Sendable, Hashable, Sequence, CustomStringConvertible {
 
     /// The maximal runs of consecutive ids, in increasing order, as the TCF's range entries.
     public var ranges: [ClosedRange<Int>] {
-        var result: [ClosedRange<Int>] = []
-        var start = 0
-        for index in 0..<wordCount {
-            var (starts, ends) = edges(ofWord: index)
-            // Take the edges in id order (most significant bit first); a single id is both a
-            // start and an end, and its start comes first.
-            while starts | ends != 0 {
-                let nextStart = starts.leadingZeroBitCount, nextEnd = ends.leadingZeroBitCount
-                if nextStart <= nextEnd {
-                    start = index * 64 + nextStart
-                    starts &= ~(1 &<< UInt64(63 - nextStart))
-                } else {
-                    result.append(start...(index * 64 + nextEnd))
-                    ends &= ~(1 &<< UInt64(63 - nextEnd))
+        withWords { words in
+            var result: [ClosedRange<Int>] = []
+            var start = 0
+            for index in words.indices {
+                var (starts, ends) = Self.edges(of: words, at: index)
+                // Take the edges in id order (most significant bit first); a single id is both
+                // a start and an end, and its start comes first.
+                while starts | ends != 0 {
+                    let nextStart = starts.leadingZeroBitCount, nextEnd = ends.leadingZeroBitCount
+                    if nextStart <= nextEnd {
+                        start = index * 64 + nextStart
+                        starts &= ~(1 &<< UInt64(63 - nextStart))
+                    } else {
+                        result.append(start...(index * 64 + nextEnd))
+                        ends &= ~(1 &<< UInt64(63 - nextEnd))
+                    }
                 }
             }
+            return result
         }
-        return result
     }
 
     /// How many runs ``ranges`` holds and how many of them are a single id, counted without
     /// building them: what choosing between bitfield and range encoding needs.
     var runCounts: (runs: Int, singles: Int) {
-        var runs = 0, singles = 0
-        for index in 0..<wordCount {
-            let (starts, ends) = edges(ofWord: index)
-            runs &+= starts.nonzeroBitCount
-            singles &+= (starts & ends).nonzeroBitCount
+        withWords { words in
+            var runs = 0, singles = 0
+            for index in words.indices {
+                let (starts, ends) = Self.edges(of: words, at: index)
+                runs &+= starts.nonzeroBitCount
+                singles &+= (starts & ends).nonzeroBitCount
+            }
+            return (runs, singles)
         }
-        return (runs, singles)
     }
 
-    /// The ids of word `index` that start a run (the id before is absent) and that end one (the
-    /// id after is absent), as masks in the word's bit order.
+    /// The ids of `words[index]` that start a run (the id before is absent) and that end one
+    /// (the id after is absent), as masks in the word's bit order.
     @inline(__always)
-    private func edges(ofWord index: Int) -> (starts: UInt64, ends: UInt64) {
-        let current = word(index)
+    private static func edges(of words: UnsafeBufferPointer<UInt64>, at index: Int) -> (starts: UInt64, ends: UInt64) {
+        let current = words[index]
         // The id before a word's first is the last bit of the previous word, and vice versa.
-        let previousLast = index > 0 ? word(index - 1) << 63 : 0
-        let nextFirst = word(index + 1) >> 63
+        let previousLast = index > 0 ? words[index - 1] << 63 : 0
+        let nextFirst = index + 1 < words.count ? words[index + 1] >> 63 : 0
         return (current & ~(current >> 1 | previousLast), current & ~(current << 1 | nextFirst))
     }
 
@@ -173,48 +229,114 @@ public struct IDSet: Sendable, Hashable, Sequence, CustomStringConvertible {
     /// An iterator over the ids in increasing order.
     public func makeIterator() -> Iterator { Iterator(self) }
 
-    /// Collects ids and ranges, then freezes them into an ``IDSet``.
-    struct Builder {
-        var words: [UInt64] = []
+    /// Collects ids and ranges, then freezes them into an ``IDSet`` that takes over its storage.
+    ///
+    /// Noncopyable, so the storage it writes to has one owner until ``build()`` hands it on.
+    struct Builder: ~Copyable {
+        /// The words so far, `storage.count` of them in use, `capacity` allocated.
+        private var storage: Words?
+        private var capacity = 0
 
+        /// An empty builder; its storage grows as ids arrive.
         init() {}
-
-        /// A builder starting from the ids of `set`.
-        init(_ set: IDSet) { words = (0..<set.wordCount).map(set.word) }
 
         /// Allocates storage for ids up to `maxID` at once, so inserting them never grows it.
         init(capacityFor maxID: Int) {
-            words = [UInt64](repeating: 0, count: maxID / 64 + 1)
+            capacity = maxID >> 6 + 1
+            let storage = Words.make(count: capacity)
+            storage.withUnsafeMutablePointerToElements { $0.initialize(repeating: 0, count: capacity) }
+            self.storage = storage
         }
 
         mutating func insert(_ id: Int) {
-            grow(toHold: id)
-            words[id >> 6] |= 1 &<< UInt64(63 - (id & 63))
+            grow(toHold: id).withUnsafeMutablePointerToElements { words in
+                words[id >> 6] |= 1 &<< UInt64(63 - (id & 63))
+            }
         }
 
         /// Inserts every id in `first...last`.
         mutating func insert(_ first: Int, through last: Int) {
             guard first <= last else { return }
-            grow(toHold: last)
-            let firstWord = first >> 6, lastWord = last >> 6
-            let head = UInt64.max >> UInt64(first & 63)
-            let tail = UInt64.max << UInt64(63 - (last & 63))
-            if firstWord == lastWord {
-                words[firstWord] |= head & tail
-                return
+            grow(toHold: last).withUnsafeMutablePointerToElements { words in
+                let firstWord = first >> 6, lastWord = last >> 6
+                let head = UInt64.max >> UInt64(first & 63)
+                let tail = UInt64.max << UInt64(63 - (last & 63))
+                if firstWord == lastWord {
+                    words[firstWord] |= head & tail
+                    return
+                }
+                words[firstWord] |= head
+                for index in (firstWord + 1)..<lastWord { words[index] = .max }
+                words[lastWord] |= tail
             }
-            words[firstWord] |= head
-            for index in (firstWord + 1)..<lastWord { words[index] = .max }
-            words[lastWord] |= tail
         }
 
-        private mutating func grow(toHold id: Int) {
-            let needed = id >> 6 + 1
-            // A plain loop: `append(contentsOf: repeatElement(…))` cost more than the inserts.
-            while words.count < needed { words.append(0) }
+        /// Removes every id of `other`.
+        mutating func subtract(_ other: IDSet) {
+            guard let storage else { return }
+            let count = Swift.min(storage.count, other.wordCount)
+            storage.withUnsafeMutablePointerToElements { words in
+                for index in 0..<count { words[index] &= ~other.word(index) }
+            }
         }
 
-        func build() -> IDSet { IDSet(words: words) }
+        /// The storage, with words in use up to the one holding `id`.
+        @inline(__always)
+        private mutating func grow(toHold id: Int) -> Words {
+            if let storage, id >> 6 < storage.count { return storage }
+            return grow(toCount: id >> 6 + 1)
+        }
+
+        /// Zero-fills words up to `count`, moving to storage twice the size when they do not fit.
+        private mutating func grow(toCount count: Int) -> Words {
+            let used = storage?.count ?? 0
+            if let storage, count <= capacity {
+                storage.withUnsafeMutablePointerToElements { ($0 + used).initialize(repeating: 0, count: count - used) }
+                storage.count = count
+                return storage
+            }
+            let grown = Words.make(count: count, capacity: Swift.max(count, 2 * capacity))
+            grown.withUnsafeMutablePointerToElements { words in
+                if let storage {
+                    storage.withUnsafeMutablePointerToElements { words.initialize(from: $0, count: used) }
+                }
+                (words + used).initialize(repeating: 0, count: count - used)
+            }
+            capacity = Swift.max(count, 2 * capacity)
+            storage = grown
+            return grown
+        }
+
+        /// The set of the ids inserted; the builder's storage becomes the set's.
+        consuming func build() -> IDSet {
+            guard let storage else { return IDSet() }
+            return IDSet(canonicalizing: storage)
+        }
+    }
+
+    /// The heap storage of a large set: the number of words in use, then the words, in one
+    /// allocation.
+    ///
+    /// A final, non-generic class: on Linux, allocating an `[UInt64]` looks up the generic
+    /// metadata of its storage class every time, a cost larger than filling a small set. Only a
+    /// ``Builder`` writes to one, while it is the only owner; once an ``IDSet`` holds it, it
+    /// never changes.
+    final class Words: ManagedBuffer<Int, UInt64> {
+        /// New storage with `count` words in use, room for `capacity`, none of them initialised.
+        static func make(count: Int, capacity: Int? = nil) -> Words {
+            unsafeDowncast(create(minimumCapacity: capacity ?? count) { _ in count }, to: Words.self)
+        }
+
+        /// The number of words in use. Through the header's pointer: the `header` property is
+        /// a class's stored property, whose every access pays a dynamic exclusivity check.
+        var count: Int {
+            @inline(__always) get { withUnsafeMutablePointerToHeader { $0.pointee } }
+            @inline(__always) set { withUnsafeMutablePointerToHeader { $0.pointee = newValue } }
+        }
+
+        /// Word `index`, which must be below the count in use.
+        @inline(__always)
+        subscript(index: Int) -> UInt64 { withUnsafeMutablePointerToElements { $0[index] } }
     }
 }
 

@@ -29,7 +29,8 @@ extension BitReader {
             guard defaultConsent else { return (maxVendorId, listed) }
             var all = IDSet.Builder(capacityFor: maxVendorId)
             all.insert(1, through: maxVendorId)
-            return (maxVendorId, all.subtracting(IDSet.Builder(listed)).build())
+            all.subtract(listed)
+            return (maxVendorId, all.build())
         }
     }
 
@@ -108,17 +109,6 @@ extension BitReader {
     }
 }
 
-extension IDSet.Builder {
-    /// Removes every id of `other` from this builder.
-    func subtracting(_ other: IDSet.Builder) -> IDSet.Builder {
-        var result = self
-        for index in 0..<Swift.min(result.words.count, other.words.count) {
-            result.words[index] &= ~other.words[index]
-        }
-        return result
-    }
-}
-
 extension BitWriter {
     /// Writes a v2 vendor section for `ids`, choosing whichever of bitfield and range encoding
     /// is shorter (the bitfield on a tie). `MaxVendorId` is the largest id in the set.
@@ -141,7 +131,8 @@ extension BitWriter {
         write(maxVendorId, 16)
         var complement = IDSet.Builder(capacityFor: maxVendorId)
         complement.insert(1, through: maxVendorId)
-        let refused = complement.subtracting(IDSet.Builder(ids)).build()
+        complement.subtract(ids)
+        let refused = complement.build()
         let consentedBits = 1 + ids.rangeEntriesBitCount
         let refusedBits = 1 + refused.rangeEntriesBitCount
         if maxVendorId <= Swift.min(consentedBits, refusedBits) {
