@@ -233,8 +233,10 @@ public struct IDSet: Sendable, Hashable, Sequence, CustomStringConvertible {
     ///
     /// Noncopyable, so the storage it writes to has one owner until ``build()`` hands it on.
     struct Builder: ~Copyable {
-        /// The words so far, `storage.count` of them in use, `capacity` allocated.
+        /// The words so far: `count` of them in use, `capacity` allocated. The counts live
+        /// here rather than in the storage so that the checks of an insert do not touch it.
         private var storage: Words?
+        private var count = 0
         private var capacity = 0
 
         /// An empty builder; its storage grows as ids arrive.
@@ -242,14 +244,12 @@ public struct IDSet: Sendable, Hashable, Sequence, CustomStringConvertible {
 
         /// Allocates storage for ids up to `maxID` at once, so inserting them never grows it.
         init(capacityFor maxID: Int) {
-            capacity = maxID >> 6 + 1
-            let storage = Words.make(count: capacity)
-            storage.withUnsafeMutablePointerToElements { $0.initialize(repeating: 0, count: capacity) }
-            self.storage = storage
+            grow(toCount: maxID >> 6 + 1)
         }
 
         mutating func insert(_ id: Int) {
-            grow(toHold: id).withUnsafeMutablePointerToElements { words in
+            if id >> 6 >= count { grow(toCount: id >> 6 + 1) }
+            storage.unsafelyUnwrapped.withUnsafeMutablePointerToElements { words in
                 words[id >> 6] |= 1 &<< UInt64(63 - (id & 63))
             }
         }
@@ -257,7 +257,8 @@ public struct IDSet: Sendable, Hashable, Sequence, CustomStringConvertible {
         /// Inserts every id in `first...last`.
         mutating func insert(_ first: Int, through last: Int) {
             guard first <= last else { return }
-            grow(toHold: last).withUnsafeMutablePointerToElements { words in
+            if last >> 6 >= count { grow(toCount: last >> 6 + 1) }
+            storage.unsafelyUnwrapped.withUnsafeMutablePointerToElements { words in
                 let firstWord = first >> 6, lastWord = last >> 6
                 let head = UInt64.max >> UInt64(first & 63)
                 let tail = UInt64.max << UInt64(63 - (last & 63))
@@ -274,42 +275,36 @@ public struct IDSet: Sendable, Hashable, Sequence, CustomStringConvertible {
         /// Removes every id of `other`.
         mutating func subtract(_ other: IDSet) {
             guard let storage else { return }
-            let count = Swift.min(storage.count, other.wordCount)
+            let shared = Swift.min(count, other.wordCount)
             storage.withUnsafeMutablePointerToElements { words in
-                for index in 0..<count { words[index] &= ~other.word(index) }
+                for index in 0..<shared { words[index] &= ~other.word(index) }
             }
         }
 
-        /// The storage, with words in use up to the one holding `id`.
-        @inline(__always)
-        private mutating func grow(toHold id: Int) -> Words {
-            if let storage, id >> 6 < storage.count { return storage }
-            return grow(toCount: id >> 6 + 1)
-        }
-
-        /// Zero-fills words up to `count`, moving to storage twice the size when they do not fit.
-        private mutating func grow(toCount count: Int) -> Words {
-            let used = storage?.count ?? 0
-            if let storage, count <= capacity {
-                storage.withUnsafeMutablePointerToElements { ($0 + used).initialize(repeating: 0, count: count - used) }
-                storage.count = count
-                return storage
-            }
-            let grown = Words.make(count: count, capacity: Swift.max(count, 2 * capacity))
-            grown.withUnsafeMutablePointerToElements { words in
+        /// Zero-fills words up to `newCount`, moving to storage twice the size when they do
+        /// not fit.
+        private mutating func grow(toCount newCount: Int) {
+            let used = count
+            if newCount > capacity {
+                capacity = Swift.max(newCount, 2 * capacity)
+                let grown = Words.make(count: 0, capacity: capacity)
                 if let storage {
-                    storage.withUnsafeMutablePointerToElements { words.initialize(from: $0, count: used) }
+                    grown.withUnsafeMutablePointerToElements { words in
+                        storage.withUnsafeMutablePointerToElements { words.initialize(from: $0, count: used) }
+                    }
                 }
-                (words + used).initialize(repeating: 0, count: count - used)
+                storage = grown
             }
-            capacity = Swift.max(count, 2 * capacity)
-            storage = grown
-            return grown
+            storage.unsafelyUnwrapped.withUnsafeMutablePointerToElements {
+                ($0 + used).initialize(repeating: 0, count: newCount - used)
+            }
+            count = newCount
         }
 
         /// The set of the ids inserted; the builder's storage becomes the set's.
         consuming func build() -> IDSet {
             guard let storage else { return IDSet() }
+            storage.count = count
             return IDSet(canonicalizing: storage)
         }
     }
