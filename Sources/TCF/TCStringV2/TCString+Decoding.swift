@@ -14,11 +14,14 @@ extension TCString {
     ///   problem: bad characters, truncation, a version other than 2, an unknown or repeated
     ///   segment type, a range ending before it starts, or an id outside `1...MaxVendorId`.
     public init(decoding string: String) throws(TCFDecodingError) {
-        var value: TCString?
+        // The segments go into locals and the value is put together once at the end:
+        // mutating a captured optional value, or copying it out, copied the whole struct.
+        var core: TCString?
+        var disclosedVendors: IDSet?, allowedVendors: IDSet?, publisherTC: PublisherTC?
         var seen: UInt8 = 0 // bit n: a segment of type n has been read
         try Segment.forEach(in: string) { (index, reader: inout BitReader) throws(TCFDecodingError) in
             guard index > 0 else {
-                value = try TCString(core: &reader)
+                core = try Self.readCore(&reader)
                 return
             }
             let typeValue = try reader.read(3, "SegmentType")
@@ -31,20 +34,36 @@ extension TCString {
             seen |= 1 << typeValue
             switch type {
             case .core: break
-            case .disclosedVendors: value?.disclosedVendors = try reader.readVendorSection("disclosedVendors")
-            case .allowedVendors: value?.allowedVendors = try reader.readVendorSection("allowedVendors")
-            case .publisherTC: value?.publisherTC = try PublisherTC(segment: &reader)
+            case .disclosedVendors: disclosedVendors = try reader.readVendorSection("disclosedVendors")
+            case .allowedVendors: allowedVendors = try reader.readVendorSection("allowedVendors")
+            case .publisherTC: publisherTC = try PublisherTC(segment: &reader)
             }
         }
-        // The first segment always exists and sets `value`, or `forEach` has thrown.
-        guard let value else { preconditionFailure("Segment.forEach returned without reading the core segment") }
-        self = value
+        // The first segment always exists and sets `core`, or `forEach` has thrown.
+        switch consume core {
+        case .some(let value): self = value
+        case .none: preconditionFailure("Segment.forEach returned without reading the core segment")
+        }
+        self.disclosedVendors = disclosedVendors
+        self.allowedVendors = allowedVendors
+        self.publisherTC = publisherTC
     }
 
     /// Reads the core segment.
-    private init(core reader: inout BitReader) throws(TCFDecodingError) {
+    private static func readCore(_ reader: inout BitReader) throws(TCFDecodingError) -> TCString {
         let header = try CommonHeader(reading: &reader, expectedVersion: 2)
-        self.init(
+        let tcfPolicyVersion = try reader.read(6, "TcfPolicyVersion")
+        let isServiceSpecific = try reader.readBool("IsServiceSpecific")
+        let useNonStandardTexts = try reader.readBool("UseNonStandardTexts")
+        let specialFeatureOptIns = try reader.readBitfield(12, "SpecialFeatureOptIns")
+        let purposesConsent = try reader.readBitfield(24, "PurposesConsent")
+        let purposesLITransparency = try reader.readBitfield(24, "PurposesLITransparency")
+        let purposeOneTreatment = try reader.readBool("PurposeOneTreatment")
+        let publisherCC = try reader.readLetters("PublisherCC")
+        let vendorConsents = try reader.readVendorSection("vendorConsents")
+        let vendorLegitimateInterests = try reader.readVendorSection("vendorLegitimateInterests")
+        let publisherRestrictions = try readPublisherRestrictions(&reader)
+        return TCString(
             version: header.version,
             created: header.created,
             lastUpdated: header.lastUpdated,
@@ -53,17 +72,17 @@ extension TCString {
             consentScreen: header.consentScreen,
             consentLanguage: header.consentLanguage,
             vendorListVersion: header.vendorListVersion,
-            tcfPolicyVersion: try reader.read(6, "TcfPolicyVersion"),
-            isServiceSpecific: try reader.readBool("IsServiceSpecific"),
-            useNonStandardTexts: try reader.readBool("UseNonStandardTexts"),
-            specialFeatureOptIns: try reader.readBitfield(12, "SpecialFeatureOptIns"),
-            purposesConsent: try reader.readBitfield(24, "PurposesConsent"),
-            purposesLITransparency: try reader.readBitfield(24, "PurposesLITransparency"),
-            purposeOneTreatment: try reader.readBool("PurposeOneTreatment"),
-            publisherCC: try reader.readLetters("PublisherCC"),
-            vendorConsents: try reader.readVendorSection("vendorConsents"),
-            vendorLegitimateInterests: try reader.readVendorSection("vendorLegitimateInterests"),
-            publisherRestrictions: try Self.readPublisherRestrictions(&reader)
+            tcfPolicyVersion: tcfPolicyVersion,
+            isServiceSpecific: isServiceSpecific,
+            useNonStandardTexts: useNonStandardTexts,
+            specialFeatureOptIns: specialFeatureOptIns,
+            purposesConsent: purposesConsent,
+            purposesLITransparency: purposesLITransparency,
+            purposeOneTreatment: purposeOneTreatment,
+            publisherCC: publisherCC,
+            vendorConsents: vendorConsents,
+            vendorLegitimateInterests: vendorLegitimateInterests,
+            publisherRestrictions: publisherRestrictions
         )
     }
 
