@@ -37,20 +37,11 @@ extension BitReader {
     /// Reads `NumEntries` (12) and that many entries: `IsARange` (1), `StartOrOnlyVendorId` (16)
     /// and, for a range, `EndVendorId` (16). With `maxVendorId` nil (publisher restrictions)
     /// ids need only be at least 1.
-    ///
-    /// Two passes over the entries: the first checks them and finds the largest id, so the
-    /// set's storage is allocated once, at its final size; the second fills it.
     mutating func readRangeEntries(maxVendorId: Int?) throws(TCFDecodingError) -> IDSet {
         let count = try read(12, "NumEntries")
-        let entries = self
-        var largest = 0
+        var builder = IDSet.Builder()
         for _ in 0..<count {
-            largest = Swift.max(largest, try readRangeEntry(maxVendorId: maxVendorId).upperBound)
-        }
-        var builder = IDSet.Builder(capacityFor: largest)
-        var again = entries
-        for _ in 0..<count {
-            let entry = try again.readRangeEntry(maxVendorId: maxVendorId)
+            let entry = try readRangeEntry(maxVendorId: maxVendorId)
             builder.insert(entry.lowerBound, through: entry.upperBound)
         }
         return builder.build()
