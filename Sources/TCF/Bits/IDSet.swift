@@ -242,9 +242,10 @@ public struct IDSet: Sendable, Hashable, Sequence, CustomStringConvertible {
         /// An empty builder; its storage grows as ids arrive.
         init() {}
 
-        /// Allocates storage for ids up to `maxID` at once, so inserting them never grows it.
+        /// Allocates storage for ids up to `maxID` at once, so inserting them never grows it
+        /// (none for a `maxID` below 1).
         init(capacityFor maxID: Int) {
-            grow(toCount: maxID >> 6 + 1)
+            if maxID > 0 { grow(toCount: maxID >> 6 + 1) }
         }
 
         mutating func insert(_ id: Int) {

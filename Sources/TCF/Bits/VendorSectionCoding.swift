@@ -37,9 +37,12 @@ extension BitReader {
     /// Reads `NumEntries` (12) and that many entries: `IsARange` (1), `StartOrOnlyVendorId` (16)
     /// and, for a range, `EndVendorId` (16). With `maxVendorId` nil (publisher restrictions)
     /// ids need only be at least 1.
-    mutating func readRangeEntries(maxVendorId: Int?) throws(TCFDecodingError) -> IDSet {
+    ///
+    /// The set's storage is allocated for ids up to `maxVendorId`, which bounds them, or else up
+    /// to `expectedMax`, a guess that saves growing it entry by entry when it holds.
+    mutating func readRangeEntries(maxVendorId: Int?, expectedMax: Int = 0) throws(TCFDecodingError) -> IDSet {
         let count = try read(12, "NumEntries")
-        var builder = IDSet.Builder()
+        var builder = IDSet.Builder(capacityFor: count == 0 ? 0 : maxVendorId ?? expectedMax)
         for _ in 0..<count {
             let entry = try readRangeEntry(maxVendorId: maxVendorId)
             builder.insert(entry.lowerBound, through: entry.upperBound)

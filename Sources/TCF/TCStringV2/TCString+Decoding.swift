@@ -62,7 +62,9 @@ extension TCString {
         let publisherCC = try reader.readLetters("PublisherCC")
         let vendorConsents = try reader.readVendorSection("vendorConsents")
         let vendorLegitimateInterests = try reader.readVendorSection("vendorLegitimateInterests")
-        let publisherRestrictions = try readPublisherRestrictions(&reader)
+        // Restrictions name vendors the sections above usually span: a size for their sets.
+        let publisherRestrictions = try readPublisherRestrictions(
+            &reader, expectedMax: Swift.max(vendorConsents.max, vendorLegitimateInterests.max))
         return TCString(
             version: header.version,
             created: header.created,
@@ -87,7 +89,9 @@ extension TCString {
     }
 
     /// Reads `NumPubRestrictions` and the restriction entries.
-    private static func readPublisherRestrictions(_ reader: inout BitReader) throws(TCFDecodingError) -> [PublisherRestriction] {
+    private static func readPublisherRestrictions(
+        _ reader: inout BitReader, expectedMax: Int
+    ) throws(TCFDecodingError) -> [PublisherRestriction] {
         let count = try reader.read(12, "NumPubRestrictions")
         var restrictions: [PublisherRestriction] = []
         restrictions.reserveCapacity(count)
@@ -96,7 +100,7 @@ extension TCString {
             let type = try reader.read(2, "PubRestrictionEntry.RestrictionType")
             let vendors: IDSet
             do {
-                vendors = try reader.readRangeEntries(maxVendorId: nil)
+                vendors = try reader.readRangeEntries(maxVendorId: nil, expectedMax: expectedMax)
             } catch {
                 var error = error
                 error.field = "PubRestrictionEntry.\(error.field)"
