@@ -2,9 +2,9 @@ import ArgumentParser
 
 /// `consent`: decode and encode consent strings, inspect vendor lists, measure the codecs.
 @main
-struct Consent: ParsableCommand {
+struct Consent: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Decode and encode TCF consent strings and inspect Global Vendor Lists.",
-        subcommands: [DecodeCommand.self, EncodeCommand.self, VendorListCommand.self, BenchCommand.self]
+        abstract: "Decode and encode TCF consent strings, inspect Global Vendor Lists, manage consentd's keys and check its hash chains.",
+        subcommands: [DecodeCommand.self, EncodeCommand.self, VendorListCommand.self, BenchCommand.self, KeysCommand.self, ChainCommand.self]
     )
 }

@@ -1,0 +1,177 @@
+import Crypto
+import Foundation
+import SQLKit
+import Synchronization
+
+/// An app's API key as stored: everything but the secret, of which only a SHA-256 is kept.
+public struct APIKey: Codable, Sendable, Equatable {
+    /// The two kinds of key.
+    public enum Kind: String, Codable, Sendable, CaseIterable {
+        /// Ships inside apps: appends events for its app, reads config and vendor lists.
+        case publishable
+        /// Stays on the customer's backend: reads, exports, erases, mints subject tokens.
+        case secret
+
+        var prefix: String { self == .publishable ? "ck_pub_" : "ck_sec_" }
+    }
+
+    /// The public part of the key, unique.
+    public var keyId: String
+    /// The app the key belongs to.
+    public var appId: String
+    /// What the key may do.
+    public var kind: Kind
+    /// A note for people (`"iOS app"`, `"CRM backend"`).
+    public var label: String
+    /// When the key was created.
+    public var createdAt: String
+    /// When the key was revoked, if it was.
+    public var revokedAt: String?
+}
+
+/// Creates, lists, revokes and checks API keys.
+///
+/// A key reads `ck_pub_<keyId>_<secret>` or `ck_sec_<keyId>_<secret>`. Checking caches what the
+/// database says for `cacheSeconds`, so a revocation takes effect on every node within that time.
+public final class APIKeys: Sendable {
+    private let database: Database
+    private let cacheSeconds: Double
+    private let cache = Mutex([String: (key: APIKey, secretSHA256: String, fetched: Date)]())
+
+    /// Creates the key store; `cacheSeconds` bounds how long a revoked key keeps working.
+    public init(database: Database, cacheSeconds: Double = 5) {
+        self.database = database
+        self.cacheSeconds = cacheSeconds
+    }
+
+    /// Creates a key and returns it with its full text, which is shown only this once.
+    public func create(appId: String, kind: APIKey.Kind, label: String, now: Date = Date()) async throws -> (key: APIKey, token: String) {
+        guard AppID.isValid(appId) else { throw KeyError.badAppId(appId) }
+        let keyId = Self.randomText(count: 12)
+        let secret = Self.randomText(count: 32)
+        let createdAt = Timestamps.milliseconds(now)
+        let hash = SHA256.hash(data: Data(secret.utf8)).hexString
+        try await database.transaction { db in
+            try await db.raw("""
+                INSERT INTO api_keys (key_id, app_id, kind, secret_sha256, label, created_at_ms)
+                VALUES (\(bind: keyId), \(bind: appId), \(bind: kind.rawValue), \(bind: hash), \(bind: label), \(bind: createdAt))
+                """).run()
+        }
+        let key = APIKey(keyId: keyId, appId: appId, kind: kind, label: label,
+                         createdAt: Timestamps.format(milliseconds: createdAt), revokedAt: nil)
+        return (key, kind.prefix + keyId + "_" + secret)
+    }
+
+    /// Every key, or those of one app, oldest first.
+    public func list(appId: String? = nil) async throws -> [APIKey] {
+        let filter: SQLQueryString = appId.map { " WHERE app_id = \(bind: $0)" } ?? ""
+        return try await database.read { db in
+            try await db.raw("SELECT key_id, app_id, kind, label, created_at_ms, revoked_at_ms FROM api_keys" + filter + " ORDER BY created_at_ms, key_id")
+                .all().map { row in
+                    try APIKey(
+                        keyId: row.decode(column: "key_id", as: String.self), appId: row.decode(column: "app_id", as: String.self),
+                        kind: APIKey.Kind(rawValue: row.decode(column: "kind", as: String.self)) ?? .secret,
+                        label: row.decode(column: "label", as: String.self),
+                        createdAt: Timestamps.format(milliseconds: row.decode(column: "created_at_ms", as: Int64.self)),
+                        revokedAt: row.decode(column: "revoked_at_ms", as: Int64?.self).map { Timestamps.format(milliseconds: $0) })
+                }
+        }
+    }
+
+    /// Revokes a key by its id (or its full text); false when no such key exists.
+    @discardableResult
+    public func revoke(_ keyIdOrToken: String, now: Date = Date()) async throws -> Bool {
+        let keyId = Self.parse(keyIdOrToken)?.keyId ?? keyIdOrToken
+        let revokedAt = Timestamps.milliseconds(now)
+        let found = try await database.transaction { db in
+            let exists = try await db.raw("SELECT key_id FROM api_keys WHERE key_id = \(bind: keyId)").first() != nil
+            if exists {
+                try await db.raw("""
+                    UPDATE api_keys SET revoked_at_ms = \(bind: revokedAt) WHERE key_id = \(bind: keyId) AND revoked_at_ms IS NULL
+                    """).run()
+            }
+            return exists
+        }
+        _ = cache.withLock { $0.removeValue(forKey: keyId) }
+        return found
+    }
+
+    /// The key a bearer token names, nil when it is unknown, revoked or its secret is wrong.
+    public func authenticate(_ token: String, now: Date = Date()) async throws -> APIKey? {
+        guard let parsed = Self.parse(token) else { return nil }
+        let presented = SHA256.hash(data: Data(parsed.secret.utf8)).hexString
+        let cached = cache.withLock { $0[parsed.keyId] }
+        let entry: (key: APIKey, secretSHA256: String, fetched: Date)
+        if let cached, now.timeIntervalSince(cached.fetched) < cacheSeconds {
+            entry = cached
+        } else {
+            guard let row = try await database.read({ db in
+                try await db.raw("""
+                    SELECT app_id, kind, label, secret_sha256, created_at_ms, revoked_at_ms FROM api_keys WHERE key_id = \(bind: parsed.keyId)
+                    """).first().map { row in
+                    try (APIKey(
+                        keyId: parsed.keyId, appId: row.decode(column: "app_id", as: String.self),
+                        kind: APIKey.Kind(rawValue: row.decode(column: "kind", as: String.self)) ?? .publishable,
+                        label: row.decode(column: "label", as: String.self),
+                        createdAt: Timestamps.format(milliseconds: row.decode(column: "created_at_ms", as: Int64.self)),
+                        revokedAt: row.decode(column: "revoked_at_ms", as: Int64?.self).map { Timestamps.format(milliseconds: $0) }),
+                         row.decode(column: "secret_sha256", as: String.self))
+                }
+            }) else { return nil }
+            entry = (row.0, row.1, now)
+            cache.withLock { $0[parsed.keyId] = entry }
+        }
+        guard entry.key.kind == parsed.kind, entry.key.revokedAt == nil,
+              constantTimeEqual(entry.secretSHA256, presented)
+        else { return nil }
+        return entry.key
+    }
+
+    static func parse(_ token: String) -> (kind: APIKey.Kind, keyId: String, secret: String)? {
+        for kind in APIKey.Kind.allCases where token.hasPrefix(kind.prefix) {
+            let rest = token.dropFirst(kind.prefix.count).split(separator: "_", omittingEmptySubsequences: false)
+            guard rest.count == 2, rest[0].count == 12, rest[1].count == 32 else { return nil }
+            return (kind, String(rest[0]), String(rest[1]))
+        }
+        return nil
+    }
+
+    /// Random lower-case letters and digits (base 32, no look-alikes), from the system's CSPRNG.
+    static func randomText(count: Int) -> String {
+        let alphabet = Array("abcdefghjkmnpqrstuvwxyz23456789".utf8)
+        var generator = SystemRandomNumberGenerator()
+        return String(decoding: (0..<count).map { _ in alphabet[Int(generator.next(upperBound: UInt32(alphabet.count)))] }, as: UTF8.self)
+    }
+}
+
+/// App ids: what the keys, the events and the chains are kept under.
+enum AppID {
+    /// 1–200 characters of letters, digits, `.`, `-` and `_` (bundle ids and package names fit).
+    static func isValid(_ id: String) -> Bool {
+        (1...200).contains(id.utf8.count) && id.utf8.allSatisfy { byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+        }
+    }
+}
+
+/// A key operation refused.
+public enum KeyError: Error, CustomStringConvertible, Sendable {
+    /// The app id has characters outside letters, digits, `.`, `-`, `_`, or is too long.
+    case badAppId(String)
+
+    /// A sentence saying what to do.
+    public var description: String {
+        switch self {
+        case .badAppId(let id): "app id \"\(id)\" must be 1 to 200 letters, digits, '.', '-' or '_' (for example com.example.news)"
+        }
+    }
+}
+
+func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+    let x = Array(a.utf8), y = Array(b.utf8)
+    guard x.count == y.count else { return false }
+    var difference: UInt8 = 0
+    for index in x.indices { difference |= x[index] ^ y[index] }
+    return difference == 0
+}

@@ -1,0 +1,52 @@
+import Hummingbird
+
+/// Who a request speaks for: an app, through one kind of credential, and for a subject token the
+/// one subject it is limited to.
+struct Principal: Sendable {
+    var appId: String
+    var credential: CredentialKind
+    /// Set for subject tokens: the stored form of the only subject the request may touch.
+    var subjectHash: String?
+}
+
+extension Consentd {
+    /// Checks the bearer credential, that its kind may use this route, and its rate limit.
+    func authenticate(_ request: Request, allowing allowed: Set<CredentialKind>, action: String) async throws -> Principal {
+        guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else { throw APIError.unauthorized }
+        let token = String(header.dropFirst("Bearer ".count)).trimmingCharacters(in: .whitespaces)
+        let principal: Principal
+        let limitKey: String
+        if token.hasPrefix("ckt_") {
+            guard let subject = SubjectToken.verify(token, with: secret) else {
+                throw APIError(.unauthorized, "unauthorized", "the subject token is not valid or has expired; mint a new one")
+            }
+            principal = Principal(appId: subject.appId, credential: .subjectToken, subjectHash: subject.subjectHash)
+            limitKey = "subject:" + subject.subjectHash
+        } else {
+            guard let key = try await keys.authenticate(token) else {
+                throw APIError(.unauthorized, "unauthorized", "the API key is unknown, revoked or mistyped")
+            }
+            principal = Principal(appId: key.appId, credential: key.kind == .publishable ? .publishable : .secret)
+            limitKey = "key:" + key.keyId
+        }
+        guard allowed.contains(principal.credential) else {
+            let kind = switch principal.credential {
+            case .publishable: "a publishable key"
+            case .secret: "a secret key"
+            case .subjectToken: "a subject token"
+            }
+            throw APIError.forbidden("\(kind) may not \(action)")
+        }
+        if let wait = keyLimiter.take(limitKey) {
+            throw APIError(.tooManyRequests, "rate_limited", "this credential exceeded its request rate; retry in \(wait) s", retryAfter: wait)
+        }
+        return principal
+    }
+
+    /// Refuses a subject token used for another subject than its own.
+    func requireSubject(_ principal: Principal, subjectId: String) throws {
+        if let allowed = principal.subjectHash, allowed != secret.subjectHash(appId: principal.appId, subjectId: subjectId) {
+            throw APIError.forbidden("this subject token is for another subject")
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import Hummingbird
+import Logging
+import Metrics
+import Prometheus
+import ServiceLifecycle
+
+/// consentd assembled: the database, the consent store, the keys, the vendor lists, the publisher
+/// configuration and the region resolver, and the HTTP application over them.
+public final class Consentd: Sendable {
+    /// The settings it started with.
+    public let settings: ServerSettings
+    /// The database (migrated).
+    public let database: Database
+    /// The consent database.
+    public let store: ConsentStore
+    /// The API keys.
+    public let keys: APIKeys
+    /// The vendor lists.
+    public let catalog: VendorListCatalog
+    /// The publishers.
+    public let publishers: PublisherConfiguration
+    /// The region decision.
+    public let resolver: RegionResolver
+    /// The server secret.
+    public let secret: ServerSecret
+    let keyLimiter: RateLimiter
+    let ipLimiter: RateLimiter
+    let logger: Logger
+
+    /// Opens the database, runs migrations, loads the secret, the configuration and the vendor
+    /// list. Any failure stops here with a message saying what to fix.
+    public static func start(settings: ServerSettings, logger: Logger) async throws -> Consentd {
+        let publishers = try settings.publishersFile.map { try PublisherConfiguration.load(path: $0) } ?? .empty
+        let table = try settings.cidrTableFile.map { try CIDRTable.load(path: $0) } ?? CIDRTable()
+        let secret = try settings.secretHex.map { try ServerSecret(hex: $0) } ?? ServerSecret.loadOrCreate(at: settings.secretFile)
+        let catalog = try VendorListCatalog.bundled()
+        let database = try await Database.open(url: settings.databaseURL, logger: logger)
+        do {
+            let applied = try await Migrations.run(on: database)
+            if !applied.isEmpty {
+                logger.info("schema migrated", metadata: ["versions": "\(applied)", "engine": "\(database.engine.rawValue)"])
+            }
+        } catch {
+            await database.close()
+            throw error
+        }
+        return Consentd(settings: settings, database: database, secret: secret, catalog: catalog, publishers: publishers,
+                        resolver: RegionResolver(countryHeader: settings.countryHeader, table: table), logger: logger)
+    }
+
+    init(settings: ServerSettings, database: Database, secret: ServerSecret, catalog: VendorListCatalog,
+         publishers: PublisherConfiguration, resolver: RegionResolver, logger: Logger) {
+        self.settings = settings
+        self.database = database
+        self.store = ConsentStore(database: database, secret: secret)
+        self.keys = APIKeys(database: database, cacheSeconds: settings.keyCacheSeconds)
+        self.catalog = catalog
+        self.publishers = publishers
+        self.resolver = resolver
+        self.secret = secret
+        self.keyLimiter = RateLimiter(limit: settings.rateLimitPerKey)
+        self.ipLimiter = RateLimiter(limit: settings.rateLimitPerIP)
+        self.logger = logger
+    }
+
+    /// Closes the database.
+    public func close() async {
+        await database.close()
+    }
+
+    /// Every route, behind the error, metrics and rate-limit middleware.
+    public func router() -> Router<ConsentdContext> {
+        _ = Self.metrics
+        let router = Router(context: ConsentdContext.self)
+        router.add(middleware: ErrorMiddleware(logger: logger))
+        router.add(middleware: MetricsMiddleware())
+        router.add(middleware: IPRateLimitMiddleware(limiter: ipLimiter))
+        addOperationsRoutes(to: router)
+        addConfigRoutes(to: router)
+        addVendorListRoutes(to: router)
+        addConsentRoutes(to: router)
+        addSubjectRoutes(to: router)
+        return router
+    }
+
+    /// The HTTP application, with the vendor-list refresher when an upstream is configured.
+    public func application(onServerRunning: @escaping @Sendable (String) async -> Void = { _ in }) -> some ApplicationProtocol {
+        var services: [any Service] = []
+        if let url = settings.vendorListURL {
+            services.append(VendorListRefresher(url: url, interval: settings.vendorListRefresh, catalog: catalog, logger: logger))
+        }
+        return Application(
+            router: router(),
+            configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "consentd"),
+            services: services,
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                await onServerRunning("http://\(Self.urlHost(self.settings.host)):\(port)")
+            },
+            logger: logger
+        )
+    }
+
+    private static func urlHost(_ host: String) -> String {
+        host.contains(":") ? "[\(host)]" : host
+    }
+
+    /// The metrics registry `/metrics` shows. The process-wide metrics system is bootstrapped with
+    /// it the first time it is needed (swift-metrics allows one bootstrap per process).
+    static let metrics: PrometheusCollectorRegistry = {
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        return registry
+    }()
+}

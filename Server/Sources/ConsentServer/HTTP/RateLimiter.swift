@@ -1,0 +1,73 @@
+import Foundation
+import Synchronization
+
+/// A rate as a number of requests per second with a burst allowance.
+public struct RateLimit: Sendable, Equatable, CustomStringConvertible {
+    /// Requests per second sustained.
+    public var perSecond: Double
+    /// Requests allowed at once after a quiet period.
+    public var burst: Double
+
+    /// Creates a rate; `burst` defaults to twice the rate.
+    public init(perSecond: Double, burst: Double? = nil) {
+        self.perSecond = perSecond
+        self.burst = burst ?? perSecond * 2
+    }
+
+    /// Parses `RATE` or `RATE/BURST` (`100`, `100/300`); nil for anything else. `0` means no limit.
+    public init?(parsing text: String) {
+        let parts = text.split(separator: "/")
+        guard (1...2).contains(parts.count), let rate = Double(parts[0]), rate >= 0 else { return nil }
+        var burst = rate * 2
+        if parts.count == 2 {
+            guard let value = Double(parts[1]), value >= 1 else { return nil }
+            burst = value
+        }
+        self.init(perSecond: rate, burst: burst)
+    }
+
+    /// `RATE/BURST`.
+    public var description: String { "\(perSecond)/\(burst)" }
+}
+
+/// Token buckets per key (an API key id, an IP address). In memory and per node: behind a load
+/// balancer with N nodes a client gets up to N times the rate.
+public final class RateLimiter: Sendable {
+    private struct Bucket {
+        var tokens: Double
+        var updated: Double
+    }
+
+    private let limit: RateLimit
+    private let buckets = Mutex([String: Bucket]())
+    private let clock: @Sendable () -> Double
+
+    /// Creates a limiter; `clock` gives seconds (monotonic) and is replaceable in tests.
+    public init(limit: RateLimit, clock: @escaping @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }) {
+        self.limit = limit
+        self.clock = clock
+    }
+
+    /// Takes one token for `key`: nil when allowed, else the seconds until a token is free.
+    public func take(_ key: String) -> Int? {
+        if limit.perSecond == 0 { return nil }
+        let now = clock()
+        return buckets.withLock { buckets in
+            var bucket = buckets[key] ?? Bucket(tokens: limit.burst, updated: now)
+            bucket.tokens = min(limit.burst, bucket.tokens + (now - bucket.updated) * limit.perSecond)
+            bucket.updated = now
+            defer {
+                buckets[key] = bucket
+                // Forget idle clients now and then so the table stays small.
+                if buckets.count > 100_000 {
+                    buckets = buckets.filter { now - $0.value.updated < limit.burst / limit.perSecond }
+                }
+            }
+            if bucket.tokens >= 1 {
+                bucket.tokens -= 1
+                return nil
+            }
+            return max(1, Int(((1 - bucket.tokens) / limit.perSecond).rounded(.up)))
+        }
+    }
+}

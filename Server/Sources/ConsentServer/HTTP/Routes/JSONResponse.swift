@@ -1,0 +1,77 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// A JSON response with the given status.
+func jsonResponse(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.withoutEscapingSlashes]
+    let data = try encoder.encode(value)
+    return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
+                    body: .init(byteBuffer: ByteBuffer(data: data)))
+}
+
+extension Request {
+    /// A query parameter, nil when absent.
+    func query(_ name: String) -> String? {
+        uri.queryParameters.get(name)
+    }
+
+    /// The body, refusing other media types than JSON (415) and bodies over `limit` (413).
+    mutating func jsonBody(limit: Int) async throws -> Data {
+        let type = headers[.contentType]?.lowercased() ?? ""
+        guard type.hasPrefix("application/json") else {
+            throw APIError(.unsupportedMediaType, "unsupported_media_type", "send the body as Content-Type: application/json")
+        }
+        do {
+            return Data(try await collectBody(upTo: limit).readableBytesView)
+        } catch is NIOTooManyBytesError {
+            throw APIError(.contentTooLarge, "payload_too_large", "the body is larger than \(limit) bytes")
+        }
+    }
+}
+
+extension ConsentdContext {
+    /// A path parameter, percent-decoded.
+    func pathParameter(_ name: String) throws -> String {
+        guard let raw = parameters.get(name), let value = raw.removingPercentEncoding, !value.isEmpty else {
+            throw APIError.badRequest("\(name) is missing", field: name)
+        }
+        return value
+    }
+
+    /// The `subjectId` path parameter, 1–256 bytes.
+    func subjectId() throws -> String {
+        let value = try pathParameter("subjectId")
+        guard value.utf8.count <= 256 else {
+            throw APIError.badRequest("subjectId must be 1 to 256 bytes long", field: "subjectId")
+        }
+        return value
+    }
+}
+
+/// Parses `publisherIds=a,b`: non-empty, trimmed, duplicates dropped.
+func publisherIds(_ request: Request) throws -> [String] {
+    guard let raw = request.query("publisherIds"), raw.utf8.count <= 2000 else {
+        throw APIError(.badRequest, "missing_field", "publisherIds is required: a comma-separated list of publisher ids", field: "publisherIds")
+    }
+    var seen: [String] = []
+    for part in raw.split(separator: ",", omittingEmptySubsequences: false) {
+        let id = part.trimmingCharacters(in: .whitespaces)
+        guard !id.isEmpty else {
+            throw APIError.badRequest("publisherIds has an empty entry", field: "publisherIds")
+        }
+        if !seen.contains(id) { seen.append(id) }
+    }
+    return seen
+}
+
+/// A language tag `xx` or `xx-YY`, lower-cased; nil when absent; 400 when malformed.
+func languageParameter(_ value: String?, field: String) throws -> String? {
+    guard let value else { return nil }
+    let parts = value.split(separator: "-", omittingEmptySubsequences: false)
+    let valid = parts[0].count == 2 && parts[0].allSatisfy { $0.isASCII && $0.isLetter }
+        && (parts.count == 1 || (parts.count == 2 && (2...4).contains(parts[1].count) && parts[1].allSatisfy { $0.isASCII && $0.isLetter }))
+    guard valid else { throw APIError.badRequest("\(field) must be a language code such as de or pt-BR", field: field) }
+    return value.lowercased()
+}

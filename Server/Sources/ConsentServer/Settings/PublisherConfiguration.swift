@@ -1,0 +1,193 @@
+import Foundation
+import Yams
+
+/// The publishers consentd knows: their ad-tech providers and the IAB vendors they work with.
+///
+/// Loaded from a YAML file at start (see `Server/config/publishers.example.yaml`). A file that
+/// does not hold exactly this shape stops the server with the file, line and field at fault.
+public struct PublisherConfiguration: Sendable, Equatable {
+    /// The publishers by id.
+    public var publishers: [String: Publisher]
+
+    /// An empty configuration: every publisher id is unknown.
+    public static let empty = PublisherConfiguration(publishers: [:])
+
+    /// Creates a configuration.
+    public init(publishers: [String: Publisher]) {
+        self.publishers = publishers
+    }
+
+    /// One publisher.
+    public struct Publisher: Codable, Sendable, Equatable {
+        /// The publisher id apps send (for example an AdMob `pub-…` id).
+        public var id: String
+        /// The publisher's name.
+        public var name: String
+        /// The IAB vendor ids the publisher works with.
+        public var vendorIds: [Int]
+        /// The ad-tech providers outside the IAB framework (Google's Additional Consent ids).
+        public var adTechProviders: [AdTechProvider]
+        /// Whether the publisher serves only non-personalized ads.
+        public var nonPersonalizedOnly: Bool
+    }
+
+    /// An ad-tech provider, as Google's consent SDK lists them.
+    public struct AdTechProvider: Codable, Sendable, Equatable, Hashable {
+        /// The provider's id in Google's ad-tech provider list.
+        public var id: Int
+        /// The provider's name.
+        public var name: String
+        /// Where its privacy policy is.
+        public var privacyPolicyUrl: String
+    }
+
+    /// Reads a configuration file.
+    public static func load(path: String) throws(ConfigurationError) -> PublisherConfiguration {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw ConfigurationError(file: path, line: nil, field: nil, message: "cannot be read: \(error.localizedDescription)")
+        }
+        return try parse(text, file: path)
+    }
+
+    /// Parses configuration text; `file` names it in errors.
+    public static func parse(_ text: String, file: String) throws(ConfigurationError) -> PublisherConfiguration {
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw ConfigurationError(file: file, line: error.line, field: nil, message: "is not valid YAML: \(error)")
+        } catch {
+            throw ConfigurationError(file: file, line: nil, field: nil, message: "is not valid YAML: \(error)")
+        }
+        guard let root else { return .empty }
+        let reader = Reader(file: file)
+        let top = try reader.mapping(root, field: "", known: ["publishers"])
+        var publishers: [String: Publisher] = [:]
+        guard let list = top["publishers"] else { return PublisherConfiguration(publishers: [:]) }
+        for (index, node) in try reader.sequence(list, field: "publishers").enumerated() {
+            let field = "publishers[\(index)]"
+            let entry = try reader.mapping(node, field: field, known: ["id", "name", "vendorIds", "adTechProviders", "nonPersonalizedOnly"])
+            let id = try reader.string(try reader.required(entry, "id", in: node, field: field), field: "\(field).id")
+            if publishers[id] != nil {
+                throw reader.error(entry["id"], field: "\(field).id", "publisher id \(id) appears twice")
+            }
+            let name = try reader.string(try reader.required(entry, "name", in: node, field: field), field: "\(field).name")
+            var vendorIds: [Int] = []
+            if let vendors = entry["vendorIds"] {
+                for (vendorIndex, vendor) in try reader.sequence(vendors, field: "\(field).vendorIds").enumerated() {
+                    vendorIds.append(try reader.integer(vendor, field: "\(field).vendorIds[\(vendorIndex)]", range: 1...65535))
+                }
+            }
+            var providers: [AdTechProvider] = []
+            if let list = entry["adTechProviders"] {
+                for (providerIndex, providerNode) in try reader.sequence(list, field: "\(field).adTechProviders").enumerated() {
+                    let providerField = "\(field).adTechProviders[\(providerIndex)]"
+                    let provider = try reader.mapping(providerNode, field: providerField, known: ["id", "name", "privacyPolicyUrl"])
+                    let url = try reader.string(try reader.required(provider, "privacyPolicyUrl", in: providerNode, field: providerField),
+                                                field: "\(providerField).privacyPolicyUrl")
+                    guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? ""), parsed.host != nil else {
+                        throw reader.error(provider["privacyPolicyUrl"], field: "\(providerField).privacyPolicyUrl", "must be an http(s) URL")
+                    }
+                    providers.append(AdTechProvider(
+                        id: try reader.integer(try reader.required(provider, "id", in: providerNode, field: providerField),
+                                               field: "\(providerField).id", range: 1...Int(Int32.max)),
+                        name: try reader.string(try reader.required(provider, "name", in: providerNode, field: providerField),
+                                                field: "\(providerField).name"),
+                        privacyPolicyUrl: url))
+                }
+            }
+            var nonPersonalizedOnly = false
+            if let flag = entry["nonPersonalizedOnly"] {
+                guard let value = flag.bool else {
+                    throw reader.error(flag, field: "\(field).nonPersonalizedOnly", "must be true or false")
+                }
+                nonPersonalizedOnly = value
+            }
+            publishers[id] = Publisher(id: id, name: name, vendorIds: Array(Set(vendorIds)).sorted(), adTechProviders: providers,
+                                       nonPersonalizedOnly: nonPersonalizedOnly)
+        }
+        return PublisherConfiguration(publishers: publishers)
+    }
+
+    /// Walks YAML nodes, turning every surprise into an error with a line number.
+    private struct Reader {
+        let file: String
+
+        func error(_ node: Node?, field: String, _ message: String) -> ConfigurationError {
+            ConfigurationError(file: file, line: node?.mark.map { $0.line }, field: field.isEmpty ? nil : field, message: message)
+        }
+
+        func mapping(_ node: Node, field: String, known: [String]) throws(ConfigurationError) -> [String: Node] {
+            guard let mapping = node.mapping else { throw error(node, field: field, "must be a mapping of keys to values") }
+            var result: [String: Node] = [:]
+            for (key, value) in mapping {
+                guard let name = key.string else { throw error(key, field: field, "has a key that is not text") }
+                let path = field.isEmpty ? name : "\(field).\(name)"
+                guard known.contains(name) else {
+                    throw error(key, field: path, "is not a known setting (expected one of: \(known.joined(separator: ", ")))")
+                }
+                result[name] = value
+            }
+            return result
+        }
+
+        func required(_ mapping: [String: Node], _ key: String, in node: Node, field: String) throws(ConfigurationError) -> Node {
+            guard let value = mapping[key] else { throw error(node, field: "\(field).\(key)", "is required") }
+            return value
+        }
+
+        func sequence(_ node: Node, field: String) throws(ConfigurationError) -> [Node] {
+            guard let sequence = node.sequence else { throw error(node, field: field, "must be a list") }
+            return Array(sequence)
+        }
+
+        func string(_ node: Node, field: String) throws(ConfigurationError) -> String {
+            guard case .scalar(let scalar) = node, !scalar.string.isEmpty, node.tag == Tag(.str) || node.int != nil else {
+                throw error(node, field: field, "must be non-empty text")
+            }
+            return scalar.string
+        }
+
+        func integer(_ node: Node, field: String, range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
+            guard let value = node.int, node.tag == Tag(.int) else { throw error(node, field: field, "must be an integer") }
+            guard range.contains(value) else {
+                throw error(node, field: field, "is \(value); it must lie in \(range.lowerBound)...\(range.upperBound)")
+            }
+            return value
+        }
+    }
+}
+
+/// A configuration file that cannot be used, with the file, line and field at fault.
+public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file.
+    public var file: String
+    /// The line (1-based), when known.
+    public var line: Int?
+    /// The field's path (`publishers[2].vendorIds[0]`), when one field is at fault.
+    public var field: String?
+    /// What is wrong.
+    public var message: String
+
+    /// `file:line: field: message`.
+    public var description: String {
+        var text = file
+        if let line { text += ":\(line)" }
+        text += ": "
+        if let field { text += "\(field) " }
+        return text + message
+    }
+}
+
+extension YamlError {
+    /// The line the parser stopped at, when it says.
+    var line: Int? {
+        switch self {
+        case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _): mark.line
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// Everything consentd can be told at start. Each setting has a command-line option and an
+/// environment variable (see `consentd --help` and docs/operations.md); the defaults run one node
+/// on an SQLite file with the bundled vendor list and no other setup.
+public struct ServerSettings: Sendable {
+    /// The address to listen on.
+    public var host = "127.0.0.1"
+    /// The port to listen on; 0 picks a free one.
+    public var port = 8080
+    /// `sqlite:PATH` or a `postgres://` URL.
+    public var databaseURL = "sqlite:.consentd/consentd.sqlite"
+    /// The server secret as hex; when nil it is read from (or created in) `secretFile`.
+    public var secretHex: String?
+    /// Where the server secret is kept when `secretHex` is not given.
+    public var secretFile = ".consentd/secret"
+    /// The publisher configuration file (YAML); nil means no publishers.
+    public var publishersFile: String?
+    /// The trusted edge header carrying the client's country (for example `CF-IPCountry`).
+    public var countryHeader: String?
+    /// A CIDR-to-country table file.
+    public var cidrTableFile: String?
+    /// An upstream vendor list to refresh from; nil keeps the bundled one.
+    public var vendorListURL: String?
+    /// How often to refresh from `vendorListURL`.
+    public var vendorListRefresh: Duration = .seconds(6 * 3600)
+    /// `Cache-Control: max-age` of vendor lists, in seconds.
+    public var vendorListMaxAge = 3600
+    /// The largest request body accepted, in bytes.
+    public var bodyLimit = 64 * 1024
+    /// Requests per second per API key (0 turns the limit off).
+    public var rateLimitPerKey = RateLimit(perSecond: 200, burst: 400)
+    /// Requests per second per client IP address (0 turns the limit off).
+    public var rateLimitPerIP = RateLimit(perSecond: 100, burst: 200)
+    /// How long a checked API key is trusted before the database is asked again.
+    public var keyCacheSeconds = 5.0
+
+    /// The defaults.
+    public init() {}
+}

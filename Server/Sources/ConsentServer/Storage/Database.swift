@@ -1,0 +1,281 @@
+import AsyncKit
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresKit
+import SQLiteKit
+
+/// The database engines consentd stores its data in.
+public enum DatabaseEngine: String, Sendable {
+    /// An SQLite file: the embedded default, one node.
+    case sqlite
+    /// A PostgreSQL server: several stateless nodes share it.
+    case postgresql
+}
+
+/// A database consentd reads from through a pool and writes to through one connection.
+///
+/// Every write runs in a transaction on the single writer connection, one after the other. For
+/// SQLite that is the only way to write without lock contention; for PostgreSQL it lets one
+/// node batch concurrent appends into one commit (see `GroupCommitter`). Reads use the pool.
+public final class Database: Sendable {
+    /// The engine behind this database.
+    public let engine: DatabaseEngine
+    private let pool: any ConnectionPool
+    private let writer: WriterConnection
+    private let logger: Logger
+
+    /// Opens the database a URL names: `sqlite:PATH` (or a path ending in `.sqlite`), or
+    /// `postgres://user:password@host:port/database` / `postgres+uds://user@localhost/socket#database`.
+    ///
+    /// For SQLite this turns on WAL mode with `synchronous=FULL`, so a committed write survives a
+    /// crash of the process or the machine.
+    public static func open(url: String, logger: Logger) async throws -> Database {
+        let location = try DatabaseLocation(url: url)
+        switch location {
+        case .sqlite(let path):
+            let pool = try await SQLitePool.open(path: path, logger: logger)
+            return try await Database(engine: .sqlite, pool: pool, logger: logger)
+        case .postgres(let configuration):
+            let pool = try PostgresPool(url: configuration, logger: logger)
+            return try await Database(engine: .postgresql, pool: pool, logger: logger)
+        }
+    }
+
+    private init(engine: DatabaseEngine, pool: any ConnectionPool, logger: Logger) async throws {
+        self.engine = engine
+        self.pool = pool
+        self.logger = logger
+        do {
+            self.writer = WriterConnection(database: try await pool.dedicatedConnection())
+        } catch {
+            await pool.shutdown()
+            throw error
+        }
+    }
+
+    /// Runs `body` on a pooled connection, for reads.
+    public func read<R: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        try await pool.withConnection(body)
+    }
+
+    /// Runs `body` in a transaction on the writer connection, after every write queued before it.
+    /// A thrown error rolls the transaction back.
+    public func transaction<R: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        let begin: SQLQueryString = engine == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN"
+        return try await writer.exclusively { db in
+            try await db.raw(begin).run()
+            do {
+                let result = try await body(db)
+                try await db.raw("COMMIT").run()
+                return result
+            } catch {
+                try? await db.raw("ROLLBACK").run()
+                throw error
+            }
+        }
+    }
+
+    /// Closes every connection.
+    public func close() async {
+        await writer.close()
+        await pool.shutdown()
+    }
+}
+
+/// Where a database URL points.
+enum DatabaseLocation: Equatable {
+    case sqlite(path: String)
+    case postgres(url: String)
+
+    init(url: String) throws {
+        if url.hasPrefix("sqlite:") {
+            var path = String(url.dropFirst("sqlite:".count))
+            if path.hasPrefix("//") { path.removeFirst(2) }
+            guard !path.isEmpty else { throw DatabaseError.badURL(url, "the SQLite path is empty") }
+            self = .sqlite(path: path)
+        } else if url.hasPrefix("postgres") {
+            self = .postgres(url: url)
+        } else if url.hasSuffix(".sqlite") || url.hasSuffix(".db") {
+            self = .sqlite(path: url)
+        } else {
+            throw DatabaseError.badURL(url, "use sqlite:PATH or postgres://user@host/database")
+        }
+    }
+}
+
+/// A database that could not be opened or used.
+public enum DatabaseError: Error, CustomStringConvertible, Sendable {
+    /// The URL names no database consentd can use.
+    case badURL(String, String)
+    /// The schema in the database is newer than this build knows.
+    case schemaTooNew(found: Int, known: Int)
+
+    /// A sentence saying what went wrong.
+    public var description: String {
+        switch self {
+        case .badURL(let url, let hint): "database URL \(Self.redacted(url)) is not usable: \(hint)"
+        case .schemaTooNew(let found, let known):
+            "the database schema is at version \(found), this consentd knows up to \(known): run a newer consentd"
+        }
+    }
+
+    static func redacted(_ url: String) -> String {
+        guard var components = URLComponents(string: url), components.password != nil else { return url }
+        components.password = "***"
+        return components.string ?? url
+    }
+}
+
+// MARK: - Pools
+
+/// A source of connections for one engine.
+protocol ConnectionPool: Sendable {
+    func withConnection<R: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> R) async throws -> R
+    /// A connection taken out of the pool for good, for the writer.
+    func dedicatedConnection() async throws -> any DedicatedConnection
+    func shutdown() async
+}
+
+/// A connection owned by one user until closed.
+protocol DedicatedConnection: Sendable {
+    var sql: any SQLDatabase { get }
+    func close() async
+}
+
+/// Serializes the writer connection's transactions: one runs at a time, in arrival order.
+final class WriterConnection: Sendable {
+    private let connection: any DedicatedConnection
+    private let lock = AsyncLock()
+
+    init(database: any DedicatedConnection) {
+        self.connection = database
+    }
+
+    func exclusively<R: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        await lock.lock()
+        defer { lock.unlock() }
+        return try await body(connection.sql)
+    }
+
+    func close() async {
+        await lock.lock()
+        await connection.close()
+        lock.unlock()
+    }
+}
+
+// async-kit's pool locks internally but predates Sendable; the wrappers only forward to it.
+struct SQLitePool: ConnectionPool, @unchecked Sendable {
+    let pool: EventLoopGroupConnectionPool<SQLiteSource>
+    let path: String
+    let logger: Logger
+
+    static func open(path: String, logger: Logger) async throws -> SQLitePool {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // WAL is a property of the file: set it once, before the pool opens its connections.
+        let setup = try await SQLiteConnection.open(storage: .file(path: path), logger: logger).get()
+        do {
+            _ = try await setup.query("PRAGMA journal_mode = WAL").get()
+            try await setup.close().get()
+        } catch {
+            try? await setup.close().get()
+            throw error
+        }
+        let pool = EventLoopGroupConnectionPool(
+            source: SQLiteSource(path: path),
+            maxConnectionsPerEventLoop: 2,
+            logger: logger,
+            on: MultiThreadedEventLoopGroup.singleton
+        )
+        return SQLitePool(pool: pool, path: path, logger: logger)
+    }
+
+    func withConnection<R: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        let connection = try await pool.requestConnection(logger: logger).get()
+        defer { pool.releaseConnection(connection, logger: logger) }
+        return try await body(connection.sql())
+    }
+
+    func dedicatedConnection() async throws -> any DedicatedConnection {
+        try await SQLiteSource(path: path).open(logger: logger)
+    }
+
+    func shutdown() async {
+        try? await pool.shutdownAsync()
+    }
+}
+
+extension SQLiteConnection: DedicatedConnection {
+    var sql: any SQLDatabase { self.sql() }
+    func close() async { try? await self.close().get() }
+}
+
+/// Opens SQLite connections with the settings every consentd connection needs.
+struct SQLiteSource: ConnectionPoolSource {
+    let path: String
+
+    func makeConnection(logger: Logger, on eventLoop: any EventLoop) -> EventLoopFuture<SQLiteConnection> {
+        // The connection must live on the loop asked for: the pool hands it back by its loop.
+        eventLoop.makeFutureWithTask { try await open(logger: logger, on: eventLoop) }
+    }
+
+    func open(logger: Logger, on eventLoop: any EventLoop = MultiThreadedEventLoopGroup.singleton.any()) async throws -> SQLiteConnection {
+        let connection = try await SQLiteConnection.open(
+            storage: .file(path: path), threadPool: .singleton, logger: logger, on: eventLoop).get()
+        do {
+            // FULL: the WAL is synced at every commit, so an acknowledged write survives power loss.
+            for pragma in ["PRAGMA synchronous = FULL", "PRAGMA busy_timeout = 10000", "PRAGMA foreign_keys = ON"] {
+                _ = try await connection.query(pragma).get()
+            }
+            return connection
+        } catch {
+            try? await connection.close().get()
+            throw error
+        }
+    }
+}
+
+struct PostgresPool: ConnectionPool, @unchecked Sendable {
+    let pool: EventLoopGroupConnectionPool<PostgresConnectionSource>
+    let source: PostgresConnectionSource
+    let logger: Logger
+
+    init(url: String, logger: Logger) throws {
+        let configuration: SQLPostgresConfiguration
+        do {
+            configuration = try SQLPostgresConfiguration(url: url)
+        } catch {
+            throw DatabaseError.badURL(url, "expected postgres://user:password@host:port/database or postgres+uds://user@localhost/socket-path#database")
+        }
+        self.source = PostgresConnectionSource(sqlConfiguration: configuration)
+        self.pool = EventLoopGroupConnectionPool(
+            source: source,
+            maxConnectionsPerEventLoop: 4,
+            logger: logger,
+            on: MultiThreadedEventLoopGroup.singleton
+        )
+        self.logger = logger
+    }
+
+    func withConnection<R: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        let connection = try await pool.requestConnection(logger: logger).get()
+        defer { pool.releaseConnection(connection, logger: logger) }
+        return try await body(connection.sql())
+    }
+
+    func dedicatedConnection() async throws -> any DedicatedConnection {
+        try await source.makeConnection(logger: logger, on: MultiThreadedEventLoopGroup.singleton.any()).get()
+    }
+
+    func shutdown() async {
+        try? await pool.shutdownAsync()
+    }
+}
+
+extension PostgresConnection: DedicatedConnection {
+    var sql: any SQLDatabase { self.sql() }
+    func close() async { try? await self.close().get() }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import SQLKit
+
+/// The schema, as an ordered list of migrations that run the same on SQLite and PostgreSQL.
+///
+/// Each migration runs once, in its own transaction, and is recorded in `schema_migrations`.
+/// Append new migrations at the end; never edit one that has shipped.
+public enum Migrations {
+    struct Migration {
+        let version: Int
+        let name: String
+        let statements: [SQLQueryString]
+    }
+
+    static let all: [Migration] = [
+        Migration(version: 1, name: "consent database", statements: [
+            // Keys: only a SHA-256 of the secret part is stored.
+            """
+            CREATE TABLE api_keys (
+                key_id TEXT PRIMARY KEY,
+                app_id TEXT NOT NULL,
+                kind TEXT NOT NULL,
+                secret_sha256 TEXT NOT NULL,
+                label TEXT NOT NULL,
+                created_at_ms BIGINT NOT NULL,
+                revoked_at_ms BIGINT
+            )
+            """,
+            "CREATE INDEX api_keys_app ON api_keys (app_id)",
+            // The head of each app's hash chain; its row lock orders an app's appends across nodes.
+            """
+            CREATE TABLE app_chains (
+                app_id TEXT PRIMARY KEY,
+                last_sequence BIGINT NOT NULL,
+                last_hash TEXT NOT NULL
+            )
+            """,
+            // Every consent event, in chain order. After erasure only the non-personal columns
+            // (sequence, event id, hashes, received time) remain.
+            """
+            CREATE TABLE consent_events (
+                app_id TEXT NOT NULL,
+                sequence BIGINT NOT NULL,
+                event_id TEXT NOT NULL,
+                subject_hash TEXT,
+                collected_at_ms BIGINT,
+                received_at_ms BIGINT NOT NULL,
+                credential TEXT NOT NULL,
+                outcome TEXT NOT NULL,
+                request_sha256 TEXT,
+                record TEXT,
+                response TEXT,
+                record_hash TEXT NOT NULL,
+                chain_hash TEXT NOT NULL,
+                PRIMARY KEY (app_id, sequence),
+                UNIQUE (app_id, event_id)
+            )
+            """,
+            "CREATE INDEX consent_events_subject ON consent_events (app_id, subject_hash, sequence)",
+            // The current state per subject: last writer wins on (collected_at_ms, event_id).
+            """
+            CREATE TABLE subjects (
+                app_id TEXT NOT NULL,
+                subject_hash TEXT NOT NULL,
+                event_id TEXT NOT NULL,
+                event_sequence BIGINT NOT NULL,
+                collected_at_ms BIGINT NOT NULL,
+                received_at_ms BIGINT NOT NULL,
+                consent TEXT NOT NULL,
+                PRIMARY KEY (app_id, subject_hash)
+            )
+            """,
+            """
+            CREATE TABLE erasure_receipts (
+                receipt_id TEXT PRIMARY KEY,
+                app_id TEXT NOT NULL,
+                erased_at_ms BIGINT NOT NULL,
+                events_erased BIGINT NOT NULL
+            )
+            """,
+        ]),
+    ]
+
+    /// The newest schema version this build knows.
+    static var latestVersion: Int { all.last?.version ?? 0 }
+
+    /// Brings the schema up to date; returns the versions applied now.
+    ///
+    /// Safe to run from several nodes at once on PostgreSQL: each migration re-checks its version
+    /// inside the transaction that applies it, and a node that loses the race sees the table's
+    /// primary key refuse its row and rolls back.
+    @discardableResult
+    public static func run(on database: Database) async throws -> [Int] {
+        try await database.transaction { db in
+            try await db.raw("""
+                CREATE TABLE IF NOT EXISTS schema_migrations (
+                    version BIGINT PRIMARY KEY,
+                    name TEXT NOT NULL,
+                    applied_at_ms BIGINT NOT NULL
+                )
+                """).run()
+        }
+        var applied: [Int] = []
+        for migration in all {
+            let done = try await database.transaction { db -> Bool in
+                let current = try await currentVersion(db)
+                if current > latestVersion { throw DatabaseError.schemaTooNew(found: current, known: latestVersion) }
+                if current >= migration.version { return false }
+                for statement in migration.statements {
+                    try await db.raw(statement).run()
+                }
+                let now = Int(Date().timeIntervalSince1970 * 1000)
+                try await db.raw("""
+                    INSERT INTO schema_migrations (version, name, applied_at_ms)
+                    VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: now))
+                    """).run()
+                return true
+            }
+            if done { applied.append(migration.version) }
+        }
+        return applied
+    }
+
+    /// The highest version recorded, 0 for an empty database.
+    static func currentVersion(_ db: any SQLDatabase) async throws -> Int {
+        let row = try await db.raw("SELECT MAX(version) AS version FROM schema_migrations").first()
+        return try row?.decode(column: "version", as: Int?.self) ?? 0
+    }
+}

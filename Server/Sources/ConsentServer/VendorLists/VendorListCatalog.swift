@@ -1,0 +1,138 @@
+import Foundation
+import Synchronization
+import TCF
+
+/// The Global Vendor List consentd holds, its translations, and the trimmed per-publisher lists
+/// cut from it.
+///
+/// It starts from the snapshot bundled with the server and may be replaced by a newer list
+/// (`replace(with:)`); a list that does not decode, or is older than the one held, is refused and
+/// the last good copy stays.
+public final class VendorListCatalog: Sendable {
+    private struct Held: Sendable {
+        var list: VendorList
+        var document: VendorListDocument
+        var trimmed: [String: VendorListDocument] = [:]
+    }
+
+    private let held: Mutex<Held>
+    private let translations: [String: (document: VendorListDocument, translation: VendorListTranslation)]
+    /// How many trimmed lists are cached before the cache starts over.
+    static let trimmedCacheLimit = 512
+
+    /// Creates a catalog from a vendor list and translation files (`language → purposes-xx.json`).
+    public init(vendorList: Data, translations: [String: Data] = [:]) throws {
+        let list = try VendorList(jsonData: vendorList)
+        self.held = Mutex(Held(list: list, document: VendorListDocument(body: vendorList)))
+        var loaded: [String: (VendorListDocument, VendorListTranslation)] = [:]
+        for (language, data) in translations {
+            loaded[language.lowercased()] = (VendorListDocument(body: data), try VendorListTranslation(jsonData: data))
+        }
+        self.translations = loaded
+    }
+
+    /// The vendor list and translations bundled with consentd (GVL v3).
+    public static func bundled() throws -> VendorListCatalog {
+        guard let directory = Bundle.module.url(forResource: "vendor-list", withExtension: nil) else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "the bundled vendor list is missing"])
+        }
+        let list = try Data(contentsOf: directory.appendingPathComponent("vendor-list.json"))
+        var translations: [String: Data] = [:]
+        for file in try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        where file.hasPrefix("purposes-") && file.hasSuffix(".json") {
+            let language = String(file.dropFirst("purposes-".count).dropLast(".json".count))
+            translations[language] = try Data(contentsOf: directory.appendingPathComponent(file))
+        }
+        return try VendorListCatalog(vendorList: list, translations: translations)
+    }
+
+    /// The list held now.
+    public var vendorList: VendorList { held.withLock { $0.list } }
+
+    /// The list held now, as served.
+    public var document: VendorListDocument { held.withLock { $0.document } }
+
+    /// The languages a translation is loaded for.
+    public var languages: [String] { translations.keys.sorted() }
+
+    /// The translation file for a language, nil when none is loaded.
+    public func translation(_ language: String) -> VendorListDocument? {
+        translations[language.lowercased()]?.document
+    }
+
+    /// Replaces the list with `data` when it decodes and is at least as new as the one held.
+    /// Returns whether the list changed; throws (keeping the old list) when `data` is not a usable list.
+    @discardableResult
+    public func replace(with data: Data) throws -> Bool {
+        let list: VendorList
+        do {
+            list = try VendorList(jsonData: data)
+        } catch {
+            throw VendorListUpdateError.invalid("\(error)")
+        }
+        return try held.withLock { held in
+            guard list.vendorListVersion >= held.list.vendorListVersion else {
+                throw VendorListUpdateError.older(list.vendorListVersion, held.list.vendorListVersion)
+            }
+            let document = VendorListDocument(body: data)
+            if document.etag == held.document.etag { return false }
+            held = Held(list: list, document: document)
+            return true
+        }
+    }
+
+    /// The list cut to `vendorIds`: every purpose, feature, stack and data category, only those
+    /// vendors, with names and descriptions in `language` when a translation is loaded.
+    public func trimmed(vendorIds: [Int], language: String?) throws -> VendorListDocument {
+        let language = language?.lowercased()
+        let translation = language.flatMap { translations[$0] }
+        let (source, etag) = held.withLock { ($0.document.body, $0.document.etag) }
+        let key = "\(etag)|\(translation == nil ? "" : language!)|\(vendorIds.map(String.init).joined(separator: ","))"
+        if let cached = held.withLock({ $0.trimmed[key] }) { return cached }
+
+        guard var object = try JSONSerialization.jsonObject(with: source) as? [String: Any] else {
+            throw VendorListUpdateError.invalid("the held vendor list is not a JSON object")
+        }
+        let wanted = Set(vendorIds.map(String.init))
+        if let vendors = object["vendors"] as? [String: Any] {
+            object["vendors"] = vendors.filter { wanted.contains($0.key) }
+        }
+        if let translation, let translated = try JSONSerialization.jsonObject(with: translation.document.body) as? [String: Any] {
+            for section in ["purposes", "specialPurposes", "features", "specialFeatures", "stacks", "dataCategories"] {
+                guard var entries = object[section] as? [String: Any], let texts = translated[section] as? [String: Any] else { continue }
+                for (id, text) in texts {
+                    guard var entry = entries[id] as? [String: Any], let text = text as? [String: Any] else { continue }
+                    for field in ["name", "description", "illustrations", "descriptionLegal"] where text[field] != nil {
+                        entry[field] = text[field]
+                    }
+                    entries[id] = entry
+                }
+                object[section] = entries
+            }
+            object["language"] = language
+        }
+        let document = VendorListDocument(body: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
+        held.withLock { held in
+            if held.document.etag != etag { return }
+            if held.trimmed.count >= Self.trimmedCacheLimit { held.trimmed.removeAll() }
+            held.trimmed[key] = document
+        }
+        return document
+    }
+}
+
+/// A vendor list refused as a replacement.
+public enum VendorListUpdateError: Error, CustomStringConvertible, Sendable {
+    /// It does not decode as a vendor list.
+    case invalid(String)
+    /// Its version is older than the list held.
+    case older(Int, Int)
+
+    /// A sentence saying why.
+    public var description: String {
+        switch self {
+        case .invalid(let reason): "not a usable vendor list: \(reason)"
+        case .older(let offered, let held): "vendor list version \(offered) is older than the \(held) held"
+        }
+    }
+}

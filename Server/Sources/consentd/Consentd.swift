@@ -1,0 +1,119 @@
+import ArgumentParser
+import ConsentServer
+import Foundation
+import Logging
+
+/// `consentd`: the consent platform server.
+@main
+struct ConsentdCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "consentd",
+        abstract: "Serve region decisions, vendor lists and the consent database.",
+        discussion: """
+            With no options it listens on 127.0.0.1:8080 with an SQLite file in .consentd/ and the bundled \
+            vendor list. Every option can also be set by the environment variable named in its help.
+            """
+    )
+
+    @Option(help: "Address to listen on. [CONSENTD_HOST]")
+    var host: String?
+
+    @Option(help: "Port to listen on; 0 picks a free one. [CONSENTD_PORT]")
+    var port: Int?
+
+    @Option(help: "sqlite:PATH or postgres://user:password@host:port/database. [DATABASE_URL]")
+    var database: String?
+
+    @Option(help: "File holding the server secret (created when missing). [CONSENTD_SECRET_FILE; CONSENTD_SECRET gives the hex itself]")
+    var secretFile: String?
+
+    @Option(help: "Publisher configuration (YAML). [CONSENTD_PUBLISHERS]")
+    var publishers: String?
+
+    @Option(help: "Trusted edge header with the client's country, e.g. CF-IPCountry. [CONSENTD_COUNTRY_HEADER]")
+    var countryHeader: String?
+
+    @Option(help: "CIDR-to-country table (lines network/prefix,CC). [CONSENTD_CIDR_TABLE]")
+    var cidrTable: String?
+
+    @Option(help: "Upstream vendor list URL to refresh from. [CONSENTD_VENDOR_LIST_URL]")
+    var vendorListUrl: String?
+
+    @Option(help: "Seconds between vendor list refreshes (default 21600). [CONSENTD_VENDOR_LIST_REFRESH]")
+    var vendorListRefresh: Int?
+
+    @Option(help: "Rate limit per API key, RATE or RATE/BURST per second; 0 turns it off (default 200/400). [CONSENTD_RATE_LIMIT_KEY]")
+    var rateLimitKey: String?
+
+    @Option(help: "Rate limit per client IP, RATE or RATE/BURST per second; 0 turns it off (default 100/200). [CONSENTD_RATE_LIMIT_IP]")
+    var rateLimitIp: String?
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (default info). [CONSENTD_LOG_LEVEL]")
+    var logLevel: String?
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        func setting(_ option: String?, _ variable: String) -> String? { option ?? environment[variable] }
+
+        var settings = ServerSettings()
+        if let value = setting(host, "CONSENTD_HOST") { settings.host = value }
+        if let value = setting(port.map(String.init), "CONSENTD_PORT") {
+            guard let port = Int(value), (0...65535).contains(port) else { throw ValidationError("port must be 0 to 65535, not \(value)") }
+            settings.port = port
+        }
+        if let value = setting(database, "DATABASE_URL") { settings.databaseURL = value }
+        if let value = setting(secretFile, "CONSENTD_SECRET_FILE") { settings.secretFile = value }
+        settings.secretHex = environment["CONSENTD_SECRET"]
+        settings.publishersFile = setting(publishers, "CONSENTD_PUBLISHERS")
+        settings.countryHeader = setting(countryHeader, "CONSENTD_COUNTRY_HEADER")
+        settings.cidrTableFile = setting(cidrTable, "CONSENTD_CIDR_TABLE")
+        settings.vendorListURL = setting(vendorListUrl, "CONSENTD_VENDOR_LIST_URL")
+        if let value = setting(vendorListRefresh.map(String.init), "CONSENTD_VENDOR_LIST_REFRESH") {
+            guard let seconds = Int(value), seconds >= 60 else { throw ValidationError("the vendor list refresh must be at least 60 seconds") }
+            settings.vendorListRefresh = .seconds(seconds)
+        }
+        for (option, variable, apply) in [
+            (rateLimitKey, "CONSENTD_RATE_LIMIT_KEY", { (limit: RateLimit) in settings.rateLimitPerKey = limit }),
+            (rateLimitIp, "CONSENTD_RATE_LIMIT_IP", { (limit: RateLimit) in settings.rateLimitPerIP = limit }),
+        ] as [(String?, String, (RateLimit) -> Void)] {
+            if let value = setting(option, variable) {
+                guard let limit = RateLimit(parsing: value) else { throw ValidationError("\(variable): \(value) is not RATE or RATE/BURST") }
+                apply(limit)
+            }
+        }
+        let level = setting(logLevel, "CONSENTD_LOG_LEVEL") ?? "info"
+        guard let logLevel = Logger.Level(rawValue: level) else { throw ValidationError("unknown log level \(level)") }
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = logLevel
+            return handler
+        }
+        let logger = Logger(label: "consentd")
+
+        let server: Consentd
+        do {
+            server = try await Consentd.start(settings: settings, logger: logger)
+        } catch {
+            var standardError = FileHandle.standardError
+            print("consentd: \(error)", to: &standardError)
+            throw ExitCode(78)  // EX_CONFIG
+        }
+        let app = server.application { url in
+            // Written in one call, unbuffered, so a script reading the pipe sees it at once.
+            FileHandle.standardOutput.write("consentd listening on \(url) (database: \(server.database.engine.rawValue))\n")
+        }
+        do {
+            try await app.runService()
+        } catch {
+            await server.close()
+            throw error
+        }
+        await server.close()
+    }
+}
+
+extension FileHandle: @retroactive TextOutputStream {
+    public func write(_ string: String) {
+        write(Data(string.utf8))
+    }
+}
