@@ -86,23 +86,24 @@ public enum Migrations {
 
     /// Brings the schema up to date; returns the versions applied now.
     ///
-    /// Safe to run from several nodes at once on PostgreSQL: each migration re-checks its version
-    /// inside the transaction that applies it, and a node that loses the race sees the table's
-    /// primary key refuse its row and rolls back.
+    /// Safe to run from several nodes at once: on PostgreSQL each migration's transaction first
+    /// takes an advisory lock, so nodes apply migrations one after the other and each re-checks
+    /// the version under the lock; on SQLite the writer's `BEGIN IMMEDIATE` does the same.
     @discardableResult
     public static func run(on database: Database) async throws -> [Int] {
-        try await database.transaction { db in
-            try await db.raw("""
-                CREATE TABLE IF NOT EXISTS schema_migrations (
-                    version BIGINT PRIMARY KEY,
-                    name TEXT NOT NULL,
-                    applied_at_ms BIGINT NOT NULL
-                )
-                """).run()
-        }
         var applied: [Int] = []
         for migration in all {
             let done = try await database.transaction { db -> Bool in
+                if database.engine == .postgresql {
+                    try await db.raw("SELECT pg_advisory_xact_lock(\(literal: advisoryLockKey))").run()
+                }
+                try await db.raw("""
+                    CREATE TABLE IF NOT EXISTS schema_migrations (
+                        version BIGINT PRIMARY KEY,
+                        name TEXT NOT NULL,
+                        applied_at_ms BIGINT NOT NULL
+                    )
+                    """).run()
                 let current = try await currentVersion(db)
                 if current > latestVersion { throw DatabaseError.schemaTooNew(found: current, known: latestVersion) }
                 if current >= migration.version { return false }
@@ -120,6 +121,9 @@ public enum Migrations {
         }
         return applied
     }
+
+    /// The advisory lock consentd's migrations hold on PostgreSQL ("consentd" in ASCII).
+    static let advisoryLockKey = 0x636F_6E73_656E_7464
 
     /// The highest version recorded, 0 for an empty database.
     static func currentVersion(_ db: any SQLDatabase) async throws -> Int {

@@ -1,0 +1,239 @@
+@testable import ConsentServer
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// `POST /v1/consents` and the subject routes, answers and refusals.
+@Suite("Consent API")
+struct ConsentAPITests {
+    @Test("an event is appended (201), a retry answers the same (200), another body under its id is 409")
+    func appendRetryConflict() async throws {
+        let server = try await TestServer.make()
+        try await server.test { client async throws in
+            let id = UUID()
+            let first = try await client.send(.post, "/v1/consents", bearer: server.publishable, json: eventJSON(id: id))
+            #expect(first.status == .created)
+            #expect(first.object["outcome"] as? String == "current")
+            #expect(first.object["eventId"] as? String == id.uuidString.lowercased())
+            let again = try await client.send(.post, "/v1/consents", bearer: server.publishable, json: eventJSON(id: id))
+            #expect(again.status == .ok)
+            #expect(NSDictionary(dictionary: again.object) == NSDictionary(dictionary: first.object))
+            let other = try await client.send(.post, "/v1/consents", bearer: server.publishable,
+                                              json: eventJSON(id: id, extra: "\"purposeConsents\": [1]"))
+            #expect(other.status == .conflict)
+            #expect(other.errorCode == "event_id_conflict")
+        }
+    }
+
+    @Test("an older event answers with the newer state it lost to")
+    func olderEventAnswersWithWinner() async throws {
+        let server = try await TestServer.make()
+        try await server.test { client async throws in
+            let newer = UUID()
+            try await client.send(.post, "/v1/consents", bearer: server.publishable, json: eventJSON(id: newer, collectedAt: "2026-03-01T00:00:00Z"))
+            let older = try await client.send(.post, "/v1/consents", bearer: server.publishable,
+                                              json: eventJSON(collectedAt: "2026-02-01T00:00:00+01:00", extra: "\"googleAdsChoice\": \"adFree\""))
+            #expect(older.status == .created)
+            #expect(older.object["outcome"] as? String == "history")
+            #expect((older.object["current"] as? [String: Any])?["eventId"] as? String == newer.uuidString.lowercased())
+        }
+    }
+
+    @Test("without a subject id the server creates one and returns it")
+    func subjectIsCreated() async throws {
+        let server = try await TestServer.make()
+        try await server.test { client async throws in
+            let response = try await client.send(.post, "/v1/consents", bearer: server.publishable, json: eventJSON(subject: nil))
+            let subject = try #require(response.object["subjectId"] as? String)
+            #expect(subject.hasPrefix("sub_"))
+            let state = try await client.send(.get, "/v1/subjects/\(subject)", bearer: server.secret)
+            #expect(state.status == .ok)
+        }
+    }
+
+    @Test("bad bodies are refused with the field at fault", arguments: [
+        ("{", 400, "invalid_json", nil),
+        ("[]", 400, "invalid_json", nil),
+        (#"{"eventId": "not-a-uuid", "collectedAt": "2026-01-01T00:00:00Z", "purposeConsents": [1], "proof": \#(proofJSON)}"#, 400, "invalid_field", "eventId"),
+        (#"{"eventId": "\#(UUID())", "collectedAt": "yesterday", "purposeConsents": [1], "proof": \#(proofJSON)}"#, 400, "invalid_field", "collectedAt"),
+        (#"{"eventId": "\#(UUID())", "collectedAt": "2999-01-01T00:00:00Z", "purposeConsents": [1], "proof": \#(proofJSON)}"#, 400, "invalid_field", "collectedAt"),
+        (#"{"eventId": "\#(UUID())", "collectedAt": "2026-01-01T00:00:00Z", "purposeConsents": [0], "proof": \#(proofJSON)}"#, 400, "invalid_field", "purposeConsents[0]"),
+        (#"{"eventId": "\#(UUID())", "collectedAt": "2026-01-01T00:00:00Z", "vendorConsents": ["755"], "proof": \#(proofJSON)}"#, 400, "invalid_field", "vendorConsents[0]"),
+        (#"{"eventId": "\#(UUID())", "collectedAt": "2026-01-01T00:00:00Z", "purposeConsents": [1], "colour": 1, "proof": \#(proofJSON)}"#, 400, "invalid_field", "colour"),
+        (#"{"eventId": "\#(UUID())", "collectedAt": "2026-01-01T00:00:00Z", "proof": \#(proofJSON)}"#, 400, "missing_field", nil),
+        (#"{"eventId": "\#(UUID())", "collectedAt": "2026-01-01T00:00:00Z", "purposeConsents": [1]}"#, 400, "missing_field", "proof"),
+        (#"{"eventId": "\#(UUID())", "collectedAt": "2026-01-01T00:00:00Z", "googleAdsChoice": "maybe", "proof": \#(proofJSON)}"#, 400, "invalid_field", "googleAdsChoice"),
+        (#"{"eventId": "\#(UUID())", "collectedAt": "2026-01-01T00:00:00Z", "tcString": "CQSbk4AQ", "proof": \#(proofJSON)}"#, 422, "invalid_consent_string", "tcString"),
+        (#"{"eventId": "\#(UUID())", "collectedAt": "2026-01-01T00:00:00Z", "consentStringV1": "BOEFEAyO", "proof": \#(proofJSON)}"#, 422, "invalid_consent_string", "consentStringV1"),
+        (#"{"eventId": "\#(UUID())", "collectedAt": "2026-01-01T00:00:00Z", "additionalConsent": "2~x~dv.", "proof": \#(proofJSON)}"#, 422, "invalid_consent_string", "additionalConsent"),
+    ] as [(String, Int, String, String?)])
+    func badBodies(body: String, status: Int, code: String, field: String?) async throws {
+        let server = try await TestServer.make()
+        try await server.test { client async throws in
+            let response = try await client.send(.post, "/v1/consents", bearer: server.publishable, json: body)
+            #expect(response.status.code == status)
+            #expect(response.errorCode == code)
+            #expect(response.errorField == field)
+        }
+    }
+
+    @Test("a valid TC string, v1 string and AC string are accepted and kept")
+    func consentStringsAreKept() async throws {
+        let server = try await TestServer.make()
+        try await server.test { client async throws in
+            let tc = "CQSbk4AQSbk4ANwAAAENAwCgAAAAAAAAAAYgACPAAAAA.IDKQA4AAgAKAGQAygAAA.YAAAAAAAAAAA"
+            let v1 = "BOEFEAyOEFEAyAHABDENAI4AAAB9vABAASA"
+            let response = try await client.send(.post, "/v1/consents", bearer: server.publishable, json: eventJSON(
+                extra: "\"tcString\": \"\(tc)\", \"consentStringV1\": \"\(v1)\", \"additionalConsent\": \"2~89.1301~dv.\", \"googleAdsChoice\": \"nonPersonalized\""))
+            #expect(response.status == .created)
+            let state = try await client.send(.get, "/v1/subjects/user-1", bearer: server.secret)
+            let consent = try #require((state.object["consent"] as? [String: Any]))
+            #expect(consent["tcString"] as? String == tc)
+            #expect(consent["consentStringV1"] as? String == v1)
+            #expect(consent["additionalConsent"] as? String == "2~89.1301~dv.")
+            #expect(consent["googleAdsChoice"] as? String == "nonPersonalized")
+        }
+    }
+
+    @Test("other media types are 415, bodies over the limit 413")
+    func mediaTypeAndSize() async throws {
+        let server = try await TestServer.make { $0.bodyLimit = 1024 }
+        try await server.test { client async throws in
+            let text = try await client.send(.post, "/v1/consents", bearer: server.publishable, json: eventJSON(),
+                                             headers: [.contentType: "text/plain"])
+            #expect(text.status == .unsupportedMediaType)
+            #expect(text.errorCode == "unsupported_media_type")
+            let big = try await client.send(.post, "/v1/consents", bearer: server.publishable,
+                                            json: eventJSON(extra: "\"additionalConsent\": \"2~\(Array(repeating: "1", count: 600).joined(separator: "."))\""))
+            #expect(big.status == .contentTooLarge)
+            #expect(big.errorCode == "payload_too_large")
+        }
+    }
+
+    @Test("credentials: none or unknown is 401, the wrong kind 403")
+    func credentials() async throws {
+        let server = try await TestServer.make()
+        try await server.test { client async throws in
+            #expect(try await client.send(.post, "/v1/consents", json: eventJSON()).status == .unauthorized)
+            let forged = "ck_pub_" + String(server.publishable.dropFirst(7).prefix(12)) + "_" + String(repeating: "a", count: 32)
+            #expect(try await client.send(.post, "/v1/consents", bearer: forged, json: eventJSON()).status == .unauthorized)
+            #expect(try await client.send(.get, "/v1/subjects/user-1", bearer: "nonsense").status == .unauthorized)
+            let forbidden = try await client.send(.get, "/v1/subjects/user-1", bearer: server.publishable)
+            #expect(forbidden.status == .forbidden)
+            #expect(forbidden.errorCode == "forbidden")
+            for path in ["/v1/subjects/user-1/events", "/v1/subjects/user-1/export", "/v1/chain/verify"] {
+                #expect(try await client.send(.get, path, bearer: server.publishable).status == .forbidden)
+            }
+            #expect(try await client.send(.delete, "/v1/subjects/user-1", bearer: server.publishable).status == .forbidden)
+            #expect(try await client.send(.post, "/v1/subjects/user-1/tokens", bearer: server.publishable).status == .forbidden)
+        }
+    }
+
+    @Test("a revoked key stops working")
+    func revokedKey() async throws {
+        let server = try await TestServer.make { $0.keyCacheSeconds = 0 }
+        try await server.test { client async throws in
+            #expect(try await client.send(.post, "/v1/consents", bearer: server.publishable, json: eventJSON()).status == .created)
+            try await server.consentd.keys.revoke(server.publishable)
+            #expect(try await client.send(.post, "/v1/consents", bearer: server.publishable, json: eventJSON()).status == .unauthorized)
+        }
+    }
+
+    @Test("a subject token reads and writes its own subject only")
+    func subjectTokens() async throws {
+        let server = try await TestServer.make()
+        try await server.test { client async throws in
+            let minted = try await client.send(.post, "/v1/subjects/user-1/tokens", bearer: server.secret, json: #"{"ttlSeconds": 120}"#)
+            #expect(minted.status == .created)
+            let token = try #require(minted.object["token"] as? String)
+            #expect(try await client.send(.post, "/v1/consents", bearer: token, json: eventJSON()).status == .created)
+            #expect(try await client.send(.get, "/v1/subjects/user-1", bearer: token).status == .ok)
+            #expect(try await client.send(.get, "/v1/subjects/user-2", bearer: token).status == .forbidden)
+            #expect(try await client.send(.post, "/v1/consents", bearer: token, json: eventJSON(subject: "user-2")).status == .forbidden)
+            #expect(try await client.send(.post, "/v1/consents", bearer: token, json: eventJSON(subject: nil)).status == .badRequest)
+            #expect(try await client.send(.get, "/v1/subjects/user-1/events", bearer: token).status == .forbidden)
+            #expect(try await client.send(.get, "/v1/subjects/user-1", bearer: token + "x").status == .unauthorized)
+            let expired = SubjectToken(appId: server.appId, subjectHash: testSecret.subjectHash(appId: server.appId, subjectId: "user-1"),
+                                       expiresAt: Int64(Date().timeIntervalSince1970) - 1)
+            #expect(try await client.send(.get, "/v1/subjects/user-1", bearer: expired.encoded(with: testSecret)).status == .unauthorized)
+            let tooLong = try await client.send(.post, "/v1/subjects/user-1/tokens", bearer: server.secret, json: #"{"ttlSeconds": 90000}"#)
+            #expect(tooLong.status == .badRequest)
+            #expect(tooLong.errorField == "ttlSeconds")
+        }
+    }
+
+    @Test("state, history, export and erasure of a subject")
+    func subjectLifecycle() async throws {
+        let server = try await TestServer.make()
+        try await server.test { client async throws in
+            #expect(try await client.send(.get, "/v1/subjects/alice%40example.com", bearer: server.secret).status == .notFound)
+            for minute in 0..<3 {
+                let response = try await client.send(.post, "/v1/consents", bearer: server.publishable,
+                                                     json: eventJSON(subject: "alice@example.com", collectedAt: "2026-01-01T00:0\(minute):00Z"))
+                #expect(response.status == .created)
+            }
+            let state = try await client.send(.get, "/v1/subjects/alice%40example.com", bearer: server.secret)
+            #expect(state.status == .ok)
+            #expect(state.object["subjectId"] as? String == "alice@example.com")
+            let page = try await client.send(.get, "/v1/subjects/alice%40example.com/events?limit=2", bearer: server.secret)
+            #expect((page.object["events"] as? [Any])?.count == 2)
+            let cursor = try #require(page.object["nextCursor"] as? String)
+            let rest = try await client.send(.get, "/v1/subjects/alice%40example.com/events?limit=2&cursor=\(cursor)", bearer: server.secret)
+            #expect((rest.object["events"] as? [Any])?.count == 1)
+            #expect(rest.object["nextCursor"] is NSNull)
+            #expect(try await client.send(.get, "/v1/subjects/alice%40example.com/events?limit=0", bearer: server.secret).status == .badRequest)
+            #expect(try await client.send(.get, "/v1/subjects/alice%40example.com/events?cursor=zz", bearer: server.secret).status == .badRequest)
+            let export = try await client.send(.get, "/v1/subjects/alice%40example.com/export", bearer: server.secret)
+            #expect((export.object["events"] as? [Any])?.count == 3)
+            let erased = try await client.send(.delete, "/v1/subjects/alice%40example.com", bearer: server.secret)
+            #expect(erased.status == .ok)
+            #expect(erased.object["eventsErased"] as? Int == 3)
+            #expect(try await client.send(.get, "/v1/subjects/alice%40example.com", bearer: server.secret).status == .notFound)
+            #expect(try await client.send(.get, "/v1/subjects/alice%40example.com/events", bearer: server.secret).status == .notFound)
+            #expect(try await client.send(.get, "/v1/subjects/alice%40example.com/export", bearer: server.secret).status == .notFound)
+            #expect(try await client.send(.delete, "/v1/subjects/alice%40example.com", bearer: server.secret).status == .notFound)
+            let chain = try await client.send(.get, "/v1/chain/verify", bearer: server.secret)
+            #expect(chain.object["valid"] as? Bool == true)
+            #expect(chain.object["eventsChecked"] as? Int == 3)
+            #expect(chain.object["firstBrokenLink"] is NSNull)
+        }
+    }
+
+    @Test("per-key and per-IP limits answer 429 with Retry-After")
+    func rateLimits() async throws {
+        let server = try await TestServer.make { $0.rateLimitPerKey = RateLimit(perSecond: 0.5, burst: 2) }
+        try await server.test { client async throws in
+            for _ in 0..<2 {
+                #expect(try await client.send(.get, "/v1/subjects/x", bearer: server.secret).status == .notFound)
+            }
+            let limited = try await client.send(.get, "/v1/subjects/x", bearer: server.secret)
+            #expect(limited.status == .tooManyRequests)
+            #expect(limited.errorCode == "rate_limited")
+            #expect(limited.headers[.retryAfter] == "2")
+            // Another key of the same app has its own bucket.
+            #expect(try await client.send(.get, "/v1/subjects/x", bearer: server.publishable).status == .forbidden)
+        }
+        let perIP = try await TestServer.make { $0.rateLimitPerIP = RateLimit(perSecond: 1, burst: 1) }
+        try await perIP.test { client async throws in
+            #expect(try await client.send(.get, "/v1/vendor-list.json").status == .ok)
+            #expect(try await client.send(.get, "/v1/vendor-list.json").status == .tooManyRequests)
+            #expect(try await client.send(.get, "/health").status == .ok)
+        }
+    }
+
+    @Test("unknown routes and methods answer JSON errors, not 500")
+    func unknownRoutes() async throws {
+        let server = try await TestServer.make()
+        try await server.test { client async throws in
+            let missing = try await client.send(.get, "/v1/nothing-here")
+            #expect(missing.status == .notFound)
+            #expect(missing.errorCode == "not_found")
+            let wrongMethod = try await client.send(.put, "/v1/consents", bearer: server.publishable, json: "{}")
+            #expect(wrongMethod.status.code < 500)
+            #expect(wrongMethod.errorCode != nil)
+        }
+    }
+}
+
+let proofJSON = #"{"noticeId": "main", "noticeVersion": "2", "language": "de", "sdkVersion": "1.0.0", "platform": "ios", "method": "custom"}"#
