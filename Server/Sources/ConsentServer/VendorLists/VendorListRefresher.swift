@@ -13,11 +13,17 @@ public struct VendorListRefresher: Service {
     public var interval: Duration
     /// The longest list accepted, in bytes.
     public var maxBytes: Int
+    /// How long one fetch may take, connecting included.
+    public var timeout: Duration
     let catalog: VendorListCatalog
     let logger: Logger
 
     /// Creates a refresher.
-    public init(url: String, interval: Duration, catalog: VendorListCatalog, logger: Logger, maxBytes: Int = 16 << 20) {
+    public init(
+        url: String, interval: Duration, catalog: VendorListCatalog, logger: Logger, maxBytes: Int = 16 << 20,
+        timeout: Duration = .seconds(30)
+    ) {
+        self.timeout = timeout
         self.url = url
         self.interval = interval
         self.catalog = catalog
@@ -50,7 +56,7 @@ public struct VendorListRefresher: Service {
         do {
             var request = HTTPClientRequest(url: url)
             request.headers.add(name: "Accept", value: "application/json")
-            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+            let response = try await HTTPClient.shared.execute(request, timeout: .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000))
             guard response.status == .ok else {
                 return kept("the upstream answered \(response.status.code)")
             }
