@@ -81,7 +81,7 @@ let package = Package(
         ),
         .testTarget(
             name: "consentTests",
-            dependencies: ["consent"]
+            dependencies: ["consent", "consentd"]
         ),
     ],
     swiftLanguageModes: [.v6]

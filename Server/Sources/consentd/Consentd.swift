@@ -36,11 +36,23 @@ struct ConsentdCommand: AsyncParsableCommand {
     @Option(help: "CIDR-to-country table (lines network/prefix,CC). [CONSENTD_CIDR_TABLE]")
     var cidrTable: String?
 
+    @Option(help: "Header a trusted proxy sets to the client's address, e.g. X-Forwarded-For (first entry used). [CONSENTD_CLIENT_IP_HEADER]")
+    var clientIpHeader: String?
+
     @Option(help: "Upstream vendor list URL to refresh from. [CONSENTD_VENDOR_LIST_URL]")
     var vendorListUrl: String?
 
     @Option(help: "Seconds between vendor list refreshes (default 21600). [CONSENTD_VENDOR_LIST_REFRESH]")
     var vendorListRefresh: Int?
+
+    @Option(help: "Cache-Control max-age of vendor lists in seconds (default 3600). [CONSENTD_VENDOR_LIST_MAX_AGE]")
+    var vendorListMaxAge: Int?
+
+    @Option(help: "Largest request body in bytes (default 65536). [CONSENTD_BODY_LIMIT]")
+    var bodyLimit: Int?
+
+    @Option(help: "Seconds a checked API key is trusted before the database is asked again; bounds how long a revoked key works (default 5). [CONSENTD_KEY_CACHE_SECONDS]")
+    var keyCacheSeconds: Double?
 
     @Option(help: "Rate limit per API key, RATE or RATE/BURST per second; 0 turns it off (default 200/400). [CONSENTD_RATE_LIMIT_KEY]")
     var rateLimitKey: String?
@@ -67,6 +79,19 @@ struct ConsentdCommand: AsyncParsableCommand {
         settings.publishersFile = setting(publishers, "CONSENTD_PUBLISHERS")
         settings.countryHeader = setting(countryHeader, "CONSENTD_COUNTRY_HEADER")
         settings.cidrTableFile = setting(cidrTable, "CONSENTD_CIDR_TABLE")
+        settings.clientIPHeader = setting(clientIpHeader, "CONSENTD_CLIENT_IP_HEADER")
+        if let value = setting(vendorListMaxAge.map(String.init), "CONSENTD_VENDOR_LIST_MAX_AGE") {
+            guard let seconds = Int(value), seconds >= 0 else { throw ValidationError("the vendor list max-age must be 0 or more seconds") }
+            settings.vendorListMaxAge = seconds
+        }
+        if let value = setting(bodyLimit.map(String.init), "CONSENTD_BODY_LIMIT") {
+            guard let bytes = Int(value), bytes >= 1024 else { throw ValidationError("the body limit must be at least 1024 bytes") }
+            settings.bodyLimit = bytes
+        }
+        if let value = setting(keyCacheSeconds.map { String($0) }, "CONSENTD_KEY_CACHE_SECONDS") {
+            guard let seconds = Double(value), seconds >= 0 else { throw ValidationError("the key cache must be 0 or more seconds") }
+            settings.keyCacheSeconds = seconds
+        }
         settings.vendorListURL = setting(vendorListUrl, "CONSENTD_VENDOR_LIST_URL")
         if let value = setting(vendorListRefresh.map(String.init), "CONSENTD_VENDOR_LIST_REFRESH") {
             guard let seconds = Int(value), seconds >= 60 else { throw ValidationError("the vendor list refresh must be at least 60 seconds") }

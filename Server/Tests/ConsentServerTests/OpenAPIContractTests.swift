@@ -23,7 +23,7 @@ struct OpenAPIContractTests {
         try await server.test { client async throws in
             let pub = server.publishable, sec = server.secret
             var problems: [String] = []
-            func check(_ method: HTTPRequest.Method, _ uri: String, _ template: String, bearer: String? = nil, json: String? = nil,
+            @discardableResult func check(_ method: HTTPRequest.Method, _ uri: String, _ template: String, bearer: String? = nil, json: String? = nil,
                        headers: HTTPFields = [:], expect status: Int) async throws -> TestResponse {
                 let response = try await client.send(method, uri, bearer: bearer, json: json, headers: headers)
                 if response.status.code != status {

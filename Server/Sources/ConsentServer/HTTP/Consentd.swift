@@ -75,7 +75,7 @@ public final class Consentd: Sendable {
         let router = Router(context: ConsentdContext.self)
         router.add(middleware: ErrorMiddleware(logger: logger))
         router.add(middleware: MetricsMiddleware())
-        router.add(middleware: IPRateLimitMiddleware(limiter: ipLimiter))
+        router.add(middleware: IPRateLimitMiddleware(limiter: ipLimiter, clientIPHeader: settings.clientIPHeader))
         addOperationsRoutes(to: router)
         addConfigRoutes(to: router)
         addVendorListRoutes(to: router)

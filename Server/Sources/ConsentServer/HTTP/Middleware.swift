@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import Logging
 
@@ -36,11 +37,23 @@ struct ErrorMiddleware: RouterMiddleware {
 struct IPRateLimitMiddleware: RouterMiddleware {
     typealias Context = ConsentdContext
     let limiter: RateLimiter
+    let clientIPHeader: String?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if request.uri.path.hasPrefix("/v1/"), let wait = limiter.take("ip:" + (context.remoteAddress ?? "unknown")) {
+        if request.uri.path.hasPrefix("/v1/"),
+           let wait = limiter.take("ip:" + (clientAddress(request, context, header: clientIPHeader) ?? "unknown")) {
             throw APIError(.tooManyRequests, "rate_limited", "too many requests from this address; retry in \(wait) s", retryAfter: wait)
         }
         return try await next(request, context)
     }
+}
+
+/// The client's address: the first entry of the trusted proxy's header when one is configured
+/// and present, else the peer's address.
+func clientAddress(_ request: Request, _ context: ConsentdContext, header: String?) -> String? {
+    if let header, let name = HTTPField.Name(header), let value = request.headers[name],
+       let first = value.split(separator: ",").first?.trimmingCharacters(in: .whitespaces), !first.isEmpty {
+        return first
+    }
+    return context.remoteAddress
 }

@@ -18,6 +18,9 @@ public struct ServerSettings: Sendable {
     public var publishersFile: String?
     /// The trusted edge header carrying the client's country (for example `CF-IPCountry`).
     public var countryHeader: String?
+    /// The header a trusted proxy puts the client's address in (for example `X-Forwarded-For`;
+    /// the first address is used), for per-IP limits and the CIDR table. Nil uses the peer address.
+    public var clientIPHeader: String?
     /// A CIDR-to-country table file.
     public var cidrTableFile: String?
     /// An upstream vendor list to refresh from; nil keeps the bundled one.

@@ -51,7 +51,7 @@ extension Consentd {
                 debug = parsed
             }
             let headerValue = self.resolver.countryHeader.flatMap { name in HTTPField.Name(name).flatMap { request.headers[$0] } }
-            let decision = self.resolver.decide(headerValue: headerValue, address: context.remoteAddress, debug: debug)
+            let decision = self.resolver.decide(headerValue: headerValue, address: clientAddress(request, context, header: self.settings.clientIPHeader), debug: debug)
             var providers: [Int: PublisherConfiguration.AdTechProvider] = [:]
             for publisher in selected {
                 for provider in publisher.adTechProviders where providers[provider.id] == nil { providers[provider.id] = provider }
