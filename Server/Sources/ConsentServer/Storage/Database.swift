@@ -5,6 +5,7 @@ import NIOCore
 import NIOPosix
 import PostgresKit
 import SQLiteKit
+import Synchronization
 
 /// The database engines consentd stores its data in.
 public enum DatabaseEngine: String, Sendable {
@@ -47,12 +48,15 @@ public final class Database: Sendable {
         self.engine = engine
         self.pool = pool
         self.logger = logger
+        let writer = WriterConnection(open: { try await pool.dedicatedConnection() })
         do {
-            self.writer = WriterConnection(database: try await pool.dedicatedConnection())
+            // Open it now, so a database that cannot be reached stops the start.
+            try await writer.exclusively { db in try await db.raw("SELECT 1 AS one").run() }
         } catch {
             await pool.shutdown()
             throw error
         }
+        self.writer = writer
     }
 
     /// Runs `body` on a pooled connection, for reads.
@@ -141,27 +145,46 @@ protocol ConnectionPool: Sendable {
 /// A connection owned by one user until closed.
 protocol DedicatedConnection: Sendable {
     var sql: any SQLDatabase { get }
+    var isClosed: Bool { get }
     func close() async
 }
 
 /// Serializes the writer connection's transactions: one runs at a time, in arrival order.
+///
+/// The connection is opened on first use and opened again when it was found closed (the
+/// database restarted, a failover dropped it): the transaction that found it closed fails, the
+/// next one gets a new connection.
 final class WriterConnection: Sendable {
-    private let connection: any DedicatedConnection
+    private let open: @Sendable () async throws -> any DedicatedConnection
+    private let connection = Mutex<(any DedicatedConnection)?>(nil)
     private let lock = AsyncLock()
 
-    init(database: any DedicatedConnection) {
-        self.connection = database
+    init(open: @escaping @Sendable () async throws -> any DedicatedConnection) {
+        self.open = open
     }
 
     func exclusively<R: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
         await lock.lock()
         defer { lock.unlock() }
-        return try await body(connection.sql)
+        let current: any DedicatedConnection
+        if let held = connection.withLock({ $0 }), !held.isClosed {
+            current = held
+        } else {
+            current = try await open()
+            connection.withLock { $0 = current }
+        }
+        do {
+            return try await body(current.sql)
+        } catch {
+            if current.isClosed { connection.withLock { $0 = nil } }
+            throw error
+        }
     }
 
     func close() async {
         await lock.lock()
-        await connection.close()
+        if let held = connection.withLock({ $0 }) { await held.close() }
+        connection.withLock { $0 = nil }
         lock.unlock()
     }
 }

@@ -9,7 +9,9 @@ extension Consentd {
                 var database: String
             }
             do {
+                // Both paths: a pooled read and the writer connection (reopened if it was lost).
                 try await self.database.read { db in try await db.raw("SELECT 1 AS one").run() }
+                try await self.database.transaction { db in try await db.raw("SELECT 1 AS one").run() }
             } catch {
                 throw APIError(.serviceUnavailable, "unavailable", "the database does not answer")
             }
