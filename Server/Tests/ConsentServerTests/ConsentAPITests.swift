@@ -237,3 +237,20 @@ struct ConsentAPITests {
 }
 
 let proofJSON = #"{"noticeId": "main", "noticeVersion": "2", "language": "de", "sdkVersion": "1.0.0", "platform": "ios", "method": "custom"}"#
+
+extension ConsentAPITests {
+    @Test("cursors are decimal positions; a null token lifetime is refused")
+    func cursorAndLifetimeEdges() async throws {
+        let server = try await TestServer.make()
+        try await server.test { client async throws in
+            try await client.send(.post, "/v1/consents", bearer: server.publishable, json: eventJSON())
+            let long = String(repeating: "0", count: 65)
+            #expect(try await client.send(.get, "/v1/subjects/user-1/events?cursor=\(long)", bearer: server.secret).status == .badRequest)
+            #expect(try await client.send(.get, "/v1/subjects/user-1/events?cursor=-1", bearer: server.secret).status == .badRequest)
+            #expect(try await client.send(.get, "/v1/subjects/user-1/events?cursor=0", bearer: server.secret).status == .ok)
+            let null = try await client.send(.post, "/v1/subjects/user-1/tokens", bearer: server.secret, json: #"{"ttlSeconds": null}"#)
+            #expect(null.status == .badRequest)
+            #expect(null.errorField == "ttlSeconds")
+        }
+    }
+}

@@ -31,8 +31,8 @@ struct ConsentStoreTests {
             let request = event(purposes: [3, 1])
             let answer = try await store.append(appId: app, request: request, credential: .publishable)
             #expect(answer.created)
-            #expect(answer.result.outcome == .current)
-            #expect(answer.result.current.eventId == request.eventId)
+            #expect(try answer.result().outcome == .current)
+            #expect(try answer.result().current.eventId == request.eventId)
             let state = try #require(try await store.current(appId: app, subjectId: "user-1"))
             #expect(state.eventId == request.eventId)
             #expect(state.consent == request.consent)
@@ -48,10 +48,10 @@ struct ConsentStoreTests {
             let first = try await store.append(appId: app, request: event(), credential: .publishable)
             let id = UUID()
             let newer = try await store.append(appId: app, request: event(id, collectedAt: 1_763_000_000_500), credential: .publishable)
-            let again = try await store.append(appId: app, request: event(UUID(uuidString: first.result.eventId)!), credential: .publishable)
+            let again = try await store.append(appId: app, request: event(UUID(uuidString: try first.result().eventId)!), credential: .publishable)
             #expect(!again.created)
-            #expect(again.result == first.result)
-            #expect(newer.result.current.eventId == id.uuidString.lowercased())
+            #expect(try again.result() == first.result())
+            #expect(try newer.result().current.eventId == id.uuidString.lowercased())
         }
     }
 
@@ -61,10 +61,10 @@ struct ConsentStoreTests {
             let app = uniqueAppId()
             let request = event(subject: nil)
             let first = try await store.append(appId: app, request: request, credential: .publishable)
-            #expect(first.result.subjectId.hasPrefix("sub_"))
+            #expect(try first.result().subjectId.hasPrefix("sub_"))
             let again = try await store.append(appId: app, request: request, credential: .publishable)
-            #expect(again.result.subjectId == first.result.subjectId)
-            #expect(try await store.current(appId: app, subjectId: first.result.subjectId)?.eventId == request.eventId)
+            #expect(try again.result().subjectId == first.result().subjectId)
+            #expect(try await store.current(appId: app, subjectId: try first.result().subjectId)?.eventId == request.eventId)
         }
     }
 
@@ -88,10 +88,10 @@ struct ConsentStoreTests {
             let older = event(collectedAt: 1_000, purposes: [2])
             _ = try await store.append(appId: app, request: newer, credential: .publishable)
             let answer = try await store.append(appId: app, request: older, credential: .publishable)
-            #expect(answer.result.outcome == .history)
-            #expect(answer.result.eventId == older.eventId)
-            #expect(answer.result.current.eventId == newer.eventId)
-            #expect(answer.result.current.consent.purposeConsents == [1])
+            #expect(try answer.result().outcome == .history)
+            #expect(try answer.result().eventId == older.eventId)
+            #expect(try answer.result().current.eventId == newer.eventId)
+            #expect(try answer.result().current.consent.purposeConsents == [1])
             let page = try await store.events(appId: app, subjectId: "user-1", limit: 10, cursor: nil)
             #expect(page.events.map(\.outcome) == [.current, .history])
         }
@@ -105,8 +105,8 @@ struct ConsentStoreTests {
             let high = UUID(uuidString: "ffffffff-0000-4000-8000-000000000001")!
             _ = try await store.append(appId: app, request: event(high, collectedAt: 5_000), credential: .publishable)
             let answer = try await store.append(appId: app, request: event(low, collectedAt: 5_000), credential: .publishable)
-            #expect(answer.result.outcome == .history)
-            #expect(answer.result.current.eventId == high.uuidString.lowercased())
+            #expect(try answer.result().outcome == .history)
+            #expect(try answer.result().current.eventId == high.uuidString.lowercased())
         }
     }
 
@@ -123,11 +123,12 @@ struct ConsentStoreTests {
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             #expect(answers.count == 200)
-            #expect(answers.filter { $0.result.outcome == .current }.count >= 1)
+            let results = try answers.map { try $0.result() }
+            #expect(results.filter { $0.outcome == .current }.count >= 1)
             let state = try #require(try await store.current(appId: app, subjectId: "user-1"))
             #expect(state.eventId == winner.eventId)
             // The winner's own answer names itself; every later answer names the winner or one before it in order.
-            #expect(answers.first { $0.result.eventId == winner.eventId }?.result.outcome == .current)
+            #expect(results.first { $0.eventId == winner.eventId }?.outcome == .current)
             let all = try await store.events(appId: app, subjectId: "user-1", limit: 500, cursor: nil)
             #expect(Set(all.events.map(\.eventId)) == Set(requests.map(\.eventId)))
             #expect(try await store.verifyChain(appId: app).valid)

@@ -26,10 +26,15 @@ public final class ConsentStore: Sendable {
 
     /// The answer to an append, and whether it was new (a retry answers `created == false`).
     public struct AppendAnswer: Sendable, Equatable {
-        /// What the client gets back.
-        public var result: AppendResult
+        /// What the client gets back: an `AppendResult` as JSON, written once in the commit.
+        public var json: String
         /// False when this event id was appended before and the first answer is repeated.
         public var created: Bool
+
+        /// The answer as a value.
+        public func result() throws -> AppendResult {
+            try JSONDecoder().decode(AppendResult.self, from: Data(json.utf8))
+        }
     }
 
     /// Appends one event for `appId`. A retry of an event already stored (same event id, same
@@ -41,21 +46,31 @@ public final class ConsentStore: Sendable {
         let givenSubject = request.subjectId
         let subjectId = givenSubject ?? Self.newSubjectId()
         let subjectHash = secret.subjectHash(appId: appId, subjectId: subjectId)
-        let fingerprint = try Self.fingerprint(
-            request: request, subjectHash: givenSubject.map { _ in subjectHash })
+        // Serialized here, on the caller's task, so the single writer only assembles text.
+        let consentJSON = request.consent.canonicalJSON
+        let fingerprint = SHA256.hash(data: Data(
+            "\(request.eventId)|\(givenSubject == nil ? "" : subjectHash)|\(request.collectedAtMilliseconds)|\(consentJSON)".utf8)).hexString
         let pending = PendingAppend(
             appId: appId, eventId: request.eventId, subjectId: subjectId,
             subjectWasGenerated: givenSubject == nil, subjectHash: subjectHash,
             collectedAt: request.collectedAtMilliseconds, receivedAt: Timestamps.milliseconds(receivedAt),
-            credential: credential, consent: request.consent, fingerprint: fingerprint)
+            credential: credential, consentJSON: consentJSON, fingerprint: fingerprint)
         return try await committer.submit(pending)
     }
 
     /// The subject's current state, nil when the subject has none.
     public func current(appId: String, subjectId: String) async throws -> SubjectState? {
+        try await currentJSON(appId: appId, subjectId: subjectId).map {
+            try JSONDecoder().decode(SubjectState.self, from: Data($0.utf8))
+        }
+    }
+
+    /// The subject's current state as the API answers it (a `SubjectState` in JSON), read
+    /// without decoding the stored consent.
+    public func currentJSON(appId: String, subjectId: String) async throws -> String? {
         let hash = secret.subjectHash(appId: appId, subjectId: subjectId)
         return try await database.read { db in
-            try await Self.currentState(db, appId: appId, subjectHash: hash, subjectId: subjectId)
+            try await Self.currentStateJSON(db, appId: appId, subjectHash: hash, subjectId: subjectId)
         }
     }
 
@@ -64,7 +79,9 @@ public final class ConsentStore: Sendable {
         let hash = secret.subjectHash(appId: appId, subjectId: subjectId)
         let after: Int64
         if let cursor {
-            guard let value = Int64(cursor), value >= 0 else { throw StoreError.badCursor(cursor) }
+            guard cursor.utf8.count <= 19, cursor.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let value = Int64(cursor) else {
+                throw StoreError.badCursor(cursor)
+            }
             after = value
         } else {
             after = 0
@@ -82,7 +99,9 @@ public final class ConsentStore: Sendable {
     public func export(appId: String, subjectId: String, now: Date = Date()) async throws -> SubjectExport? {
         let hash = secret.subjectHash(appId: appId, subjectId: subjectId)
         return try await database.read { db in
-            let current = try await Self.currentState(db, appId: appId, subjectHash: hash, subjectId: subjectId)
+            let current = try await Self.currentStateJSON(db, appId: appId, subjectHash: hash, subjectId: subjectId).map {
+                try JSONDecoder().decode(SubjectState.self, from: Data($0.utf8))
+            }
             let events = try await Self.storedEvents(db, appId: appId, subjectHash: hash, after: 0, limit: nil)
             if current == nil, events.isEmpty { return nil }
             return SubjectExport(subjectId: subjectId, appId: appId, exportedAt: Timestamps.format(now), current: current, events: events)
@@ -136,11 +155,12 @@ public final class ConsentStore: Sendable {
         let collectedAt: Int64
         let receivedAt: Int64
         let credential: CredentialKind
-        let consent: ConsentRecord
+        let consentJSON: String
         let fingerprint: String
     }
 
     /// What is hashed and stored for an event: everything but the subject's clear id.
+    /// Written by `recordJSON`, read back with `JSONDecoder`.
     struct EventRecord: Codable {
         var eventId: String
         var subjectHash: String
@@ -151,6 +171,7 @@ public final class ConsentStore: Sendable {
     }
 
     /// The first answer, as stored for retries. The subject id is kept only when the server made it.
+    /// Written by `answerJSON`, read back with `JSONDecoder`.
     struct StoredAnswer: Codable {
         var outcome: AppendOutcome
         var generatedSubjectId: String?
@@ -166,29 +187,7 @@ public final class ConsentStore: Sendable {
         var sequence: Int64
         var collectedAt: Int64
         var receivedAt: Int64
-        var consent: ConsentRecord
-    }
-
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
-    private static func json(_ value: some Encodable) throws -> String {
-        String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
-
-    private static func fingerprint(request: ConsentEventRequest, subjectHash: String?) throws -> String {
-        struct Fingerprint: Encodable {
-            var eventId: String
-            var subjectHash: String?
-            var collectedAt: Int64
-            var consent: ConsentRecord
-        }
-        let text = try json(Fingerprint(eventId: request.eventId, subjectHash: subjectHash,
-                                        collectedAt: request.collectedAtMilliseconds, consent: request.consent))
-        return SHA256.hash(data: Data(text.utf8)).hexString
+        var consentJSON: String
     }
 
     private static func newSubjectId() -> String {
@@ -234,7 +233,7 @@ public final class ConsentStore: Sendable {
                     sequence: row.decode(column: "event_sequence", as: Int64.self),
                     collectedAt: row.decode(column: "collected_at_ms", as: Int64.self),
                     receivedAt: row.decode(column: "received_at_ms", as: Int64.self),
-                    consent: JSONDecoder().decode(ConsentRecord.self, from: Data(row.decode(column: "consent", as: String.self).utf8)))
+                    consentJSON: row.decode(column: "consent", as: String.self))
             }
 
             var inserts: [SQLQueryString] = []
@@ -247,7 +246,7 @@ public final class ConsentStore: Sendable {
                 }
                 sequence += 1
                 let candidate = CurrentRow(eventId: event.eventId, sequence: sequence, collectedAt: event.collectedAt,
-                                           receivedAt: event.receivedAt, consent: event.consent)
+                                           receivedAt: event.receivedAt, consentJSON: event.consentJSON)
                 let outcome: AppendOutcome
                 if let current = currents[event.subjectHash],
                    (current.collectedAt, current.eventId) > (event.collectedAt, event.eventId) {
@@ -258,21 +257,19 @@ public final class ConsentStore: Sendable {
                     currents[event.subjectHash] = candidate
                 }
                 let winner = currents[event.subjectHash]!
-                let record = try json(EventRecord(eventId: event.eventId, subjectHash: event.subjectHash, collectedAt: event.collectedAt,
-                                                  receivedAt: event.receivedAt, credential: event.credential, consent: event.consent))
+                let record = recordJSON(event)
                 let recordHash = HashChain.recordHash(record)
                 chain = HashChain.link(previous: chain, sequence: sequence, recordHash: recordHash)
-                let stored = StoredAnswer(outcome: outcome, generatedSubjectId: event.subjectWasGenerated ? event.subjectId : nil,
-                                          eventId: winner.eventId, collectedAt: winner.collectedAt, receivedAt: winner.receivedAt,
-                                          consent: winner.consent)
-                let answerText = try json(stored)
+                let answerText = answerJSON(outcome: outcome, generatedSubjectId: event.subjectWasGenerated ? event.subjectId : nil,
+                                            winner: winner)
                 existing[event.eventId] = (event.fingerprint, answerText)
                 inserts.append("""
                     (\(bind: appId), \(bind: sequence), \(bind: event.eventId), \(bind: event.subjectHash), \(bind: event.collectedAt), \
                     \(bind: event.receivedAt), \(bind: event.credential.rawValue), \(bind: outcome.rawValue), \(bind: event.fingerprint), \
                     \(bind: record), \(bind: answerText), \(bind: recordHash), \(bind: chain))
                     """)
-                results[index] = .success(AppendAnswer(result: answer(stored, eventId: event.eventId, subjectId: event.subjectId), created: true))
+                results[index] = .success(AppendAnswer(
+                    json: responseJSON(eventId: event.eventId, subjectId: event.subjectId, outcome: outcome, winner: winner), created: true))
             }
 
             for chunk in stride(from: 0, to: inserts.count, by: 200).map({ inserts[$0..<min($0 + 200, inserts.count)] }) {
@@ -286,7 +283,7 @@ public final class ConsentStore: Sendable {
                 let row = currents[subjectHash]!
                 upserts.append("""
                     (\(bind: appId), \(bind: subjectHash), \(bind: row.eventId), \(bind: row.sequence), \(bind: row.collectedAt), \
-                    \(bind: row.receivedAt), \(bind: try json(row.consent)))
+                    \(bind: row.receivedAt), \(bind: row.consentJSON))
                     """)
             }
             for chunk in stride(from: 0, to: upserts.count, by: 200).map({ upserts[$0..<min($0 + 200, upserts.count)] }) {
@@ -320,33 +317,73 @@ public final class ConsentStore: Sendable {
         }
         do {
             let stored = try JSONDecoder().decode(StoredAnswer.self, from: Data(answer.utf8))
-            let subjectId = stored.generatedSubjectId ?? event.subjectId
-            return .success(AppendAnswer(result: Self.answer(stored, eventId: event.eventId, subjectId: subjectId), created: false))
+            let winner = CurrentRow(eventId: stored.eventId, sequence: 0, collectedAt: stored.collectedAt, receivedAt: stored.receivedAt,
+                                    consentJSON: stored.consent.canonicalJSON)
+            return .success(AppendAnswer(
+                json: responseJSON(eventId: event.eventId, subjectId: stored.generatedSubjectId ?? event.subjectId,
+                                   outcome: stored.outcome, winner: winner),
+                created: false))
         } catch {
             return .failure(error)
         }
     }
 
-    private static func answer(_ stored: StoredAnswer, eventId: String, subjectId: String) -> AppendResult {
-        AppendResult(
-            eventId: eventId, subjectId: subjectId, outcome: stored.outcome,
-            current: SubjectState(subjectId: subjectId, eventId: stored.eventId,
-                                  collectedAt: Timestamps.format(milliseconds: stored.collectedAt),
-                                  receivedAt: Timestamps.format(milliseconds: stored.receivedAt), consent: stored.consent))
+    /// The stored record of an event (an `EventRecord` in JSON): what its record hash covers.
+    private static func recordJSON(_ event: PendingAppend) -> String {
+        var json = JSONText()
+        json.beginObject()
+        json.key("collectedAt"); json.integer(event.collectedAt)
+        json.key("consent"); json.raw(event.consentJSON)
+        json.key("credential"); json.string(event.credential.rawValue)
+        json.key("eventId"); json.string(event.eventId)
+        json.key("receivedAt"); json.integer(event.receivedAt)
+        json.key("subjectHash"); json.string(event.subjectHash)
+        json.endObject()
+        return json.text
+    }
+
+    /// The first answer as stored for retries (a `StoredAnswer` in JSON).
+    private static func answerJSON(outcome: AppendOutcome, generatedSubjectId: String?, winner: CurrentRow) -> String {
+        var json = JSONText()
+        json.beginObject()
+        json.key("collectedAt"); json.integer(winner.collectedAt)
+        json.key("consent"); json.raw(winner.consentJSON)
+        json.key("eventId"); json.string(winner.eventId)
+        if let generatedSubjectId { json.key("generatedSubjectId"); json.string(generatedSubjectId) }
+        json.key("outcome"); json.string(outcome.rawValue)
+        json.key("receivedAt"); json.integer(winner.receivedAt)
+        json.endObject()
+        return json.text
+    }
+
+    /// The answer the client gets (an `AppendResult` in JSON).
+    private static func responseJSON(eventId: String, subjectId: String, outcome: AppendOutcome, winner: CurrentRow) -> String {
+        var json = JSONText()
+        json.beginObject()
+        json.key("current")
+        SubjectState.write(subjectId: subjectId, eventId: winner.eventId, collectedAt: winner.collectedAt,
+                           receivedAt: winner.receivedAt, consentJSON: winner.consentJSON, to: &json)
+        json.key("eventId"); json.string(eventId)
+        json.key("outcome"); json.string(outcome.rawValue)
+        json.key("subjectId"); json.string(subjectId)
+        json.endObject()
+        return json.text
     }
 
     // MARK: - Reading
 
-    private static func currentState(_ db: any SQLDatabase, appId: String, subjectHash: String, subjectId: String) async throws -> SubjectState? {
+    private static func currentStateJSON(_ db: any SQLDatabase, appId: String, subjectHash: String, subjectId: String) async throws -> String? {
         guard let row = try await db.raw("""
             SELECT event_id, collected_at_ms, received_at_ms, consent FROM subjects
             WHERE app_id = \(bind: appId) AND subject_hash = \(bind: subjectHash)
             """).first() else { return nil }
-        return try SubjectState(
+        var json = JSONText()
+        try SubjectState.write(
             subjectId: subjectId, eventId: row.decode(column: "event_id", as: String.self),
-            collectedAt: Timestamps.format(milliseconds: row.decode(column: "collected_at_ms", as: Int64.self)),
-            receivedAt: Timestamps.format(milliseconds: row.decode(column: "received_at_ms", as: Int64.self)),
-            consent: JSONDecoder().decode(ConsentRecord.self, from: Data(row.decode(column: "consent", as: String.self).utf8)))
+            collectedAt: row.decode(column: "collected_at_ms", as: Int64.self),
+            receivedAt: row.decode(column: "received_at_ms", as: Int64.self),
+            consentJSON: row.decode(column: "consent", as: String.self), to: &json)
+        return json.text
     }
 
     private static func storedEvents(_ db: any SQLDatabase, appId: String, subjectHash: String, after: Int64, limit: Int?) async throws -> [StoredEvent] {

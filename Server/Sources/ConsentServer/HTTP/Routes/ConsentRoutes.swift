@@ -22,7 +22,7 @@ extension Consentd {
             }
             do {
                 let answer = try await self.store.append(appId: principal.appId, request: event, credential: principal.credential)
-                return try jsonResponse(answer.result, status: answer.created ? .created : .ok)
+                return jsonResponse(text: answer.json, status: answer.created ? .created : .ok)
             } catch let error as StoreError {
                 throw APIError(.conflict, "event_id_conflict", error.description, field: "eventId")
             }

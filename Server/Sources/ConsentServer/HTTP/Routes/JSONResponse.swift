@@ -6,9 +6,13 @@ import NIOCore
 func jsonResponse(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.withoutEscapingSlashes]
-    let data = try encoder.encode(value)
-    return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
-                    body: .init(byteBuffer: ByteBuffer(data: data)))
+    return jsonResponse(text: String(decoding: try encoder.encode(value), as: UTF8.self), status: status)
+}
+
+/// A response whose JSON body is already written.
+func jsonResponse(text: String, status: HTTPResponse.Status = .ok) -> Response {
+    Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
+             body: .init(byteBuffer: ByteBuffer(string: text)))
 }
 
 extension Request {

@@ -8,10 +8,10 @@ extension Consentd {
             let principal = try await self.authenticate(request, allowing: [.secret, .subjectToken], action: "read a subject's state")
             let subjectId = try context.subjectId()
             try self.requireSubject(principal, subjectId: subjectId)
-            guard let state = try await self.store.current(appId: principal.appId, subjectId: subjectId) else {
+            guard let state = try await self.store.currentJSON(appId: principal.appId, subjectId: subjectId) else {
                 throw APIError.notFound("subject \(subjectId) has no consent state")
             }
-            return try jsonResponse(state)
+            return jsonResponse(text: state)
         }
         router.get("/v1/subjects/{subjectId}/events") { request, context -> Response in
             let principal = try await self.authenticate(request, allowing: [.secret], action: "read a subject's history")
@@ -90,6 +90,9 @@ extension Consentd {
         }
         if let unknown = object.keys.sorted().first(where: { $0 != "ttlSeconds" }) {
             throw APIError.badRequest("\(unknown) is not a field of this object", field: unknown)
+        }
+        if object["ttlSeconds"] is NSNull {
+            throw APIError.badRequest("ttlSeconds must be an integer from 60 to 86400, not null", field: "ttlSeconds")
         }
         guard let request = try? JSONDecoder().decode(TokenRequest.self, from: body),
               (60...SubjectToken.maxLifetime).contains(request.ttlSeconds ?? SubjectToken.defaultLifetime)
