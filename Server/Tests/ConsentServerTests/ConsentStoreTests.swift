@@ -80,6 +80,21 @@ struct ConsentStoreTests {
         }
     }
 
+    @Test("event ids are per app: the same id in another app is a new event, not a retry", arguments: StoreEngine.configured)
+    func eventIdsArePerApp(engine: StoreEngine) async throws {
+        try await withStore(engine) { store, _ in
+            let (first, second) = (uniqueAppId(), uniqueAppId())
+            let id = UUID()
+            let a = try await store.append(appId: first, request: event(id, purposes: [1]), credential: .publishable)
+            let b = try await store.append(appId: second, request: event(id, purposes: [2]), credential: .publishable)
+            #expect(a.created && b.created)
+            #expect(try await store.current(appId: first, subjectId: "user-1")?.consent.purposeConsents == [1])
+            #expect(try await store.current(appId: second, subjectId: "user-1")?.consent.purposeConsents == [2])
+            let chain = try await store.verifyChain(appId: second)
+            #expect(chain.valid && chain.eventsChecked == 1)
+        }
+    }
+
     @Test("an older choice is kept as history and the newer state stands", arguments: StoreEngine.configured)
     func olderEventIsHistory(engine: StoreEngine) async throws {
         try await withStore(engine) { store, _ in

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import PostgresKit
 import SQLKit
 
 /// The consent database: appends events, keeps each subject's current state by last-writer-wins,
@@ -69,8 +70,15 @@ public final class ConsentStore: Sendable {
     /// without decoding the stored consent.
     public func currentJSON(appId: String, subjectId: String) async throws -> String? {
         let hash = secret.subjectHash(appId: appId, subjectId: subjectId)
+        if let client = database.postgres {
+            // The hottest read: prepared once per connection.
+            for try await row in try await client.execute(CurrentStateQuery(subjectHash: hash)) {
+                return Self.subjectStateJSON(subjectId: subjectId, row)
+            }
+            return nil
+        }
         return try await database.read { db in
-            try await Self.currentStateJSON(db, appId: appId, subjectHash: hash, subjectId: subjectId)
+            try await Self.currentStateJSON(db, subjectHash: hash, subjectId: subjectId)
         }
     }
 
@@ -88,7 +96,7 @@ public final class ConsentStore: Sendable {
         }
         let limit = max(1, min(limit, 500))
         let events = try await database.read { db in
-            try await Self.storedEvents(db, appId: appId, subjectHash: hash, after: after, limit: limit + 1)
+            try await Self.storedEvents(db, subjectHash: hash, after: after, limit: limit + 1)
         }
         let page = Array(events.prefix(limit))
         let next = events.count > limit ? page.last.map { String($0.sequence) } : nil
@@ -99,10 +107,10 @@ public final class ConsentStore: Sendable {
     public func export(appId: String, subjectId: String, now: Date = Date()) async throws -> SubjectExport? {
         let hash = secret.subjectHash(appId: appId, subjectId: subjectId)
         return try await database.read { db in
-            let current = try await Self.currentStateJSON(db, appId: appId, subjectHash: hash, subjectId: subjectId).map {
+            let current = try await Self.currentStateJSON(db, subjectHash: hash, subjectId: subjectId).map {
                 try JSONDecoder().decode(SubjectState.self, from: Data($0.utf8))
             }
-            let events = try await Self.storedEvents(db, appId: appId, subjectHash: hash, after: 0, limit: nil)
+            let events = try await Self.storedEvents(db, subjectHash: hash, after: 0, limit: nil)
             if current == nil, events.isEmpty { return nil }
             return SubjectExport(subjectId: subjectId, appId: appId, exportedAt: Timestamps.format(now), current: current, events: events)
         }
@@ -116,18 +124,18 @@ public final class ConsentStore: Sendable {
         let erasedAt = Timestamps.milliseconds(now)
         return try await database.transaction { db in
             let count = try await db.raw("""
-                SELECT COUNT(*) AS n FROM consent_events WHERE app_id = \(bind: appId) AND subject_hash = \(bind: hash)
+                SELECT COUNT(*) AS n FROM consent_events WHERE subject_hash = \(bind: hash)
                 """).first()?.decode(column: "n", as: Int64.self) ?? 0
             let state = try await db.raw("""
-                SELECT event_id FROM subjects WHERE app_id = \(bind: appId) AND subject_hash = \(bind: hash)
+                SELECT event_id FROM subjects WHERE subject_hash = \(bind: hash)
                 """).first()
             if count == 0, state == nil { return nil }
             try await db.raw("""
                 UPDATE consent_events SET subject_hash = NULL, collected_at_ms = NULL, request_sha256 = NULL,
                     record = NULL, response = NULL
-                WHERE app_id = \(bind: appId) AND subject_hash = \(bind: hash)
+                WHERE subject_hash = \(bind: hash)
                 """).run()
-            try await db.raw("DELETE FROM subjects WHERE app_id = \(bind: appId) AND subject_hash = \(bind: hash)").run()
+            try await db.raw("DELETE FROM subjects WHERE subject_hash = \(bind: hash)").run()
             let receipt = ErasureReceipt(
                 receiptId: "era_" + UUID().uuidString.lowercased(), appId: appId,
                 erasedAt: Timestamps.format(milliseconds: erasedAt), eventsErased: count)
@@ -202,38 +210,46 @@ public final class ConsentStore: Sendable {
         // A fixed lock order keeps nodes that share a PostgreSQL database from deadlocking.
         for appId in byApp.keys.sorted() {
             let indices = byApp[appId]!
-            try await db.raw("""
-                INSERT INTO app_chains (app_id, last_sequence, last_hash) VALUES (\(bind: appId), 0, \(bind: HashChain.genesis))
-                ON CONFLICT (app_id) DO NOTHING
-                """).run()
+            // The chain head's row lock orders this app's appends across nodes; the row is made
+            // once, by the first append of an app.
             let lock: SQLQueryString = engine == .postgresql ? " FOR UPDATE" : ""
-            guard let head = try await db.raw("SELECT last_sequence, last_hash FROM app_chains WHERE app_id = \(bind: appId)" + lock).first() else {
-                throw StoreError.chainHeadMissing(appId)
+            let selectHead: SQLQueryString = "SELECT last_sequence, last_hash FROM app_chains WHERE app_id = \(bind: appId)" + lock
+            var head = try await db.raw(selectHead).first()
+            if head == nil {
+                try await db.raw("""
+                    INSERT INTO app_chains (app_id, last_sequence, last_hash) VALUES (\(bind: appId), 0, \(bind: HashChain.genesis))
+                    ON CONFLICT (app_id) DO NOTHING
+                    """).run()
+                head = try await db.raw(selectHead).first()
             }
+            guard let head else { throw StoreError.chainHeadMissing(appId) }
             var sequence = try head.decode(column: "last_sequence", as: Int64.self)
             var chain = try head.decode(column: "last_hash", as: String.self)
 
+            // Retries (events already stored) and the subjects' current states, in one round trip.
             let eventIds = Array(Set(indices.map { batch[$0].eventId }))
-            var existing: [String: (fingerprint: String?, answer: String?)] = [:]
-            for row in try await db.raw("""
-                SELECT event_id, request_sha256, response FROM consent_events
-                WHERE app_id = \(bind: appId) AND event_id IN (\(binds: eventIds))
-                """).all() {
-                existing[try row.decode(column: "event_id", as: String.self)] = (
-                    try row.decode(column: "request_sha256", as: String?.self), try row.decode(column: "response", as: String?.self))
-            }
             let subjectHashes = Array(Set(indices.map { batch[$0].subjectHash }))
+            var existing: [String: (fingerprint: String?, answer: String?)] = [:]
             var currents: [String: CurrentRow] = [:]
             for row in try await db.raw("""
-                SELECT subject_hash, event_id, event_sequence, collected_at_ms, received_at_ms, consent FROM subjects
-                WHERE app_id = \(bind: appId) AND subject_hash IN (\(binds: subjectHashes))
+                SELECT 'event' AS kind, app_id, event_id AS key, request_sha256 AS a, response AS b,
+                    CAST(NULL AS BIGINT) AS sequence, CAST(NULL AS BIGINT) AS collected, CAST(NULL AS BIGINT) AS received
+                FROM consent_events WHERE event_id IN (\(binds: eventIds))
+                UNION ALL
+                SELECT 'subject', app_id, subject_hash, event_id, consent, event_sequence, collected_at_ms, received_at_ms
+                FROM subjects WHERE subject_hash IN (\(binds: subjectHashes))
                 """).all() {
-                currents[try row.decode(column: "subject_hash", as: String.self)] = try CurrentRow(
-                    eventId: row.decode(column: "event_id", as: String.self),
-                    sequence: row.decode(column: "event_sequence", as: Int64.self),
-                    collectedAt: row.decode(column: "collected_at_ms", as: Int64.self),
-                    receivedAt: row.decode(column: "received_at_ms", as: Int64.self),
-                    consentJSON: row.decode(column: "consent", as: String.self))
+                // Event ids are unique per app; another app's event with the same id is not a retry.
+                guard try row.decode(column: "app_id", as: String.self) == appId else { continue }
+                let key = try row.decode(column: "key", as: String.self)
+                if try row.decode(column: "kind", as: String.self) == "event" {
+                    existing[key] = (try row.decode(column: "a", as: String?.self), try row.decode(column: "b", as: String?.self))
+                } else {
+                    currents[key] = try CurrentRow(
+                        eventId: row.decode(column: "a", as: String.self), sequence: row.decode(column: "sequence", as: Int64.self),
+                        collectedAt: row.decode(column: "collected", as: Int64.self), receivedAt: row.decode(column: "received", as: Int64.self),
+                        consentJSON: row.decode(column: "b", as: String.self))
+                }
             }
 
             var inserts: [SQLQueryString] = []
@@ -272,11 +288,14 @@ public final class ConsentStore: Sendable {
                     json: responseJSON(eventId: event.eventId, subjectId: event.subjectId, outcome: outcome, winner: winner), created: true))
             }
 
+            guard !inserts.isEmpty else { continue }
+            // Rows go in chunks that stay under SQLite's bind limit (a batch is at most 256 events).
+            var writes: [SQLQueryString] = []
             for chunk in stride(from: 0, to: inserts.count, by: 200).map({ inserts[$0..<min($0 + 200, inserts.count)] }) {
-                try await db.raw("""
+                writes.append("""
                     INSERT INTO consent_events (app_id, sequence, event_id, subject_hash, collected_at_ms, received_at_ms, credential,
                         outcome, request_sha256, record, response, record_hash, chain_hash) VALUES
-                    """ + chunk.joined(separator: ", ")).run()
+                    """ + chunk.joined(separator: ", "))
             }
             var upserts: [SQLQueryString] = []
             for subjectHash in changedSubjects {
@@ -288,20 +307,30 @@ public final class ConsentStore: Sendable {
             }
             for chunk in stride(from: 0, to: upserts.count, by: 200).map({ upserts[$0..<min($0 + 200, upserts.count)] }) {
                 // The WHERE clause repeats last-writer-wins in SQL, so the table can never move backwards.
-                try await db.raw("""
+                writes.append("""
                     INSERT INTO subjects (app_id, subject_hash, event_id, event_sequence, collected_at_ms, received_at_ms, consent) VALUES
                     """ + chunk.joined(separator: ", ") + """
-                     ON CONFLICT (app_id, subject_hash) DO UPDATE SET event_id = excluded.event_id,
+                     ON CONFLICT (subject_hash) DO UPDATE SET event_id = excluded.event_id,
                         event_sequence = excluded.event_sequence, collected_at_ms = excluded.collected_at_ms,
                         received_at_ms = excluded.received_at_ms, consent = excluded.consent
                     WHERE excluded.collected_at_ms > subjects.collected_at_ms
                        OR (excluded.collected_at_ms = subjects.collected_at_ms AND excluded.event_id > subjects.event_id)
-                    """).run()
+                    """)
             }
-            if !inserts.isEmpty {
-                try await db.raw("""
-                    UPDATE app_chains SET last_sequence = \(bind: sequence), last_hash = \(bind: chain) WHERE app_id = \(bind: appId)
-                    """).run()
+            writes.append("""
+                UPDATE app_chains SET last_sequence = \(bind: sequence), last_hash = \(bind: chain) WHERE app_id = \(bind: appId)
+                """)
+            switch engine {
+            case .sqlite:
+                // In-process: a statement costs no round trip.
+                for write in writes { try await db.raw(write).run() }
+            case .postgresql:
+                // One round trip: the writes touch different tables, so they can run as one
+                // statement's data-modifying WITH clauses.
+                let clauses = writes.dropLast().enumerated().map { index, write -> SQLQueryString in
+                    "write\(unsafeRaw: String(index)) AS (" + write + ")"
+                }
+                try await db.raw((clauses.isEmpty ? "" : "WITH " + clauses.joined(separator: ", ") + " ") + writes.last!).run()
             }
         }
         return results.map { $0! }
@@ -372,25 +401,46 @@ public final class ConsentStore: Sendable {
 
     // MARK: - Reading
 
-    private static func currentStateJSON(_ db: any SQLDatabase, appId: String, subjectHash: String, subjectId: String) async throws -> String? {
+    private static func currentStateJSON(_ db: any SQLDatabase, subjectHash: String, subjectId: String) async throws -> String? {
         guard let row = try await db.raw("""
-            SELECT event_id, collected_at_ms, received_at_ms, consent FROM subjects
-            WHERE app_id = \(bind: appId) AND subject_hash = \(bind: subjectHash)
+            SELECT event_id, collected_at_ms, received_at_ms, consent FROM subjects WHERE subject_hash = \(bind: subjectHash)
             """).first() else { return nil }
+        return try subjectStateJSON(subjectId: subjectId, (
+            row.decode(column: "event_id", as: String.self), row.decode(column: "collected_at_ms", as: Int64.self),
+            row.decode(column: "received_at_ms", as: Int64.self), row.decode(column: "consent", as: String.self)))
+    }
+
+    /// The same read as `currentStateJSON`, as a PostgreSQL prepared statement.
+    struct CurrentStateQuery: PostgresPreparedStatement {
+        static let sql = "SELECT event_id, collected_at_ms, received_at_ms, consent FROM subjects WHERE subject_hash = $1"
+        typealias Row = CurrentStateRow
+        var subjectHash: String
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(subjectHash)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            try row.decode(Row.self)
+        }
+    }
+
+    /// A subject's stored state: event id, collected and received times (ms), consent JSON.
+    typealias CurrentStateRow = (String, Int64, Int64, String)
+
+    private static func subjectStateJSON(subjectId: String, _ row: CurrentStateRow) -> String {
         var json = JSONText()
-        try SubjectState.write(
-            subjectId: subjectId, eventId: row.decode(column: "event_id", as: String.self),
-            collectedAt: row.decode(column: "collected_at_ms", as: Int64.self),
-            receivedAt: row.decode(column: "received_at_ms", as: Int64.self),
-            consentJSON: row.decode(column: "consent", as: String.self), to: &json)
+        SubjectState.write(subjectId: subjectId, eventId: row.0, collectedAt: row.1, receivedAt: row.2, consentJSON: row.3, to: &json)
         return json.text
     }
 
-    private static func storedEvents(_ db: any SQLDatabase, appId: String, subjectHash: String, after: Int64, limit: Int?) async throws -> [StoredEvent] {
+    private static func storedEvents(_ db: any SQLDatabase, subjectHash: String, after: Int64, limit: Int?) async throws -> [StoredEvent] {
         let limitClause: SQLQueryString = limit.map { " LIMIT \(literal: $0)" } ?? ""
         return try await db.raw("""
             SELECT sequence, outcome, record FROM consent_events
-            WHERE app_id = \(bind: appId) AND subject_hash = \(bind: subjectHash) AND sequence > \(bind: after)
+            WHERE subject_hash = \(bind: subjectHash) AND sequence > \(bind: after)
             ORDER BY sequence
             """ + limitClause).all().map { row in
             let record = try JSONDecoder().decode(EventRecord.self, from: Data(row.decode(column: "record", as: String.self).utf8))

@@ -59,6 +59,10 @@ public final class Database: Sendable {
         self.writer = writer
     }
 
+    /// The PostgreSQL pool, for reads that run as prepared statements (parsed and planned once
+    /// per connection instead of once per query); nil on SQLite.
+    var postgres: PostgresClient? { (pool as? PostgresPool)?.client }
+
     /// Runs `body` on a pooled connection, for reads.
     public func read<R: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
         try await pool.withConnection(body)
@@ -261,40 +265,67 @@ struct SQLiteSource: ConnectionPoolSource {
     }
 }
 
-struct PostgresPool: ConnectionPool, @unchecked Sendable {
-    let pool: EventLoopGroupConnectionPool<PostgresConnectionSource>
-    let source: PostgresConnectionSource
-    let logger: Logger
+/// PostgreSQL through PostgresNIO's `PostgresClient`: its pool leases connections without an
+/// event-loop hop, which the legacy AsyncKit pool took twice per read.
+final class PostgresPool: ConnectionPool {
+    let client: PostgresClient
+    private let running: Task<Void, Never>
+    private let configuration: PostgresConnection.Configuration
+    private let logger: Logger
 
     init(url: String, logger: Logger) throws {
-        let configuration: SQLPostgresConfiguration
         do {
-            configuration = try SQLPostgresConfiguration(url: url)
+            configuration = try SQLPostgresConfiguration(url: url).coreConfiguration
         } catch {
             throw DatabaseError.badURL(url, "expected postgres://user:password@host:port/database or postgres+uds://user@localhost/socket-path#database")
         }
-        self.source = PostgresConnectionSource(sqlConfiguration: configuration)
-        self.pool = EventLoopGroupConnectionPool(
-            source: source,
-            maxConnectionsPerEventLoop: 4,
-            logger: logger,
-            on: MultiThreadedEventLoopGroup.singleton
-        )
+        var options = PostgresClient.Configuration.Options()
+        options.maximumConnections = 8
+        let client = PostgresClient(configuration: try Self.clientConfiguration(configuration, options: options, url: url),
+                                    backgroundLogger: logger)
+        self.client = client
         self.logger = logger
+        // The client leases connections only while `run()` is running.
+        running = Task { await client.run() }
+    }
+
+    /// The pool's configuration for the server the URL names.
+    private static func clientConfiguration(
+        _ core: PostgresConnection.Configuration, options: PostgresClient.Configuration.Options, url: String
+    ) throws -> PostgresClient.Configuration {
+        let tls: PostgresClient.Configuration.TLS
+        switch (core.tls.isEnforced, core.tls.isAllowed, core.tls.sslContext?.configuration) {
+        case (true, _, let context?): tls = .require(context)
+        case (false, true, let context?): tls = .prefer(context)
+        default: tls = .disable
+        }
+        var configuration: PostgresClient.Configuration
+        if let host = core.host, let port = core.port {
+            configuration = .init(host: host, port: port, username: core.username, password: core.password,
+                                  database: core.database, tls: tls)
+        } else if let socket = core.unixSocketPath {
+            configuration = .init(unixSocketPath: socket, username: core.username, password: core.password, database: core.database)
+        } else {
+            throw DatabaseError.badURL(url, "name a host or a unix socket")
+        }
+        configuration.options = options
+        return configuration
     }
 
     func withConnection<R: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
-        let connection = try await pool.requestConnection(logger: logger).get()
-        defer { pool.releaseConnection(connection, logger: logger) }
-        return try await body(connection.sql())
+        try await client.withConnection { connection in try await body(connection.sql()) }
     }
 
+    private static let connectionIds = Atomic<Int>(0)
+
     func dedicatedConnection() async throws -> any DedicatedConnection {
-        try await source.makeConnection(logger: logger, on: MultiThreadedEventLoopGroup.singleton.any()).get()
+        try await PostgresConnection.connect(
+            configuration: configuration, id: Self.connectionIds.add(1, ordering: .relaxed).newValue, logger: logger)
     }
 
     func shutdown() async {
-        try? await pool.shutdownAsync()
+        running.cancel()
+        await running.value
     }
 }
 

@@ -53,10 +53,14 @@ public enum Migrations {
                 record_hash TEXT NOT NULL,
                 chain_hash TEXT NOT NULL,
                 PRIMARY KEY (app_id, sequence),
-                UNIQUE (app_id, event_id)
+                UNIQUE (event_id, app_id)
             )
             """,
-            "CREATE INDEX consent_events_subject ON consent_events (app_id, subject_hash, sequence)",
+            // The subject hash is keyed by app (see ServerSecret.subjectHash): it alone finds a
+            // subject's rows. Lookups by event id or subject hash never add `app_id = …` as an
+            // index condition: PostgreSQL estimates one row for an app its statistics have not
+            // seen yet and would then scan that app's whole chain instead of the key's index.
+            "CREATE INDEX consent_events_subject ON consent_events (subject_hash, sequence)",
             // The current state per subject: last writer wins on (collected_at_ms, event_id).
             """
             CREATE TABLE subjects (
@@ -67,7 +71,7 @@ public enum Migrations {
                 collected_at_ms BIGINT NOT NULL,
                 received_at_ms BIGINT NOT NULL,
                 consent TEXT NOT NULL,
-                PRIMARY KEY (app_id, subject_hash)
+                PRIMARY KEY (subject_hash)
             )
             """,
             """
