@@ -35,13 +35,13 @@ public final class InMemoryKeyValueStore: KeyValueStore {
         for observer in observers { observer() }
     }
 
-    public func observe(_ handler: @escaping @Sendable () -> Void) -> KeyValueObservation {
+    public func observe(_ handler: @escaping @Sendable () -> Void) -> ObservationToken {
         let id = state.withLock { state in
             defer { state.nextObserver += 1 }
             state.observers[state.nextObserver] = handler
             return state.nextObserver
         }
-        return KeyValueObservation { [weak self] in
+        return ObservationToken { [weak self] in
             _ = self?.state.withLock { $0.observers.removeValue(forKey: id) }
         }
     }

@@ -14,7 +14,7 @@ public protocol KeyValueStore: AnyObject, Sendable {
 
     /// Calls `handler` after each change to the store, made through it or (where the backing
     /// store reports it) by other code. Keep the returned token; dropping it stops the calls.
-    func observe(_ handler: @escaping @Sendable () -> Void) -> KeyValueObservation
+    func observe(_ handler: @escaping @Sendable () -> Void) -> ObservationToken
 }
 
 extension KeyValueStore {
@@ -22,26 +22,4 @@ extension KeyValueStore {
     public func value(forKey key: String) -> StoredValue? {
         values(forKeys: [key])[key]
     }
-}
-
-/// Keeps a ``KeyValueStore`` observer registered; dropping it (or calling ``cancel()``)
-/// unregisters it.
-public final class KeyValueObservation: Sendable {
-    private let onCancel: Locked<(@Sendable () -> Void)?>
-
-    /// Wraps the action that unregisters the observer.
-    public init(cancel: @escaping @Sendable () -> Void) {
-        onCancel = Locked(cancel)
-    }
-
-    /// Unregisters the observer; later calls do nothing.
-    public func cancel() {
-        let action = onCancel.withLock { action -> (@Sendable () -> Void)? in
-            defer { action = nil }
-            return action
-        }
-        action?()
-    }
-
-    deinit { cancel() }
 }

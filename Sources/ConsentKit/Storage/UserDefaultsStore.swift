@@ -79,14 +79,14 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
         NotificationCenter.default.post(name: Self.didWrite, object: domain)
     }
 
-    public func observe(_ handler: @escaping @Sendable () -> Void) -> KeyValueObservation {
+    public func observe(_ handler: @escaping @Sendable () -> Void) -> ObservationToken {
         startListening()
         let id = nextObserver.withLock { next in
             defer { next += 1 }
             return next
         }
         observers.withLock { $0[id] = handler }
-        return KeyValueObservation { [weak self] in
+        return ObservationToken { [weak self] in
             _ = self?.observers.withLock { $0.removeValue(forKey: id) }
         }
     }

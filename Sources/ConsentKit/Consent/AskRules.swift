@@ -1,0 +1,102 @@
+import Foundation
+import TCF
+
+/// When to ask the user (again): one function, ``AskRules/evaluate(_:)``, with these rules in
+/// this order:
+///
+/// 1. GDPR does not apply → never; not known yet → not yet.
+/// 2. No stored decision → ask.
+/// 3. The decision's TCF policy version is older than the vendor list's → ask.
+/// 4. Vendors the publisher uses were added since the decision (in the list now, not among the
+///    decision's disclosed vendors) → ask. Only additions count: a renamed vendor keeps its id
+///    and a removed one is no longer used, so neither re-prompts.
+/// 5. The decision is older than ``maximumAge`` months (13 by default) → ask.
+/// 6. The decision was made on a notice older than the publisher's last material change → ask.
+public struct AskRules: Sendable, Equatable {
+    /// Months after which a decision is asked again (13 by default, the TCF policy's ceiling).
+    public var maximumAge: Int
+    /// The notice version of the publisher's last material change: decisions made on an older
+    /// notice are asked again. 0 means none.
+    public var materialNoticeVersion: Int
+
+    /// Rules with the defaults: 13 months, no material notice change.
+    public init(maximumAge: Int = 13, materialNoticeVersion: Int = 0) {
+        self.maximumAge = maximumAge
+        self.materialNoticeVersion = materialNoticeVersion
+    }
+
+    /// What the rules look at.
+    public struct Situation: Sendable {
+        /// The region decision.
+        public var gdprApplies: GDPRApplicability
+        /// The stored decision, if any.
+        public var decision: ConsentState?
+        /// The TCF policy version of the vendor list held now (nil: no list yet).
+        public var tcfPolicyVersion: Int?
+        /// The vendors the publisher uses that the list held now contains.
+        public var publisherVendorIds: IDSet
+        /// Now.
+        public var now: Date
+
+        /// Describes a situation.
+        public init(gdprApplies: GDPRApplicability, decision: ConsentState?, tcfPolicyVersion: Int?, publisherVendorIds: IDSet, now: Date) {
+            self.gdprApplies = gdprApplies
+            self.decision = decision
+            self.tcfPolicyVersion = tcfPolicyVersion
+            self.publisherVendorIds = publisherVendorIds
+            self.now = now
+        }
+    }
+
+    /// The rules' answer and the rule that gave it.
+    public enum Verdict: Sendable, Equatable {
+        /// Do not ask: GDPR does not apply.
+        case gdprDoesNotApply
+        /// Do not ask yet: the region is not known.
+        case regionUnknown
+        /// Do not ask: the stored decision still holds.
+        case decisionHolds
+        /// Ask: there is no decision.
+        case noDecision
+        /// Ask: the decision was made under an older TCF policy.
+        case policyVersionChanged(decided: Int, current: Int)
+        /// Ask: these vendors were added since the decision.
+        case vendorsAdded(IDSet)
+        /// Ask: the decision is older than the maximum age.
+        case expired(decidedAt: Date)
+        /// Ask: the notice changed materially since the decision.
+        case materialNoticeChange(decidedOn: Int, current: Int)
+
+        /// Whether the user should be asked.
+        public var shouldAsk: Bool {
+            switch self {
+            case .gdprDoesNotApply, .regionUnknown, .decisionHolds: false
+            case .noDecision, .policyVersionChanged, .vendorsAdded, .expired, .materialNoticeChange: true
+            }
+        }
+    }
+
+    /// Applies the rules to `situation`.
+    public func evaluate(_ situation: Situation) -> Verdict {
+        switch situation.gdprApplies {
+        case .doesNotApply: return .gdprDoesNotApply
+        case .undetermined: return .regionUnknown
+        case .applies: break
+        }
+        guard let decision = situation.decision else { return .noDecision }
+        if let current = situation.tcfPolicyVersion, decision.tcfPolicyVersion < current {
+            return .policyVersionChanged(decided: decision.tcfPolicyVersion, current: current)
+        }
+        let added = situation.publisherVendorIds.subtracting(decision.disclosedVendors)
+        if !added.isEmpty { return .vendorsAdded(added) }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        if let expiry = calendar.date(byAdding: .month, value: maximumAge, to: decision.updated), situation.now >= expiry {
+            return .expired(decidedAt: decision.updated)
+        }
+        if decision.noticeVersion < materialNoticeVersion {
+            return .materialNoticeChange(decidedOn: decision.noticeVersion, current: materialNoticeVersion)
+        }
+        return .decisionHolds
+    }
+}

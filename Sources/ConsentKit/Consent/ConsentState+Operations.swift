@@ -1,0 +1,87 @@
+import Foundation
+import TCF
+
+extension ConsentState {
+    /// Purposes that TCF 2.2 allows only on consent, never on legitimate interest: 1 (store and
+    /// access information) and 3-6 (personalised advertising and content profiles and selection).
+    public static let consentOnlyPurposes: IDSet = [1, 3, 4, 5, 6]
+
+    /// "Accept all": consent to every purpose and special feature the list shows, consent for
+    /// every disclosed vendor that asks for any, legitimate interest kept for every vendor and
+    /// purpose that declares it, and the publisher's purposes granted.
+    public static func agreeToAll(scope: ConsentScope, at date: Date = Date()) -> ConsentState {
+        var purposes = IDSet(scope.vendorList.purposes.keys)
+        if scope.purposeOneTreatment { purposes = purposes.removing(1) }
+        var consentVendors: [Int] = []
+        var interestVendors: [Int] = []
+        var interestPurposes = IDSet()
+        for vendor in scope.vendors {
+            if !vendor.purposes.isEmpty || !vendor.specialFeatures.isEmpty { consentVendors.append(vendor.id) }
+            // Flexible purposes may be switched to legitimate interest by a publisher restriction.
+            let interests = vendor.legIntPurposes.union(vendor.flexiblePurposes).subtracting(consentOnlyPurposes)
+            if !interests.isEmpty {
+                interestVendors.append(vendor.id)
+                interestPurposes = interestPurposes.union(interests)
+            }
+        }
+        return ConsentState(
+            purposeConsents: purposes,
+            purposeLegitimateInterests: interestPurposes.intersection(IDSet(scope.vendorList.purposes.keys)),
+            specialFeatureOptIns: IDSet(scope.vendorList.specialFeatures.keys),
+            vendorConsents: IDSet(consentVendors), vendorLegitimateInterests: IDSet(interestVendors),
+            publisherConsents: scope.publisherPurposes, publisherLegitimateInterests: scope.publisherLegitimateInterestPurposes,
+            numCustomPurposes: scope.numCustomPurposes,
+            customPurposeConsents: (scope.numCustomPurposes > 0 ? IDSet(1...scope.numCustomPurposes) : [])
+                .subtracting(scope.customLegitimateInterestPurposes),
+            customPurposeLegitimateInterests: scope.customLegitimateInterestPurposes,
+            disclosedVendors: scope.vendorIds, vendorListVersion: scope.vendorList.vendorListVersion,
+            tcfPolicyVersion: scope.vendorList.tcfPolicyVersion ?? 0, publisherCC: scope.publisherCC,
+            purposeOneTreatment: scope.purposeOneTreatment, useNonStandardTexts: scope.useNonStandardTexts,
+            publisherRestrictions: scope.publisherRestrictions, consentScreen: scope.consentScreen,
+            consentLanguage: scope.consentLanguage, noticeVersion: scope.noticeVersion, created: date, updated: date)
+    }
+
+    /// "Reject all": no consent, no opt-in, and an objection to every legitimate interest; the
+    /// vendors still count as disclosed.
+    public static func disagreeToAll(scope: ConsentScope, at date: Date = Date()) -> ConsentState {
+        ConsentState(
+            numCustomPurposes: scope.numCustomPurposes, disclosedVendors: scope.vendorIds,
+            vendorListVersion: scope.vendorList.vendorListVersion, tcfPolicyVersion: scope.vendorList.tcfPolicyVersion ?? 0,
+            publisherCC: scope.publisherCC, purposeOneTreatment: scope.purposeOneTreatment,
+            useNonStandardTexts: scope.useNonStandardTexts, publisherRestrictions: scope.publisherRestrictions,
+            consentScreen: scope.consentScreen, consentLanguage: scope.consentLanguage, noticeVersion: scope.noticeVersion, created: date, updated: date)
+    }
+
+    /// The decision a TC string records (consent received from elsewhere: another device, the
+    /// web). `created` and `updated` are the string's `Created` and `LastUpdated`.
+    public init(tcString: TCString) {
+        let publisher = tcString.publisherTC
+        self.init(
+            purposeConsents: tcString.purposesConsent, purposeLegitimateInterests: tcString.purposesLITransparency,
+            specialFeatureOptIns: tcString.specialFeatureOptIns, vendorConsents: tcString.vendorConsents,
+            vendorLegitimateInterests: tcString.vendorLegitimateInterests,
+            publisherConsents: publisher?.pubPurposesConsent ?? [], publisherLegitimateInterests: publisher?.pubPurposesLITransparency ?? [],
+            numCustomPurposes: publisher?.numCustomPurposes ?? 0, customPurposeConsents: publisher?.customPurposesConsent ?? [],
+            customPurposeLegitimateInterests: publisher?.customPurposesLITransparency ?? [],
+            disclosedVendors: tcString.disclosedVendors ?? [], vendorListVersion: tcString.vendorListVersion,
+            tcfPolicyVersion: tcString.tcfPolicyVersion, publisherCC: tcString.publisherCC,
+            purposeOneTreatment: tcString.purposeOneTreatment, useNonStandardTexts: tcString.useNonStandardTexts,
+            publisherRestrictions: tcString.publisherRestrictions, consentScreen: tcString.consentScreen,
+            consentLanguage: tcString.consentLanguage, created: tcString.created.date, updated: tcString.lastUpdated.date)
+    }
+
+    /// Applies a set of changes made in `body` at once and returns the new decision, updated at
+    /// `date`; nothing changes when `body` throws.
+    ///
+    /// ```swift
+    /// let next = try state.changing { changes in
+    ///     try changes.setPurpose(3, consent: false)
+    ///     try changes.setVendor(755, consent: true)
+    /// }
+    /// ```
+    public func changing(at date: Date = Date(), _ body: (inout ConsentChanges) throws(ConsentChangeError) -> Void) throws(ConsentChangeError) -> ConsentState {
+        var changes = ConsentChanges(self)
+        try body(&changes)
+        return changes.applied(to: self, at: date)
+    }
+}

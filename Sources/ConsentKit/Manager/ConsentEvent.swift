@@ -1,0 +1,60 @@
+import TCF
+
+/// Something the CMP tells the app about, in order, on ``ConsentManager/events()`` and to
+/// listeners.
+public enum ConsentEvent: Sendable, Equatable {
+    /// `start()` restored the stored decision (nil when there is none) and region decision.
+    case ready(ConsentState?, GDPRApplicability)
+    /// The decision changed and its keys are written (nil: removed).
+    case consentChanged(ConsentState?)
+    /// The region decision is made.
+    case regionDecided(GDPRApplicability, source: RegionSource)
+    /// A vendor list is held (loaded from disk or downloaded).
+    case vendorListUpdated(version: Int)
+    /// Something failed; the CMP carried on with what it had.
+    case error(ConsentKitError)
+}
+
+/// Where a region decision came from.
+public enum RegionSource: Sendable, Equatable {
+    /// consentd's `/v1/config`.
+    case server
+    /// The publisher forced it.
+    case publisher
+    /// The last known answer, because the server did not answer in time or at all.
+    case lastKnown
+}
+
+/// A failure the CMP reports, saying what and where.
+public enum ConsentKitError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// consentd did not give a usable answer.
+    case server(ConsentdError)
+    /// The region question timed out after this many seconds.
+    case regionTimeout(seconds: Double)
+    /// A vendor list could not be loaded or refreshed.
+    case vendorList(String)
+    /// The operation needs a vendor list and none is held yet.
+    case noVendorList
+    /// A change was refused.
+    case change(ConsentChangeError)
+    /// A TC string given to the CMP does not decode.
+    case invalidTCString(TCFDecodingError)
+    /// The decision does not fit the string formats.
+    case encoding(TCFEncodingError)
+    /// The stored decision could not be read back; the CMP starts without one.
+    case storedDecisionUnreadable(String)
+
+    /// What went wrong.
+    public var description: String {
+        switch self {
+        case .server(let error): "consentd: \(error)"
+        case .regionTimeout(let seconds): "the region decision timed out after \(seconds) s; using the last known answer"
+        case .vendorList(let message): "vendor list: \(message)"
+        case .noVendorList: "no vendor list is held yet: wait for .vendorListUpdated or supply a bundled snapshot"
+        case .change(let error): "change refused: \(error)"
+        case .invalidTCString(let error): "TC string: \(error)"
+        case .encoding(let error): "the decision cannot be encoded: \(error)"
+        case .storedDecisionUnreadable(let message): "stored decision unreadable: \(message)"
+        }
+    }
+}

@@ -1,0 +1,55 @@
+/// A region to pretend to be in while testing, as in Google's Consent SDK: honoured only on
+/// debug devices (see ``DebugSettings``).
+public enum DebugGeography: String, Sendable, Equatable {
+    /// Inside the EEA (GDPR applies).
+    case eea
+    /// Outside the EEA.
+    case notEEA = "not_eea"
+}
+
+/// Debug geography and the devices it applies to.
+public struct DebugSettings: Sendable, Equatable {
+    /// The region to pretend to be in.
+    public var geography: DebugGeography?
+    /// Identifiers of the devices the debug geography applies to (compared with
+    /// ``DeviceInfo/debugIdentifier``).
+    public var deviceIdentifiers: Set<String>
+
+    /// Debug settings; nothing applies on a device not listed, except the simulator.
+    public init(geography: DebugGeography? = nil, deviceIdentifiers: Set<String> = []) {
+        self.geography = geography
+        self.deviceIdentifiers = deviceIdentifiers
+    }
+
+    /// The geography to force on `device`: only on a listed device or the simulator.
+    public func geography(on device: DeviceInfo) -> DebugGeography? {
+        guard let geography else { return nil }
+        if device.isSimulator { return geography }
+        if let identifier = device.debugIdentifier, deviceIdentifiers.contains(identifier) { return geography }
+        return nil
+    }
+}
+
+/// What the SDK knows of the device it runs on.
+public struct DeviceInfo: Sendable, Equatable {
+    /// The identifier a developer lists to make this a debug device (on iOS, the identifier
+    /// for vendor); nil when there is none.
+    public var debugIdentifier: String?
+    /// Whether this is the iOS simulator.
+    public var isSimulator: Bool
+
+    /// Describes a device.
+    public init(debugIdentifier: String?, isSimulator: Bool) {
+        self.debugIdentifier = debugIdentifier
+        self.isSimulator = isSimulator
+    }
+
+    /// The device the code runs on, as far as this platform tells (no identifier on Linux).
+    public static var current: DeviceInfo {
+        #if targetEnvironment(simulator)
+        DeviceInfo(debugIdentifier: nil, isSimulator: true)
+        #else
+        DeviceInfo(debugIdentifier: nil, isSimulator: false)
+        #endif
+    }
+}

@@ -1,0 +1,106 @@
+import TCF
+
+/// Which generations of the in-app keys the CMP writes: v2.x (`IABTCF_*`) by default, v1.0
+/// (`IABConsent_*`) on request, or both.
+public struct IABKeyGenerations: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+
+    /// Creates a set from its raw bits.
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// The v1.0 keys (`IABConsent_*`, with a v1.1 consent string).
+    public static let version1 = IABKeyGenerations(rawValue: 1)
+    /// The v2.x keys (`IABTCF_*`, with a TC string).
+    public static let version2 = IABKeyGenerations(rawValue: 2)
+    /// Both.
+    public static let all: IABKeyGenerations = [.version1, .version2]
+}
+
+/// Every key the CMP owns, derived from a decision: a pure function, so what is stored is
+/// always exactly what the decision implies. Keys a decision does not set map to nil, which a
+/// ``KeyValueStore`` write turns into a removal, so keys that no longer apply disappear.
+public enum IABKeyValues {
+    /// The keys for `state` (nil: no decision yet, only the CMP-present keys and gdprApplies).
+    ///
+    /// - Throws: `TCFEncodingError` when the state does not fit the string formats (for
+    ///   example a language that is not two letters).
+    public static func values(
+        for state: ConsentState?, gdprApplies: GDPRApplicability, cmp: CMPIdentity, generations: IABKeyGenerations
+    ) throws(TCFEncodingError) -> [String: StoredValue?] {
+        var values: [String: StoredValue?] = [:]
+        for key in IABKey.version1 + IABKey.version2 { values[key] = .some(nil) }
+        if generations.contains(.version2) {
+            try version2(state, gdprApplies, cmp, into: &values)
+        }
+        if generations.contains(.version1) {
+            try version1(state, gdprApplies, cmp, into: &values)
+        }
+        return values
+    }
+
+    /// Every key the CMP owns, each mapped to nil: what "remove everything" writes.
+    public static var removal: [String: StoredValue?] {
+        Dictionary(uniqueKeysWithValues: (IABKey.version1 + IABKey.version2).map { ($0, StoredValue?.none) })
+    }
+
+    private static func version2(
+        _ state: ConsentState?, _ gdpr: GDPRApplicability, _ cmp: CMPIdentity, into values: inout [String: StoredValue?]
+    ) throws(TCFEncodingError) {
+        values[IABKey.cmpSdkID] = .integer(cmp.cmpId)
+        values[IABKey.cmpSdkVersion] = .integer(cmp.cmpVersion)
+        values[IABKey.gdprApplies] = gdpr.flag.map { .integer($0 ? 1 : 0) }
+        guard let state else { return }
+        values[IABKey.tcString] = .string(try state.tcString(cmp: cmp).encoded())
+        values[IABKey.policyVersion] = .integer(state.tcfPolicyVersion)
+        values[IABKey.publisherCC] = .string(state.publisherCC)
+        values[IABKey.purposeOneTreatment] = .integer(state.purposeOneTreatment ? 1 : 0)
+        values[IABKey.useNonStandardTexts] = .integer(state.useNonStandardTexts ? 1 : 0)
+        let binary: [(String, IDSet)] = [
+            (IABKey.vendorConsents, state.vendorConsents),
+            (IABKey.vendorLegitimateInterests, state.vendorLegitimateInterests),
+            (IABKey.disclosedVendors, state.disclosedVendors),
+            (IABKey.purposeConsents, state.purposeConsents),
+            (IABKey.purposeLegitimateInterests, state.purposeLegitimateInterests),
+            (IABKey.specialFeaturesOptIns, state.specialFeatureOptIns),
+            (IABKey.publisherConsent, state.publisherConsents),
+            (IABKey.publisherLegitimateInterests, state.publisherLegitimateInterests),
+            (IABKey.publisherCustomPurposesConsents, state.customPurposeConsents),
+            (IABKey.publisherCustomPurposesLegitimateInterests, state.customPurposeLegitimateInterests),
+        ]
+        for (key, ids) in binary {
+            values[key] = .string(BinaryString.encode(ids, length: ids.max))
+        }
+        for (purposeId, restriction) in restrictionStrings(state.publisherRestrictions) {
+            values[IABKey.publisherRestrictions(purposeId: purposeId)] = .string(restriction)
+        }
+    }
+
+    private static func version1(
+        _ state: ConsentState?, _ gdpr: GDPRApplicability, _ cmp: CMPIdentity, into values: inout [String: StoredValue?]
+    ) throws(TCFEncodingError) {
+        values[IABKey.cmpPresent] = .bool(true)
+        values[IABKey.subjectToGDPR] = gdpr.flag.map { .string($0 ? "1" : "0") }
+        guard let state else { return }
+        let string = state.consentStringV1(cmp: cmp)
+        values[IABKey.consentString] = .string(try string.encoded())
+        values[IABKey.parsedPurposeConsents] = .string(BinaryString.encode(string.purposesAllowed, length: string.purposesAllowed.max))
+        values[IABKey.parsedVendorConsents] = .string(BinaryString.encode(string.vendorConsents, length: string.maxVendorId))
+    }
+
+    /// `IABTCF_PublisherRestrictions{ID}` per restricted purpose: character n is vendor n+1's
+    /// restriction type ('0' not allowed, '1' require consent, '2' require legitimate interest),
+    /// '_' where the vendor has none (as the CMP API's InAppTCData writes it); the last
+    /// restriction listed for a vendor and purpose wins, as in the string.
+    static func restrictionStrings(_ restrictions: [PublisherRestriction]) -> [Int: String] {
+        var byPurpose: [Int: [Int: PublisherRestriction.RestrictionType]] = [:]
+        for restriction in restrictions where IABKey.restrictablePurposeIds.contains(restriction.purposeId) {
+            for vendor in restriction.vendorIds { byPurpose[restriction.purposeId, default: [:]][vendor] = restriction.restrictionType }
+        }
+        return byPurpose.mapValues { types in
+            let length = types.keys.max() ?? 0
+            var bytes = [UInt8](repeating: UInt8(ascii: "_"), count: length)
+            for (vendor, type) in types { bytes[vendor - 1] = UInt8(ascii: "0") + UInt8(type.rawValue) }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+}
