@@ -71,7 +71,7 @@ extension ConsentState {
     }
 
     /// Applies a set of changes made in `body` at once and returns the new decision, updated at
-    /// `date`; nothing changes when `body` throws.
+    /// `date`; nothing changes when `body` throws (a setter refusing a change throws ``ConsentChangeError``).
     ///
     /// ```swift
     /// let next = try state.changing { changes in
@@ -79,7 +79,9 @@ extension ConsentState {
     ///     try changes.setVendor(755, consent: true)
     /// }
     /// ```
-    public func changing(at date: Date = Date(), _ body: (inout ConsentChanges) throws(ConsentChangeError) -> Void) throws(ConsentChangeError) -> ConsentState {
+    public func changing<Failure: Error>(
+        at date: Date = Date(), _ body: (inout ConsentChanges) throws(Failure) -> Void
+    ) throws(Failure) -> ConsentState {
         var changes = ConsentChanges(self)
         try body(&changes)
         return changes.applied(to: self, at: date)

@@ -112,18 +112,14 @@ public final class ConsentManager: Sendable {
     }
 
     /// Applies the changes made in `body` to the current decision (or, with none yet, to
-    /// "reject all" for what the notice covers) and commits them at once.
-    public func update(_ body: (inout ConsentChanges) throws(ConsentChangeError) -> Void) throws(ConsentKitError) {
+    /// "reject all" for what the notice covers) and commits them at once. Throws what `body`
+    /// throws (``ConsentChangeError`` from a refused change), or a ``ConsentKitError``; nothing
+    /// is written then.
+    public func update(_ body: (inout ConsentChanges) throws -> Void) throws {
         let now = configuration.now()
         let base: ConsentState
         if let consent { base = consent } else { base = .disagreeToAll(scope: try scope(), at: now) }
-        let next: ConsentState
-        do {
-            next = try base.changing(at: now, body)
-        } catch {
-            throw .change(error)
-        }
-        try commit(next)
+        try commit(base.changing(at: now, body))
     }
 
     /// Takes the decision a TC string records (consent received from another device or the web).

@@ -42,8 +42,9 @@ struct ConsentStorage: Sendable {
     /// are removed.
     func write(_ state: ConsentState?, gdprApplies: GDPRApplicability) throws(TCFEncodingError) {
         var changes = try IABKeyValues.values(for: state, gdprApplies: gdprApplies, cmp: cmp, generations: generations)
-        changes[Self.decisionKey] = try state.map { state throws(TCFEncodingError) in .string(try Self.record(state, cmp: cmp)) }
-        changes[Self.gdprAppliesKey] = gdprApplies.flag.map { .string($0 ? "1" : "0") }
+        // updateValue keeps a nil (a removal); a subscript assignment of nil would drop the key.
+        changes.updateValue(try state.map { state throws(TCFEncodingError) in .string(try Self.record(state, cmp: cmp)) }, forKey: Self.decisionKey)
+        changes.updateValue(gdprApplies.flag.map { .string($0 ? "1" : "0") }, forKey: Self.gdprAppliesKey)
         store.write(changes)
     }
 

@@ -48,7 +48,8 @@ public enum IABKeyValues {
     ) throws(TCFEncodingError) {
         values[IABKey.cmpSdkID] = .integer(cmp.cmpId)
         values[IABKey.cmpSdkVersion] = .integer(cmp.cmpVersion)
-        values[IABKey.gdprApplies] = gdpr.flag.map { .integer($0 ? 1 : 0) }
+        // updateValue keeps a nil (a removal) in the dictionary; a subscript assignment of nil would drop the key.
+        values.updateValue(gdpr.flag.map { .integer($0 ? 1 : 0) }, forKey: IABKey.gdprApplies)
         guard let state else { return }
         values[IABKey.tcString] = .string(try state.tcString(cmp: cmp).encoded())
         values[IABKey.policyVersion] = .integer(state.tcfPolicyVersion)
@@ -79,7 +80,7 @@ public enum IABKeyValues {
         _ state: ConsentState?, _ gdpr: GDPRApplicability, _ cmp: CMPIdentity, into values: inout [String: StoredValue?]
     ) throws(TCFEncodingError) {
         values[IABKey.cmpPresent] = .bool(true)
-        values[IABKey.subjectToGDPR] = gdpr.flag.map { .string($0 ? "1" : "0") }
+        values.updateValue(gdpr.flag.map { .string($0 ? "1" : "0") }, forKey: IABKey.subjectToGDPR)
         guard let state else { return }
         let string = state.consentStringV1(cmp: cmp)
         values[IABKey.consentString] = .string(try string.encoded())

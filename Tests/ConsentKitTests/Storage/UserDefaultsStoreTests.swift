@@ -10,6 +10,14 @@ func withTestSuite<R>(_ body: (String, UserDefaultsStore) throws -> R) throws ->
     return try body(name, store)
 }
 
+/// ``withTestSuite`` for async tests.
+func withTestSuite<R>(_ body: (String, UserDefaultsStore) async throws -> R) async throws -> R {
+    let name = "consentkit-tests-\(UUID().uuidString)"
+    let store = try #require(UserDefaultsStore(suiteName: name))
+    defer { UserDefaults.standard.removePersistentDomain(forName: name) }
+    return try await body(name, store)
+}
+
 @Suite("UserDefaults store")
 struct UserDefaultsStoreTests {
     @Test("values come back with the types a third-party SDK reads them with")

@@ -1,0 +1,36 @@
+import Foundation
+import TCF
+@testable import ConsentKit
+
+/// Files of the shared reference folder (`../shared/reference` beside the repository).
+enum Reference {
+    static let root: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()  // Support
+        .deletingLastPathComponent()  // ConsentKitTests
+        .deletingLastPathComponent()  // Tests
+        .deletingLastPathComponent()  // repository
+        .deletingLastPathComponent()
+        .appendingPathComponent("shared/reference")
+
+    /// The real GVL v3 (#45, 2024-03-21), decoded once.
+    static let vendorList: VendorList = {
+        let data = try! Data(contentsOf: root.appendingPathComponent("gvl/gvl-v3_vendor-list-v45_2024-03-21.json"))
+        return try! VendorList(jsonData: data)
+    }()
+}
+
+/// The CMP identity tests write with.
+let testCMP = CMPIdentity(cmpId: 300, cmpVersion: 7)
+
+/// A fixed instant: 2026-03-04T05:06:07.890Z.
+let testDate = Date(timeIntervalSince1970: 1_772_600_767.89)
+
+/// A scope over the real GVL with the given vendors (default: the first `count` vendor ids).
+func testScope(vendorIds: IDSet? = nil, count: Int = 850, publisherPurposes: IDSet = [], customPurposes: Int = 0,
+               restrictions: [PublisherRestriction] = [], purposeOneTreatment: Bool = false) -> ConsentScope {
+    let ids = vendorIds ?? IDSet(Reference.vendorList.vendors.keys.sorted().prefix(count))
+    return ConsentScope(
+        vendorList: Reference.vendorList, vendorIds: ids, publisherPurposes: publisherPurposes, numCustomPurposes: customPurposes,
+        publisherCC: "de", purposeOneTreatment: purposeOneTreatment, publisherRestrictions: restrictions,
+        consentScreen: 2, consentLanguage: "fr", noticeVersion: 3)
+}
