@@ -39,9 +39,10 @@ public final class ConsentManager: Sendable {
     // MARK: Lifecycle
 
     /// Publishes the CMP-present keys and restores the stored decision, synchronously and
-    /// without network; then starts ``refresh()`` in the background and returns its task.
+    /// without network; then, unless `refreshing` is false, starts ``refresh()`` in the
+    /// background and returns its task.
     @discardableResult
-    public func start() -> Task<Void, Never> {
+    public func start(refreshing: Bool = true) -> Task<Void, Never>? {
         storage.publishPresence()
         let restored = storage.restore()
         let gdpr = restored.gdprApplies
@@ -52,6 +53,7 @@ public final class ConsentManager: Sendable {
         }
         if let problem = restored.problem { hub.emit(.error(.storedDecisionUnreadable(problem))) }
         hub.emit(.ready(restored.state, gdpr))
+        guard refreshing else { return nil }
         return Task.detached(priority: .utility) { [self] in await refresh() }
     }
 

@@ -1,0 +1,235 @@
+import Foundation
+import Testing
+import TCF
+@testable import ConsentKit
+
+let endpoint = ConsentdEndpoint(baseURL: URL(string: "https://consent.example.com")!, publishableKey: "ck_pub_k_s", publisherIds: ["pub-1"])
+
+func makeManager(
+    store: any KeyValueStore = InMemoryKeyValueStore(), http: any HTTPClient = ScriptedHTTPClient.forbidden,
+    consentd: ConsentdEndpoint? = endpoint, timeout: TimeInterval = 3, override: GDPRApplicability? = nil,
+    debug: DebugSettings = DebugSettings(), device: DeviceInfo = DeviceInfo(debugIdentifier: "device-A", isSimulator: false),
+    vendorLists: (any VendorListLoading)? = FixedVendorLists(local: Reference.vendorList), publisher: PublisherSettings = PublisherSettings()
+) -> ConsentManager {
+    ConsentManager(configuration: ConsentConfiguration(
+        cmp: testCMP, store: store, consentd: consentd, http: http, regionTimeout: timeout, gdprOverride: override, debug: debug,
+        device: device, publisher: publisher, noticeVersion: 2, vendorLists: vendorLists, now: { testDate }))
+}
+
+/// Collects a manager's events.
+final class EventLog: Sendable {
+    private let events = Locked<[ConsentEvent]>([])
+    let token: ObservationToken
+
+    init(_ manager: ConsentManager) {
+        let events = self.events
+        token = manager.addListener { event in events.withLock { $0.append(event) } }
+    }
+
+    var all: [ConsentEvent] { events.withLock { $0 } }
+}
+
+@Suite("Consent manager")
+struct ConsentManagerTests {
+    @Test("start publishes the CMP-present keys and restores the stored decision, without network")
+    func startIsLocal() throws {
+        let store = InMemoryKeyValueStore()
+        let stored = ConsentState.agreeToAll(scope: testScope(count: 850), at: testDate)
+        try ConsentStorage(store: store, cmp: testCMP, generations: .version2).write(stored, gdprApplies: .applies)
+        store.write([IABKey.cmpSdkID: nil])
+        let manager = makeManager(store: store, http: ScriptedHTTPClient.forbidden)
+        let log = EventLog(manager)
+        #expect(manager.start(refreshing: false) == nil)
+        #expect(store.value(forKey: IABKey.cmpSdkID) == .integer(300))
+        #expect(manager.consent == stored)
+        #expect(manager.gdprApplies == .applies)
+        #expect(log.all == [.ready(stored, .applies)])
+    }
+
+    @Test("consentd's region answer is taken and written to the keys")
+    func regionFromServer() async throws {
+        let store = InMemoryKeyValueStore()
+        let http = ScriptedHTTPClient { _ in HTTPResponse(status: 200, body: configJSON(gdprApplies: true)) }
+        let manager = makeManager(store: store, http: http)
+        let log = EventLog(manager)
+        await manager.start()?.value
+        #expect(manager.gdprApplies == .applies)
+        #expect(store.value(forKey: IABKey.gdprApplies) == .integer(1))
+        #expect(log.all.contains(.regionDecided(.applies, source: .server)))
+        let request = try #require(http.sent.first)
+        #expect(request.url.absoluteString == "https://consent.example.com/v1/config?publisherIds=pub-1")
+        #expect(request.headers["Authorization"] == "Bearer ck_pub_k_s")
+        #expect(manager.appConfig?.vendorIds == [8, 755, 793])
+    }
+
+    @Test("when consentd does not answer in time, the last known answer stands and the timeout is reported")
+    func regionTimeoutFallsBack() async throws {
+        let store = InMemoryKeyValueStore()
+        try ConsentStorage(store: store, cmp: testCMP, generations: .version2).write(nil, gdprApplies: .doesNotApply)
+        let http = ScriptedHTTPClient(delay: 5) { _ in HTTPResponse(status: 200, body: configJSON(gdprApplies: true)) }
+        let manager = makeManager(store: store, http: http, timeout: 0.2)
+        let log = EventLog(manager)
+        let started = Date()
+        await manager.start()?.value
+        #expect(Date().timeIntervalSince(started) < 3)
+        #expect(manager.gdprApplies == .doesNotApply)
+        #expect(log.all.contains(.error(.regionTimeout(seconds: 0.2))))
+        #expect(store.value(forKey: IABKey.gdprApplies) == .integer(0))
+    }
+
+    @Test("a consentd error is reported with its status and code, and the last known answer stands")
+    func regionErrorFallsBack() async throws {
+        let http = ScriptedHTTPClient { _ in
+            HTTPResponse(status: 400, body: Data(#"{"error":{"code":"unknown_publisher","message":"no publisher pub-1"}}"#.utf8))
+        }
+        let manager = makeManager(http: http)
+        let log = EventLog(manager)
+        await manager.start()?.value
+        #expect(manager.gdprApplies == .undetermined)
+        #expect(log.all.contains(.error(.server(.status(
+            url: "https://consent.example.com/v1/config?publisherIds=pub-1", status: 400, code: "unknown_publisher",
+            message: "no publisher pub-1")))))
+    }
+
+    @Test("the publisher's override decides without asking consentd")
+    func overrideNeedsNoNetwork() async {
+        let store = InMemoryKeyValueStore()
+        let manager = makeManager(store: store, http: ScriptedHTTPClient.forbidden, override: .applies)
+        let log = EventLog(manager)
+        await manager.start()?.value
+        #expect(manager.gdprApplies == .applies)
+        #expect(log.all.contains(.regionDecided(.applies, source: .publisher)))
+        #expect(store.value(forKey: IABKey.gdprApplies) == .integer(1))
+    }
+
+    @Test("debug geography is sent only from a listed debug device or the simulator")
+    func debugGeographyOnlyOnDebugDevices() async throws {
+        for (device, expected) in [
+            (DeviceInfo(debugIdentifier: "device-A", isSimulator: false), true),
+            (DeviceInfo(debugIdentifier: "device-B", isSimulator: false), false),
+            (DeviceInfo(debugIdentifier: nil, isSimulator: true), true),
+        ] {
+            let http = ScriptedHTTPClient { _ in HTTPResponse(status: 200, body: configJSON(gdprApplies: true)) }
+            let manager = makeManager(http: http, debug: DebugSettings(geography: .eea, deviceIdentifiers: ["device-A"]), device: device)
+            await manager.start()?.value
+            let url = try #require(http.sent.first?.url.absoluteString)
+            #expect(url.contains("debug_geo=eea") == expected, "\(device)")
+        }
+    }
+
+    @Test("accept all writes every key in one change and tells listeners once")
+    func agreeToAllWritesOnce() async throws {
+        let store = InMemoryKeyValueStore()
+        let manager = makeManager(store: store, http: ScriptedHTTPClient { _ in HTTPResponse(status: 200, body: configJSON(gdprApplies: true)) })
+        await manager.start()?.value
+        let writes = Locked(0)
+        let observation = store.observe { writes.withLock { $0 += 1 } }
+        let log = EventLog(manager)
+        try manager.agreeToAll()
+        #expect(writes.withLock { $0 } == 1)
+        let consent = try #require(manager.consent)
+        #expect(log.all == [.consentChanged(consent)])
+        #expect(consent.disclosedVendors == [8, 755, 793])
+        #expect(store.value(forKey: IABKey.tcString)?.string.map { try? TCString(decoding: $0).vendorConsents } == consent.vendorConsents)
+        _ = observation
+    }
+
+    @Test("without a vendor list, decisions that need one are refused and nothing is written")
+    func noVendorListNoDecision() {
+        let store = InMemoryKeyValueStore()
+        let manager = makeManager(store: store, consentd: nil, vendorLists: nil)
+        manager.start(refreshing: false)
+        #expect(throws: ConsentKitError.noVendorList) { try manager.agreeToAll() }
+        #expect(store.value(forKey: IABKey.tcString) == nil)
+    }
+
+    @Test("a transaction commits once; a refused change writes nothing")
+    func updateCommitsOnce() async throws {
+        let store = InMemoryKeyValueStore()
+        let manager = makeManager(store: store, consentd: nil, publisher: PublisherSettings(vendorIds: [8, 755]))
+        await manager.start()?.value
+        let log = EventLog(manager)
+        try manager.update { changes in
+            try changes.setPurpose(1, consent: true)
+            try changes.setVendor(755, consent: true)
+        }
+        #expect(manager.consent?.purposeConsents == [1])
+        #expect(manager.consent?.vendorConsents == [755])
+        #expect(log.all.count == 1)
+        #expect(throws: ConsentChangeError.consentOnlyPurpose(3)) {
+            try manager.update { try $0.setPurposeLegitimateInterest(3, allowed: true) }
+        }
+        #expect(log.all.count == 1)
+    }
+
+    @Test("a TC string from elsewhere becomes the decision; one that does not decode is refused")
+    func setFromTCString() throws {
+        let store = InMemoryKeyValueStore()
+        let manager = makeManager(store: store, consentd: nil)
+        manager.start(refreshing: false)
+        let other = ConsentState.agreeToAll(scope: testScope(count: 30), at: testDate)
+        let string = try other.tcString(cmp: CMPIdentity(cmpId: 10, cmpVersion: 1)).encoded()
+        try manager.setConsent(tcString: string)
+        #expect(manager.consent?.vendorConsents == other.vendorConsents)
+        #expect(throws: ConsentKitError.self) { try manager.setConsent(tcString: "not a tc string") }
+        #expect(manager.consent?.vendorConsents == other.vendorConsents)
+    }
+
+    @Test("the 2019 rename: a vendor renamed in a newer list does not re-prompt; one added does")
+    func renamedVendorDoesNotReprompt() async throws {
+        let renamed = try renamedVendorList(id: 755, to: "Google Advertising Products (renamed)")
+        let store = InMemoryKeyValueStore()
+        let first = makeManager(store: store, override: .applies, publisher: PublisherSettings(vendorIds: [8, 755]))
+        await first.start()?.value
+        try first.agreeToAll()
+        let second = makeManager(store: store, override: .applies, vendorLists: FixedVendorLists(local: renamed),
+                                 publisher: PublisherSettings(vendorIds: [8, 755]))
+        await second.start()?.value
+        #expect(second.vendorList?.vendors[755]?.name == "Google Advertising Products (renamed)")
+        #expect(second.askVerdict() == .decisionHolds)
+        let third = makeManager(store: store, override: .applies, vendorLists: FixedVendorLists(local: renamed),
+                                publisher: PublisherSettings(vendorIds: [8, 755, 793]))
+        await third.start()?.value
+        #expect(third.askVerdict() == .vendorsAdded([793]))
+    }
+
+    @Test("removeAll clears the keys and forgets the decision")
+    func removeAllForgets() async throws {
+        let store = InMemoryKeyValueStore()
+        let manager = makeManager(store: store, override: .applies)
+        await manager.start()?.value
+        try manager.agreeToAll()
+        manager.removeAll()
+        #expect(manager.consent == nil)
+        #expect(store.allValues.isEmpty)
+    }
+
+    @Test("the event stream delivers events in order")
+    func eventStream() async throws {
+        let manager = makeManager(override: .doesNotApply)
+        let stream = manager.events()
+        await manager.start()?.value
+        try manager.disagreeToAll()
+        var seen: [ConsentEvent] = []
+        for await event in stream {
+            seen.append(event)
+            if case .consentChanged = event { break }
+        }
+        #expect(seen.first == .ready(nil, .undetermined))
+        #expect(seen.contains(.regionDecided(.doesNotApply, source: .publisher)))
+        #expect(seen.contains(.vendorListUpdated(version: 45)))
+        #expect(seen.last == .consentChanged(manager.consent))
+    }
+}
+
+/// The real GVL with one vendor's name changed, as happened to providers in 2019.
+func renamedVendorList(id: Int, to name: String) throws -> VendorList {
+    let url = Reference.root.appendingPathComponent("gvl/gvl-v3_vendor-list-v45_2024-03-21.json")
+    var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+    var vendors = try #require(json["vendors"] as? [String: Any])
+    var vendor = try #require(vendors[String(id)] as? [String: Any])
+    vendor["name"] = name
+    vendors[String(id)] = vendor
+    json["vendors"] = vendors
+    return try VendorList(jsonData: JSONSerialization.data(withJSONObject: json))
+}
