@@ -18,6 +18,8 @@ let package = Package(
             dependencies: ["TCF"]
         ),
         .testTarget(name: "ConsentKitTests", dependencies: ["ConsentKit", "TCF"]),
+        // The start-path benchmark (scripts/bench-cmp); never a dependency of the libraries.
+        .executableTarget(name: "ConsentKitBench", dependencies: ["ConsentKit", "TCF"], path: "Benchmarks/ConsentKitBench"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -59,9 +59,9 @@ public struct ConsentState: Sendable, Equatable {
     /// The publisher's version of the notice text the user saw (0 when unknown, as for a
     /// decision received as a TC string).
     public let noticeVersion: Int
-    /// When the user first decided.
+    /// When the user first decided, to the millisecond (what storage keeps).
     public let created: Date
-    /// When the decision last changed.
+    /// When the decision last changed, to the millisecond.
     public let updated: Date
 
     /// Creates a state from every field; see each property. Prefer the operations, which
@@ -95,7 +95,11 @@ public struct ConsentState: Sendable, Equatable {
         self.consentScreen = consentScreen
         self.consentLanguage = consentLanguage
         self.noticeVersion = noticeVersion
-        self.created = created
-        self.updated = updated
+        self.created = Self.toMilliseconds(created)
+        self.updated = Self.toMilliseconds(updated)
+    }
+
+    private static func toMilliseconds(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded() / 1000)
     }
 }

@@ -245,21 +245,32 @@ public final class ConsentManager: Sendable {
         case timedOut
     }
 
-    /// Runs `work`, giving up after `seconds` (the work is cancelled).
+    /// Runs `work`, giving up after `seconds`: the answer comes then even if the work ignores
+    /// its cancellation.
     static func withTimeout<Value: Sendable>(
         seconds: TimeInterval, _ work: @escaping @Sendable () async throws -> Value
     ) async -> TimedOutcome<Value> {
-        await withTaskGroup(of: TimedOutcome<Value>.self) { group in
-            group.addTask {
-                do { return .value(try await work()) } catch { return .failed(error) }
+        let resumed = Locked(false)
+        let tasks = Locked<[Task<Void, Never>]>([])
+        return await withCheckedContinuation { continuation in
+            let finish: @Sendable (TimedOutcome<Value>) -> Void = { outcome in
+                let first = resumed.withLock { done -> Bool in
+                    defer { done = true }
+                    return !done
+                }
+                guard first else { return }
+                continuation.resume(returning: outcome)
+                for task in tasks.withLock({ $0 }) { task.cancel() }
             }
-            group.addTask {
+            let worker = Task {
+                do { finish(.value(try await work())) } catch { finish(.failed(error)) }
+            }
+            let timer = Task {
                 try? await Task.sleep(nanoseconds: UInt64(max(seconds, 0) * 1_000_000_000))
-                return .timedOut
+                finish(.timedOut)
             }
-            let first = await group.next() ?? .timedOut
-            group.cancelAll()
-            return first
+            tasks.withLock { $0 = [worker, timer] }
+            if resumed.withLock({ $0 }) { worker.cancel(); timer.cancel() }
         }
     }
 }

@@ -1,0 +1,59 @@
+import Observation
+
+/// The CMP for SwiftUI (Observation): the decision, the region decision and whether to ask,
+/// kept up to date from a ``ConsentManager``'s events on the main actor.
+///
+/// ```swift
+/// @State var consent = ConsentModel(manager: manager)
+/// …
+/// .sheet(isPresented: .constant(consent.shouldAsk)) { NoticeView() }
+/// ```
+@MainActor
+@Observable
+public final class ConsentModel {
+    /// The user's decision; nil when there is none.
+    public private(set) var consent: ConsentState?
+    /// Whether GDPR applies.
+    public private(set) var gdprApplies: GDPRApplicability
+    /// The ask rules' verdict (see ``AskRules``).
+    public private(set) var verdict: AskRules.Verdict
+    /// Whether the user should be asked now.
+    public var shouldAsk: Bool { verdict.shouldAsk }
+    /// The vendor list version held, if any.
+    public private(set) var vendorListVersion: Int?
+    /// The last error the CMP reported, if any.
+    public private(set) var lastError: ConsentKitError?
+
+    @ObservationIgnored private let manager: ConsentManager
+    @ObservationIgnored private let listener = Locked<Task<Void, Never>?>(nil)
+
+    /// A model over `manager`; it follows the manager's events from now on.
+    public init(manager: ConsentManager) {
+        self.manager = manager
+        consent = manager.consent
+        gdprApplies = manager.gdprApplies
+        verdict = manager.askVerdict()
+        vendorListVersion = manager.vendorList?.vendorListVersion
+        let events = manager.events()
+        listener.withLock { task in
+            task = Task { [weak self] in
+                for await event in events {
+                    guard let self else { return }
+                    self.apply(event)
+                }
+            }
+        }
+    }
+
+    deinit {
+        listener.withLock { $0?.cancel() }
+    }
+
+    private func apply(_ event: ConsentEvent) {
+        if case .error(let error) = event { lastError = error }
+        consent = manager.consent
+        gdprApplies = manager.gdprApplies
+        vendorListVersion = manager.vendorList?.vendorListVersion
+        verdict = manager.askVerdict()
+    }
+}
