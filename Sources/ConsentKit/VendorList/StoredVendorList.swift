@@ -36,6 +36,13 @@ enum StoredVendorList {
         var vendorListVersion: Int
         /// The body's length in bytes, so a file cut short is named as such.
         var byteCount: Int
+
+        /// Whether both headers describe the same download; the times say when it was checked,
+        /// not what it is.
+        func describesSameBody(as other: Header) -> Bool {
+            url == other.url && etag == other.etag && byteCount == other.byteCount
+                && gvlSpecificationVersion == other.gvlSpecificationVersion && vendorListVersion == other.vendorListVersion
+        }
     }
 
     /// Reads and decodes the stored copy; nil when there is no file.
@@ -58,7 +65,7 @@ enum StoredVendorList {
     /// Replaces the header of the stored copy when the file still holds the body `expected`
     /// describes; returns whether it did.
     static func updateHeader(of file: URL, expected: Header, to header: Header) throws(VendorListLoadingError) -> Bool {
-        guard let (current, body) = try readRaw(from: file), current == expected else { return false }
+        guard let (current, body) = try readRaw(from: file), current.describesSameBody(as: expected) else { return false }
         try write(header: header, body: body, to: file)
         return true
     }

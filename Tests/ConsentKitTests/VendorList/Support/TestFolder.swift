@@ -41,7 +41,8 @@ final class TestFolder: Sendable {
 
 /// A clock a test moves by hand.
 final class TestClock: Sendable {
-    private let current = Locked(Date(timeIntervalSince1970: 1_760_000_000))
+    // With a fraction of a second, as the system clock has.
+    private let current = Locked(Date(timeIntervalSince1970: 1_760_000_000.123_456_789))
 
     /// The time now.
     @Sendable func now() -> Date { current.withLock { $0 } }
