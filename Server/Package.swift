@@ -74,6 +74,7 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "TCF", package: "ConsentKit"),
+                .product(name: "ConsentKit", package: "ConsentKit"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

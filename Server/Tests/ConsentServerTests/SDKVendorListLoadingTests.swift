@@ -1,0 +1,98 @@
+@testable import ConsentServer
+// Not Hummingbird: it re-exports HTTPTypes' HTTPRequest and HTTPResponse, and here those names
+// mean the SDK's.
+import ConsentKit
+import Foundation
+import HummingbirdTesting
+import Synchronization
+import TCF
+import Testing
+
+/// End to end: the SDK's `VendorListLoader` over `URLSessionHTTPClient` against consentd listening
+/// on a loopback port.
+@Suite("SDK vendor list loading against a live consentd")
+struct SDKVendorListLoadingTests {
+    @Test("the SDK downloads its trimmed list, revalidates it by ETag, and keeps it once consentd is gone")
+    func downloadRevalidateAndOutliveServer() async throws {
+        // max-age=0: every refresh asks consentd, so the second one must be a revalidation.
+        let server = try await TestServer.make { $0.vendorListMaxAge = 0 }
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("vl-e2e-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let client = RecordingHTTPClient()
+        let version = VendorListVersion(gvlSpecificationVersion: 3, vendorListVersion: 45)
+
+        let source = try await server.consentd.application().test(.live) { live in
+            let port = try #require(live.port)
+            let source = try VendorListSource.consentd(
+                baseURL: URL(string: "http://localhost:\(port)")!, publishableKey: server.publishable,
+                publisherIds: ["pub-news"], cacheDirectory: cache)
+            let loader = VendorListLoader(source: source, client: client)
+
+            #expect(await loader.refresh() == .updated(version))
+            #expect(loader.cached()?.vendors.keys.sorted() == [1, 21, 755])
+            #expect(await loader.refresh() == .notModified(version))
+
+            let exchanges = client.exchanges
+            #expect(exchanges.map(\.response.status) == [200, 304])
+            // URLSession asks for gzip and hands over the decoded body, which is what decoded above.
+            #expect(exchanges.first?.response.header("Content-Encoding") == "gzip")
+            let etag = try #require(exchanges.first?.response.header("ETag"))
+            #expect(exchanges.first?.request.headers["If-None-Match"] == nil)
+            #expect(exchanges.last?.request.headers["If-None-Match"] == etag)
+            return source
+        }
+        await server.consentd.close()
+
+        // A later launch, with consentd stopped: the stored copy is used and stays as it was.
+        let later = VendorListLoader(source: source, client: client)
+        let stored = try Data(contentsOf: later.cacheFile)
+        #expect(later.loadLocal().origin == .stored(later.cacheFile))
+
+        let result = await later.refresh()
+
+        guard case .failed(.transport(let url, _)) = result else {
+            Issue.record("expected a transport failure with consentd stopped, got \(result)")
+            return
+        }
+        #expect(url == source.url)
+        #expect(later.cached()?.vendors.keys.sorted() == [1, 21, 755])
+        #expect(try Data(contentsOf: later.cacheFile) == stored)
+    }
+
+    @Test("a translated trimmed list from consentd decodes with the translation's texts")
+    func translatedTrimmedListDecodes() async throws {
+        let server = try await TestServer.make()
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("vl-e2e-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let german = try VendorListTranslation(jsonData: try #require(server.consentd.catalog.translation("de")).body)
+
+        let list = try await server.consentd.application().test(.live) { live in
+            let source = try VendorListSource.consentd(
+                baseURL: URL(string: "http://localhost:\(try #require(live.port))")!, publishableKey: server.publishable,
+                publisherIds: ["pub-games"], language: "de", cacheDirectory: cache)
+            let loader = VendorListLoader(source: source, client: URLSessionHTTPClient())
+            #expect(await loader.refresh() == .updated(VendorListVersion(gvlSpecificationVersion: 3, vendorListVersion: 45)))
+            return loader.cached()
+        }
+        await server.consentd.close()
+
+        #expect(list?.vendors.keys.sorted() == [32, 755])
+        #expect(list?.purposes[1]?.name == german.purposes[1]?.name)
+        #expect(list?.purposes[1]?.name != (try VendorList(jsonData: server.consentd.catalog.document.body)).purposes[1]?.name)
+    }
+}
+
+/// `URLSessionHTTPClient`, recording each request with the response it got.
+final class RecordingHTTPClient: HTTPClient {
+    private let client = URLSessionHTTPClient()
+    private let recorded = Mutex<[(request: HTTPRequest, response: HTTPResponse)]>([])
+
+    /// The requests that got a response, in order.
+    var exchanges: [(request: HTTPRequest, response: HTTPResponse)] { recorded.withLock { $0 } }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let response = try await client.send(request)
+        recorded.withLock { $0.append((request, response)) }
+        return response
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+@testable import ConsentKit
+
+/// An ``HTTPClient`` that answers from a script, in order, and records every request. A request
+/// past the end of the script fails with ``Unscripted``, so an unexpected request shows up.
+final class ScriptedHTTPClient: HTTPClient {
+    /// One scripted answer.
+    enum Step: Sendable {
+        /// Answer with this response.
+        case respond(HTTPResponse)
+        /// Throw this error, as a transport failure would.
+        case fail(any Error)
+    }
+
+    /// A request the script has no answer for.
+    struct Unscripted: Error {
+        let url: URL
+    }
+
+    private let script: Locked<(steps: [Step], requests: [HTTPRequest])>
+    private let otherwise: Step?
+    private let gate: Gate?
+
+    /// A client answering with `steps`, then with `otherwise` for every further request (or
+    /// ``Unscripted`` when nil); when `gate` is given, every answer waits for it to open.
+    init(_ steps: [Step], otherwise: Step? = nil, gate: Gate? = nil) {
+        script = Locked((steps, []))
+        self.otherwise = otherwise
+        self.gate = gate
+    }
+
+    /// A client whose every request fails as it does without network.
+    static func offline() -> ScriptedHTTPClient {
+        ScriptedHTTPClient([], otherwise: .fail(URLError(.notConnectedToInternet)))
+    }
+
+    /// The requests received so far, in order.
+    var requests: [HTTPRequest] { script.withLock { $0.requests } }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let step: Step? = script.withLock { script in
+            script.requests.append(request)
+            return script.steps.isEmpty ? otherwise : script.steps.removeFirst()
+        }
+        if let gate { await gate.wait() }
+        switch step {
+        case .respond(let response): return response
+        case .fail(let error): throw error
+        case nil: throw Unscripted(url: request.url)
+        }
+    }
+}
+
+extension ScriptedHTTPClient {
+    convenience init(_ steps: Step...) {
+        self.init(steps)
+    }
+}
+
+/// A gate tasks wait at until it opens.
+actor Gate {
+    private var isOpen = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    /// Returns once the gate is open.
+    func wait() async {
+        if isOpen { return }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    /// Opens the gate for everyone waiting and everyone after.
+    func open() {
+        isOpen = true
+        for continuation in waiting { continuation.resume() }
+        waiting.removeAll()
+    }
+}
+
+extension HTTPResponse {
+    /// A 200 with the body and the validators consentd sends.
+    static func list(_ body: Data, etag: String? = "\"v1\"", cacheControl: String? = "public, max-age=3600") -> HTTPResponse {
+        var headers = ["Content-Type": "application/json; charset=utf-8"]
+        if let etag { headers["ETag"] = etag }
+        if let cacheControl { headers["Cache-Control"] = cacheControl }
+        return HTTPResponse(status: 200, headers: headers, body: body)
+    }
+
+    /// A 304 with consentd's headers.
+    static func notModified(etag: String = "\"v1\"", cacheControl: String = "public, max-age=3600") -> HTTPResponse {
+        HTTPResponse(status: 304, headers: ["ETag": etag, "Cache-Control": cacheControl])
+    }
+}
