@@ -233,3 +233,18 @@ public actor VendorListLoader {
         return body.count > 300 ? text + "…" : text
     }
 }
+
+/// The loader as the manager's vendor list source.
+extension VendorListLoader: VendorListLoading {
+    /// The list held locally (``loadLocal()``).
+    public func localVendorList() async -> VendorList? {
+        cached()
+    }
+
+    /// Refreshes (``refresh()``) and returns the list held afterwards; throws the refresh's
+    /// error when it failed, the held list staying.
+    public func refreshVendorList() async throws -> VendorList? {
+        if case .failed(let error) = await refresh() { throw error }
+        return cached()
+    }
+}

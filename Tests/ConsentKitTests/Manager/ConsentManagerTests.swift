@@ -9,7 +9,7 @@ func makeManager(
     store: any KeyValueStore = InMemoryKeyValueStore(), http: any HTTPClient = ScriptedHTTPClient.forbidden,
     consentd: ConsentdEndpoint? = endpoint, timeout: TimeInterval = 3, override: GDPRApplicability? = nil,
     debug: DebugSettings = DebugSettings(), device: DeviceInfo = DeviceInfo(debugIdentifier: "device-A", isSimulator: false),
-    vendorLists: (any VendorListLoading)? = FixedVendorLists(local: Reference.vendorList), publisher: PublisherSettings = PublisherSettings()
+    vendorLists: (any VendorListLoading)? = FixedVendorLists(local: SharedReference.vendorList), publisher: PublisherSettings = PublisherSettings()
 ) -> ConsentManager {
     ConsentManager(configuration: ConsentConfiguration(
         cmp: testCMP, store: store, consentd: consentd, http: http, regionTimeout: timeout, gdprOverride: override, debug: debug,
@@ -49,14 +49,14 @@ struct ConsentManagerTests {
     @Test("consentd's region answer is taken and written to the keys")
     func regionFromServer() async throws {
         let store = InMemoryKeyValueStore()
-        let http = ScriptedHTTPClient { _ in HTTPResponse(status: 200, body: configJSON(gdprApplies: true)) }
+        let http = ScriptedHTTPClient.always(HTTPResponse(status: 200, body: configJSON(gdprApplies: true)))
         let manager = makeManager(store: store, http: http)
         let log = EventLog(manager)
         await manager.start()?.value
         #expect(manager.gdprApplies == .applies)
         #expect(store.value(forKey: IABKey.gdprApplies) == .integer(1))
         #expect(log.all.contains(.regionDecided(.applies, source: .server)))
-        let request = try #require(http.sent.first)
+        let request = try #require(http.requests.first)
         #expect(request.url.absoluteString == "https://consent.example.com/v1/config?publisherIds=pub-1")
         #expect(request.headers["Authorization"] == "Bearer ck_pub_k_s")
         #expect(manager.appConfig?.vendorIds == [8, 755, 793])
@@ -66,7 +66,7 @@ struct ConsentManagerTests {
     func regionTimeoutFallsBack() async throws {
         let store = InMemoryKeyValueStore()
         try ConsentStorage(store: store, cmp: testCMP, generations: .version2).write(nil, gdprApplies: .doesNotApply)
-        let http = ScriptedHTTPClient(delay: 5) { _ in HTTPResponse(status: 200, body: configJSON(gdprApplies: true)) }
+        let http = ScriptedHTTPClient.always(HTTPResponse(status: 200, body: configJSON(gdprApplies: true)), delay: 5)
         let manager = makeManager(store: store, http: http, timeout: 0.2)
         let log = EventLog(manager)
         await manager.start()?.value
@@ -77,9 +77,8 @@ struct ConsentManagerTests {
 
     @Test("a consentd error is reported with its status and code, and the last known answer stands")
     func regionErrorFallsBack() async throws {
-        let http = ScriptedHTTPClient { _ in
-            HTTPResponse(status: 400, body: Data(#"{"error":{"code":"unknown_publisher","message":"no publisher pub-1"}}"#.utf8))
-        }
+        let http = ScriptedHTTPClient.always(
+            HTTPResponse(status: 400, body: Data(#"{"error":{"code":"unknown_publisher","message":"no publisher pub-1"}}"#.utf8)))
         let manager = makeManager(http: http)
         let log = EventLog(manager)
         await manager.start()?.value
@@ -107,10 +106,10 @@ struct ConsentManagerTests {
             (DeviceInfo(debugIdentifier: "device-B", isSimulator: false), false),
             (DeviceInfo(debugIdentifier: nil, isSimulator: true), true),
         ] {
-            let http = ScriptedHTTPClient { _ in HTTPResponse(status: 200, body: configJSON(gdprApplies: true)) }
+            let http = ScriptedHTTPClient.always(HTTPResponse(status: 200, body: configJSON(gdprApplies: true)))
             let manager = makeManager(http: http, debug: DebugSettings(geography: .eea, deviceIdentifiers: ["device-A"]), device: device)
             await manager.start()?.value
-            let url = try #require(http.sent.first?.url.absoluteString)
+            let url = try #require(http.requests.first?.url.absoluteString)
             #expect(url.contains("debug_geo=eea") == expected, "\(device)")
         }
     }
@@ -118,7 +117,7 @@ struct ConsentManagerTests {
     @Test("accept all writes every key in one change and tells listeners once")
     func agreeToAllWritesOnce() async throws {
         let store = InMemoryKeyValueStore()
-        let manager = makeManager(store: store, http: ScriptedHTTPClient { _ in HTTPResponse(status: 200, body: configJSON(gdprApplies: true)) })
+        let manager = makeManager(store: store, http: ScriptedHTTPClient.always(HTTPResponse(status: 200, body: configJSON(gdprApplies: true))))
         await manager.start()?.value
         let writes = Locked(0)
         let observation = store.observe { writes.withLock { $0 += 1 } }
@@ -191,6 +190,22 @@ struct ConsentManagerTests {
         #expect(third.askVerdict() == .vendorsAdded([793]))
     }
 
+    @Test("offline on a first launch, the bundled snapshot gives the notice its vendor list and the failure is reported")
+    func offlineFirstLaunchUsesSnapshot() async throws {
+        let folder = try TestFolder()
+        let offline = ScriptedHTTPClient.offline()
+        let loader = VendorListLoader(source: folder.source(), client: offline)
+        let manager = makeManager(http: offline, override: .applies, vendorLists: loader, publisher: PublisherSettings(vendorIds: [8, 755]))
+        let log = EventLog(manager)
+        await manager.start()?.value
+        #expect(manager.vendorList?.vendorListVersion == 45)
+        #expect(log.all.contains(.vendorListUpdated(version: 45)))
+        #expect(log.all.contains { if case .error(.vendorList) = $0 { true } else { false } })
+        try manager.agreeToAll()
+        #expect(manager.consent?.disclosedVendors == [8, 755])
+        #expect(offline.requests.count == 1)
+    }
+
     @Test("removeAll clears the keys and forgets the decision")
     func removeAllForgets() async throws {
         let store = InMemoryKeyValueStore()
@@ -222,7 +237,7 @@ struct ConsentManagerTests {
 
 /// The real GVL with one vendor's name changed, as happened to providers in 2019.
 func renamedVendorList(id: Int, to name: String) throws -> VendorList {
-    let url = Reference.root.appendingPathComponent("gvl/gvl-v3_vendor-list-v45_2024-03-21.json")
+    let url = SharedReference.root.appendingPathComponent("gvl/gvl-v3_vendor-list-v45_2024-03-21.json")
     var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
     var vendors = try #require(json["vendors"] as? [String: Any])
     var vendor = try #require(vendors[String(id)] as? [String: Any])

@@ -2,8 +2,9 @@ import Foundation
 import TCF
 @testable import ConsentKit
 
-/// Files of the shared reference folder (`../shared/reference` beside the repository).
-enum Reference {
+/// Files of the shared reference folder (`../shared/reference` beside the repository), found
+/// the way `TCFTests` finds them.
+enum SharedReference {
     static let root: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()  // Support
         .deletingLastPathComponent()  // ConsentKitTests
@@ -11,6 +12,16 @@ enum Reference {
         .deletingLastPathComponent()  // repository
         .deletingLastPathComponent()
         .appendingPathComponent("shared/reference")
+
+    /// The file URL of `reference/<path>`.
+    static func url(_ path: String) -> URL {
+        root.appendingPathComponent(path)
+    }
+
+    /// The bytes of `reference/<path>`.
+    static func data(_ path: String) throws -> Data {
+        try Data(contentsOf: url(path))
+    }
 
     /// The real GVL v3 (#45, 2024-03-21), decoded once.
     static let vendorList: VendorList = {
@@ -28,9 +39,9 @@ let testDate = Date(timeIntervalSince1970: 1_772_600_767.89)
 /// A scope over the real GVL with the given vendors (default: the first `count` vendor ids).
 func testScope(vendorIds: IDSet? = nil, count: Int = 850, publisherPurposes: IDSet = [], customPurposes: Int = 0,
                restrictions: [PublisherRestriction] = [], purposeOneTreatment: Bool = false) -> ConsentScope {
-    let ids = vendorIds ?? IDSet(Reference.vendorList.vendors.keys.sorted().prefix(count))
+    let ids = vendorIds ?? IDSet(SharedReference.vendorList.vendors.keys.sorted().prefix(count))
     return ConsentScope(
-        vendorList: Reference.vendorList, vendorIds: ids, publisherPurposes: publisherPurposes, numCustomPurposes: customPurposes,
+        vendorList: SharedReference.vendorList, vendorIds: ids, publisherPurposes: publisherPurposes, numCustomPurposes: customPurposes,
         publisherCC: "de", purposeOneTreatment: purposeOneTreatment, publisherRestrictions: restrictions,
         consentScreen: 2, consentLanguage: "fr", noticeVersion: 3)
 }

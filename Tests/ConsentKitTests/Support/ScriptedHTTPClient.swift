@@ -1,34 +1,116 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import TCF
 import Testing
 @testable import ConsentKit
 
-/// An ``HTTPClient`` for tests: answers with `respond` (after `delay` seconds, cancellable) and
-/// records every request. With `forbidden`, any request records a test failure.
-final class ScriptedHTTPClient: HTTPClient, @unchecked Sendable {
-    private let requests = Locked<[HTTPRequest]>([])
-    private let respond: @Sendable (HTTPRequest) throws -> HTTPResponse
-    private let delay: TimeInterval
-    private let forbidden: Bool
+/// An ``HTTPClient`` that answers from a script, in order, and records every request. A request
+/// past the end of the script fails with ``Unscripted``, so an unexpected request shows up;
+/// ``forbidden`` fails the test on any request.
+final class ScriptedHTTPClient: HTTPClient {
+    /// One scripted answer.
+    enum Step: Sendable {
+        /// Answer with this response.
+        case respond(HTTPResponse)
+        /// Throw this error, as a transport failure would.
+        case fail(any Error)
+    }
 
-    init(delay: TimeInterval = 0, forbidden: Bool = false, respond: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) {
+    /// A request the script has no answer for.
+    struct Unscripted: Error {
+        let url: URL
+    }
+
+    private let script: Locked<(steps: [Step], requests: [HTTPRequest])>
+    private let otherwise: Step?
+    private let gate: Gate?
+    private let delay: TimeInterval
+    private let isForbidden: Bool
+
+    /// A client answering with `steps`, then with `otherwise` for every further request (or
+    /// ``Unscripted`` when nil); when `gate` is given, every answer waits for it to open; with a
+    /// `delay`, every answer comes that many seconds later (a cancellable wait).
+    init(_ steps: [Step], otherwise: Step? = nil, gate: Gate? = nil, delay: TimeInterval = 0, forbidden: Bool = false) {
+        script = Locked((steps, []))
+        self.otherwise = otherwise
+        self.gate = gate
         self.delay = delay
-        self.forbidden = forbidden
-        self.respond = respond
+        isForbidden = forbidden
     }
 
     /// A client that fails the test when anything calls it.
     static var forbidden: ScriptedHTTPClient {
-        ScriptedHTTPClient(forbidden: true) { _ in HTTPResponse(status: 599) }
+        ScriptedHTTPClient([], forbidden: true)
     }
 
-    var sent: [HTTPRequest] { requests.withLock { $0 } }
+    /// A client answering every request with `response`.
+    static func always(_ response: HTTPResponse, delay: TimeInterval = 0) -> ScriptedHTTPClient {
+        ScriptedHTTPClient([], otherwise: .respond(response), delay: delay)
+    }
+
+    /// A client whose every request fails as it does without network.
+    static func offline() -> ScriptedHTTPClient {
+        ScriptedHTTPClient([], otherwise: .fail(URLError(.notConnectedToInternet)))
+    }
+
+    /// The requests received so far, in order.
+    var requests: [HTTPRequest] { script.withLock { $0.requests } }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        requests.withLock { $0.append(request) }
-        if forbidden { Issue.record("network used: \(request.method) \(request.url)") }
+        let step: Step? = script.withLock { script in
+            script.requests.append(request)
+            return script.steps.isEmpty ? otherwise : script.steps.removeFirst()
+        }
+        if isForbidden { Issue.record("network used: \(request.method) \(request.url)") }
+        if let gate { await gate.wait() }
         if delay > 0 { try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000)) }
-        return try respond(request)
+        switch step {
+        case .respond(let response): return response
+        case .fail(let error): throw error
+        case nil: throw Unscripted(url: request.url)
+        }
+    }
+}
+
+extension ScriptedHTTPClient {
+    convenience init(_ steps: Step...) {
+        self.init(steps)
+    }
+}
+
+/// A gate tasks wait at until it opens.
+actor Gate {
+    private var isOpen = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    /// Returns once the gate is open.
+    func wait() async {
+        if isOpen { return }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    /// Opens the gate for everyone waiting and everyone after.
+    func open() {
+        isOpen = true
+        for continuation in waiting { continuation.resume() }
+        waiting.removeAll()
+    }
+}
+
+extension HTTPResponse {
+    /// A 200 with the body and the validators consentd sends.
+    static func list(_ body: Data, etag: String? = "\"v1\"", cacheControl: String? = "public, max-age=3600") -> HTTPResponse {
+        var headers = ["Content-Type": "application/json; charset=utf-8"]
+        if let etag { headers["ETag"] = etag }
+        if let cacheControl { headers["Cache-Control"] = cacheControl }
+        return HTTPResponse(status: 200, headers: headers, body: body)
+    }
+
+    /// A 304 with consentd's headers.
+    static func notModified(etag: String = "\"v1\"", cacheControl: String = "public, max-age=3600") -> HTTPResponse {
+        HTTPResponse(status: 304, headers: ["ETag": etag, "Cache-Control": cacheControl])
     }
 }
 
