@@ -1,0 +1,89 @@
+@testable import ConsentServer
+// Not Hummingbird: it re-exports HTTPTypes' HTTPRequest and HTTPResponse, and here those names
+// mean the SDK's.
+import ConsentKit
+import Foundation
+import HummingbirdTesting
+import TCF
+import Testing
+
+/// End to end: the SDK's `ConsentManager` over `URLSessionHTTPClient` asks consentd, listening on
+/// a loopback port, whether GDPR applies and which vendors the publisher uses, then records a
+/// decision for exactly those vendors.
+@Suite("SDK region decision against a live consentd")
+struct SDKRegionDecisionTests {
+    /// `URLSessionHTTPClient` behind an edge that sets the caller's country, as Cloudflare's
+    /// `CF-IPCountry` does.
+    struct EdgeClient: HTTPClient {
+        let country: String?
+        let client = URLSessionHTTPClient()
+
+        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+            var request = request
+            if let country { request.headers["CF-IPCountry"] = country }
+            return try await client.send(request)
+        }
+    }
+
+    func manager(port: Int, publishable: String, country: String?, debug: DebugSettings = DebugSettings(),
+                 cache: URL, store: any KeyValueStore) throws -> ConsentManager {
+        let base = URL(string: "http://localhost:\(port)")!
+        let http = EdgeClient(country: country)
+        let lists = VendorListLoader(
+            source: try VendorListSource.consentd(baseURL: base, publishableKey: publishable, publisherIds: ["pub-news"], cacheDirectory: cache),
+            client: http)
+        return ConsentManager(configuration: ConsentConfiguration(
+            cmp: CMPIdentity(cmpId: 300, cmpVersion: 1), store: store,
+            consentd: ConsentdEndpoint(baseURL: base, publishableKey: publishable, publisherIds: ["pub-news"]), http: http,
+            regionTimeout: 10, debug: debug, device: DeviceInfo(debugIdentifier: "test-device", isSimulator: false),
+            vendorLists: lists))
+    }
+
+    @Test("from the EEA the manager learns that GDPR applies, the publisher's vendors and list, and records a decision for them")
+    func eeaDecision() async throws {
+        let server = try await TestServer.make()
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("sdk-e2e-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let store = InMemoryKeyValueStore()
+        try await server.consentd.application().test(.live) { live in
+            let manager = try manager(port: try #require(live.port), publishable: server.publishable, country: "DE", cache: cache, store: store)
+            await manager.start()?.value
+            #expect(manager.gdprApplies == .applies)
+            #expect(manager.appConfig?.vendorIds == [1, 21, 755])
+            #expect(manager.vendorList?.vendors.keys.sorted() == [1, 21, 755])
+            #expect(manager.askVerdict() == .noDecision)
+            try manager.agreeToAll()
+            #expect(manager.askVerdict() == .decisionHolds)
+        }
+        await server.consentd.close()
+        #expect(store.value(forKey: "IABTCF_gdprApplies") == .integer(1))
+        let tcString = try TCString(decoding: try #require(store.value(forKey: "IABTCF_TCString")?.string))
+        #expect(tcString.disclosedVendors == [1, 21, 755])
+        #expect(tcString.vendorListVersion == 45)
+    }
+
+    @Test("outside the EEA GDPR does not apply; debug geography on a listed device makes it apply")
+    func outsideAndDebug() async throws {
+        let server = try await TestServer.make()
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("sdk-e2e-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        try await server.consentd.application().test(.live) { live in
+            let port = try #require(live.port)
+            let american = try manager(port: port, publishable: server.publishable, country: "US", cache: cache, store: InMemoryKeyValueStore())
+            await american.start()?.value
+            #expect(american.gdprApplies == .doesNotApply)
+            #expect(american.askVerdict() == .gdprDoesNotApply)
+
+            let debugging = try manager(
+                port: port, publishable: server.publishable, country: "US",
+                debug: DebugSettings(geography: .eea, deviceIdentifiers: ["test-device"]), cache: cache, store: InMemoryKeyValueStore())
+            await debugging.start()?.value
+            #expect(debugging.gdprApplies == .applies)
+
+            let unknown = try manager(port: port, publishable: server.publishable, country: nil, cache: cache, store: InMemoryKeyValueStore())
+            await unknown.start()?.value
+            #expect(unknown.gdprApplies == .undetermined)
+        }
+        await server.consentd.close()
+    }
+}
