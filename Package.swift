@@ -17,7 +17,7 @@ let package = Package(
             name: "TCFTests",
             dependencies: ["TCF"]
         ),
-        .testTarget(name: "ConsentKitTests", dependencies: ["ConsentKit"]),
+        .testTarget(name: "ConsentKitTests", dependencies: ["ConsentKit", "TCF"]),
     ],
     swiftLanguageModes: [.v6]
 )
