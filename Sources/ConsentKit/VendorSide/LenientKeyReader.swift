@@ -8,8 +8,10 @@ import TCF
 ///
 /// - a number (`IABTCF_gdprApplies`, `IABTCF_CmpSdkID`, ...): an integer, a string of decimal
 ///   digits (`"1"`), or a Bool (true is 1, false is 0);
-/// - a 0/1 flag and a GDPR applicability (v1 `IABConsent_SubjectToGDPR` is a string by spec):
-///   any of the above holding 0 or 1; `IABConsent_CMPPresent` also takes `"true"` / `"false"`;
+/// - a GDPR applicability (v1 `IABConsent_SubjectToGDPR` is a string by spec): any of the
+///   above holding 0 or 1;
+/// - a flag (`IABTCF_PurposeOneTreatment`, `IABConsent_CMPPresent`, ...): the same, or the
+///   strings `"true"` / `"false"`;
 /// - a binary string: a string of '0' and '1' only, at most `IDSet.maxID` characters;
 /// - a publisher restriction string: '0', '1', '2', and '_' for "no restriction" (the
 ///   `InAppTCData` form), at most `IDSet.maxID` characters;

@@ -79,6 +79,12 @@ struct ProcessingDecisionTests {
         #expect(try decision(keys, vendor: Self.flexible, purpose: 7) == .refused(.notAllowedByPublisher))
     }
 
+    @Test("restriction type 0 is evaluated first: on an undeclared purpose the publisher's refusal is the reason")
+    func notAllowedComesFirst() throws {
+        let keys = everySignal(restrictions: [9: restrictionString([7: "0"])])
+        #expect(try decision(keys, vendor: Self.vendor, purpose: 9) == .refused(.notAllowedByPublisher))
+    }
+
     @Test("restriction type 0 for another vendor does not touch this one")
     func restrictionForAnotherVendor() throws {
         let keys = everySignal(restrictions: [2: restrictionString([6: "0", 8: "0"])])
