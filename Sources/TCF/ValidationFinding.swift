@@ -44,8 +44,19 @@ public struct ValidationFinding: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension TCString {
-    /// The purposes for which TCF 2.2 forbids legitimate interest as a legal basis.
-    static let consentOnlyPurposes: IDSet = [1, 3, 4, 5, 6]
+    /// The purposes TCF 2.2 allows only on consent, never on legitimate interest: 1 (store
+    /// and access information) and 3-6 (personalised advertising and content profiles and
+    /// selection).
+    ///
+    /// Sources, in
+    /// `shared/reference/specs/TCFv2_IAB Tech Lab - Consent string and vendor list formats v2.md`:
+    /// purpose 1 must be registered on consent and cannot be flexible (the note under the
+    /// publisher restrictions' `RestrictionType`); TCF 2.2 removed legitimate interest for
+    /// purposes 3 to 6 (section "Why was support for legitimate interest for purposes 3 to 6
+    /// deprecated?", and `PurposesLITransparency`, whose bits for them must be 0). The
+    /// Implementation Guidelines' "What changed in v2.2?" says the same. Applied whatever
+    /// ``policyVersion`` says: strings of earlier policies are no longer valid (since 2023).
+    public static let consentOnlyPurposes: IDSet = [1, 3, 4, 5, 6]
 
     /// The policy-level problems of this string; empty when it is fit for use.
     public var validation: [ValidationFinding] {

@@ -52,7 +52,7 @@ public struct ConsentChanges: Sendable {
     /// Keeps (true) or objects to (false) the legitimate interest for purpose `id`; purposes 1
     /// and 3-6 cannot be on legitimate interest.
     public mutating func setPurposeLegitimateInterest(_ id: Int, allowed: Bool) throws(ConsentChangeError) {
-        if allowed, ConsentState.consentOnlyPurposes.contains(id) { throw .consentOnlyPurpose(id) }
+        if allowed, TCString.consentOnlyPurposes.contains(id) { throw .consentOnlyPurpose(id) }
         purposeLegitimateInterests = try Self.set(purposeLegitimateInterests, id, allowed, .purpose, 24)
     }
 
@@ -78,7 +78,7 @@ public struct ConsentChanges: Sendable {
 
     /// Keeps or objects to the publisher's legitimate interest for purpose `id`.
     public mutating func setPublisherLegitimateInterest(_ id: Int, allowed: Bool) throws(ConsentChangeError) {
-        if allowed, ConsentState.consentOnlyPurposes.contains(id) { throw .consentOnlyPurpose(id) }
+        if allowed, TCString.consentOnlyPurposes.contains(id) { throw .consentOnlyPurpose(id) }
         publisherLegitimateInterests = try Self.set(publisherLegitimateInterests, id, allowed, .publisherPurpose, 24)
     }
 

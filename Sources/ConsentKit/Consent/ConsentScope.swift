@@ -44,7 +44,7 @@ public struct ConsentScope: Sendable {
         let listed = IDSet(vendorList.vendors.values.filter { !$0.isDeleted() }.map(\.id))
         self.vendorIds = vendorIds.map { $0.intersection(listed) } ?? listed
         self.publisherPurposes = publisherPurposes
-        self.publisherLegitimateInterestPurposes = publisherLegitimateInterestPurposes.subtracting(ConsentState.consentOnlyPurposes)
+        self.publisherLegitimateInterestPurposes = publisherLegitimateInterestPurposes.subtracting(TCString.consentOnlyPurposes)
         self.numCustomPurposes = numCustomPurposes
         self.customLegitimateInterestPurposes = customLegitimateInterestPurposes
         self.publisherCC = publisherCC.uppercased()

@@ -2,10 +2,6 @@ import Foundation
 import TCF
 
 extension ConsentState {
-    /// Purposes that TCF 2.2 allows only on consent, never on legitimate interest: 1 (store and
-    /// access information) and 3-6 (personalised advertising and content profiles and selection).
-    public static let consentOnlyPurposes: IDSet = [1, 3, 4, 5, 6]
-
     /// "Accept all": consent to every purpose and special feature the list shows, consent for
     /// every disclosed vendor that asks for any, legitimate interest kept for every vendor and
     /// purpose that declares it, and the publisher's purposes granted.
@@ -18,7 +14,7 @@ extension ConsentState {
         for vendor in scope.vendors {
             if !vendor.purposes.isEmpty || !vendor.specialFeatures.isEmpty { consentVendors.append(vendor.id) }
             // Flexible purposes may be switched to legitimate interest by a publisher restriction.
-            let interests = vendor.legIntPurposes.union(vendor.flexiblePurposes).subtracting(consentOnlyPurposes)
+            let interests = vendor.legIntPurposes.union(vendor.flexiblePurposes).subtracting(TCString.consentOnlyPurposes)
             if !interests.isEmpty {
                 interestVendors.append(vendor.id)
                 interestPurposes = interestPurposes.union(interests)

@@ -10,8 +10,10 @@ public enum BinaryString {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The ids marked '1' in `text`; nil when `text` holds anything but '0' and '1'.
+    /// The ids marked '1' in `text`; nil when `text` holds anything but '0' and '1', or is
+    /// longer than the largest id (`IDSet.maxID`).
     public static func decode(_ text: String) -> IDSet? {
+        guard text.utf8.count <= IDSet.maxID else { return nil }
         var ids: [Int] = []
         var position = 0
         for byte in text.utf8 {

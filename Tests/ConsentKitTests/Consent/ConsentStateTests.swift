@@ -18,7 +18,7 @@ struct ConsentStateTests {
             #expect(state.vendorConsents.contains(vendor.id) == (!vendor.purposes.isEmpty || !vendor.specialFeatures.isEmpty))
         }
         // No legitimate interest for purposes TCF 2.2 keeps on consent.
-        #expect(state.purposeLegitimateInterests.intersection(ConsentState.consentOnlyPurposes).isEmpty)
+        #expect(state.purposeLegitimateInterests.intersection(TCString.consentOnlyPurposes).isEmpty)
         #expect(!state.purposeLegitimateInterests.isEmpty)
         #expect((state.consentScreen, state.consentLanguage, state.publisherCC, state.noticeVersion) == (2, "FR", "DE", 3))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TCF
 import Testing
 @testable import ConsentKit
 
@@ -91,5 +92,22 @@ struct UserDefaultsStoreTests {
             #expect((plist["IABTCF_gdprApplies"] as? NSNumber)?.intValue == 1)
             #endif
         }
+    }
+}
+
+@Suite("Binary strings")
+struct BinaryStringTests {
+    @Test("a binary string round-trips its ids; position n is id n+1")
+    func roundTrip() {
+        #expect(BinaryString.encode([1, 3, 8], length: 8) == "10100001")
+        #expect(BinaryString.decode("10100001") == [1, 3, 8])
+        #expect(BinaryString.encode([], length: 0) == "")
+    }
+
+    @Test("other characters, or more positions than ids exist, decode to nil, never to consent")
+    func badInput() {
+        #expect(BinaryString.decode("10x1") == nil)
+        #expect(BinaryString.decode(String(repeating: "1", count: IDSet.maxID + 1)) == nil)
+        #expect(BinaryString.decode(String(repeating: "0", count: IDSet.maxID) ) == [])
     }
 }

@@ -23,6 +23,12 @@ enum SharedReference {
         try Data(contentsOf: url(path))
     }
 
+    /// Line `number` (from 1) of `vectors/real-world-v2.txt`.
+    static func realWorldString(line number: Int) throws -> String {
+        let text = try String(contentsOf: url("vectors/real-world-v2.txt"), encoding: .utf8)
+        return String(text.split(separator: "\n")[number - 1])
+    }
+
     /// The real GVL v3 (#45, 2024-03-21), decoded once.
     static let vendorList: VendorList = {
         let data = try! Data(contentsOf: root.appendingPathComponent("gvl/gvl-v3_vendor-list-v45_2024-03-21.json"))
