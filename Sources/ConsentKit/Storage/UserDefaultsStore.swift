@@ -11,8 +11,7 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
     /// The defaults written to. `UserDefaults` is thread-safe; the lock keeps a change whole.
     public let defaults: UserDefaults
     private let lock = NSLock()
-    private let observers = Locked<[Int: @Sendable () -> Void]>([:])
-    private let nextObserver = Locked(0)
+    private let observers = Listeners<Void>()
     private let domain: String
     private let notificationTokens = Locked<[any NSObjectProtocol]>([])
 
@@ -81,18 +80,11 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
 
     public func observe(_ handler: @escaping @Sendable () -> Void) -> ObservationToken {
         startListening()
-        let id = nextObserver.withLock { next in
-            defer { next += 1 }
-            return next
-        }
-        observers.withLock { $0[id] = handler }
-        return ObservationToken { [weak self] in
-            _ = self?.observers.withLock { $0.removeValue(forKey: id) }
-        }
+        return observers.add { _ in handler() }
     }
 
     private func notifyObservers() {
-        for handler in observers.withLock({ Array($0.values) }) { handler() }
+        observers.notify(())
     }
 
     /// Listens for changes written by any store over the same domain, and for the system's
