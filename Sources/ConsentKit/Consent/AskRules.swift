@@ -9,7 +9,8 @@ import TCF
 /// 3. The decision's TCF policy version is older than the vendor list's → ask.
 /// 4. Vendors the publisher uses were added since the decision (in the list now, not among the
 ///    decision's disclosed vendors) → ask. Only additions count: a renamed vendor keeps its id
-///    and a removed one is no longer used, so neither re-prompts.
+///    and a removed one is no longer used, so neither re-prompts. Not applied while the
+///    publisher's vendors are unknown.
 /// 5. The decision is older than ``maximumAge`` months (13 by default) → ask.
 /// 6. The decision was made on a notice older than the publisher's last material change → ask.
 public struct AskRules: Sendable, Equatable {
@@ -33,13 +34,14 @@ public struct AskRules: Sendable, Equatable {
         public var decision: ConsentState?
         /// The TCF policy version of the vendor list held now (nil: no list yet).
         public var tcfPolicyVersion: Int?
-        /// The vendors the publisher uses that the list held now contains.
-        public var publisherVendorIds: IDSet
+        /// The vendors the publisher uses that the list held now contains; nil while they are
+        /// not known (rule 4 is then not applied).
+        public var publisherVendorIds: IDSet?
         /// Now.
         public var now: Date
 
         /// Describes a situation.
-        public init(gdprApplies: GDPRApplicability, decision: ConsentState?, tcfPolicyVersion: Int?, publisherVendorIds: IDSet, now: Date) {
+        public init(gdprApplies: GDPRApplicability, decision: ConsentState?, tcfPolicyVersion: Int?, publisherVendorIds: IDSet?, now: Date) {
             self.gdprApplies = gdprApplies
             self.decision = decision
             self.tcfPolicyVersion = tcfPolicyVersion
@@ -87,8 +89,9 @@ public struct AskRules: Sendable, Equatable {
         if let current = situation.tcfPolicyVersion, decision.tcfPolicyVersion < current {
             return .policyVersionChanged(decided: decision.tcfPolicyVersion, current: current)
         }
-        let added = situation.publisherVendorIds.subtracting(decision.disclosedVendors)
-        if !added.isEmpty { return .vendorsAdded(added) }
+        if let added = situation.publisherVendorIds?.subtracting(decision.disclosedVendors), !added.isEmpty {
+            return .vendorsAdded(added)
+        }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
         if let expiry = calendar.date(byAdding: .month, value: maximumAge, to: decision.updated), situation.now >= expiry {

@@ -41,7 +41,7 @@ public struct ConsentScope: Sendable {
         consentScreen: Int = 0, consentLanguage: String = "EN", noticeVersion: Int = 0
     ) {
         self.vendorList = vendorList
-        let listed = IDSet(vendorList.vendors.values.filter { !$0.isDeleted() }.map(\.id))
+        let listed = IDSet(validIds: vendorList.vendors.values.filter { !$0.isDeleted() }.map(\.id))
         self.vendorIds = vendorIds.map { $0.intersection(listed) } ?? listed
         self.publisherPurposes = publisherPurposes
         self.publisherLegitimateInterestPurposes = publisherLegitimateInterestPurposes.subtracting(TCString.consentOnlyPurposes)

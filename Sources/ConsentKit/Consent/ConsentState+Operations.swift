@@ -6,7 +6,7 @@ extension ConsentState {
     /// every disclosed vendor that asks for any, legitimate interest kept for every vendor and
     /// purpose that declares it, and the publisher's purposes granted.
     public static func agreeToAll(scope: ConsentScope, at date: Date = Date()) -> ConsentState {
-        var purposes = IDSet(scope.vendorList.purposes.keys)
+        var purposes = IDSet(validIds: scope.vendorList.purposes.keys)
         if scope.purposeOneTreatment { purposes = purposes.removing(1) }
         var consentVendors: [Int] = []
         var interestVendors: [Int] = []
@@ -22,9 +22,9 @@ extension ConsentState {
         }
         return ConsentState(
             purposeConsents: purposes,
-            purposeLegitimateInterests: interestPurposes.intersection(IDSet(scope.vendorList.purposes.keys)),
-            specialFeatureOptIns: IDSet(scope.vendorList.specialFeatures.keys),
-            vendorConsents: IDSet(consentVendors), vendorLegitimateInterests: IDSet(interestVendors),
+            purposeLegitimateInterests: interestPurposes.intersection(IDSet(validIds: scope.vendorList.purposes.keys)),
+            specialFeatureOptIns: IDSet(validIds: scope.vendorList.specialFeatures.keys),
+            vendorConsents: IDSet(validIds: consentVendors), vendorLegitimateInterests: IDSet(validIds: interestVendors),
             publisherConsents: scope.publisherPurposes, publisherLegitimateInterests: scope.publisherLegitimateInterestPurposes,
             numCustomPurposes: scope.numCustomPurposes,
             customPurposeConsents: (scope.numCustomPurposes > 0 ? IDSet(1...scope.numCustomPurposes) : [])
@@ -75,9 +75,7 @@ extension ConsentState {
     ///     try changes.setVendor(755, consent: true)
     /// }
     /// ```
-    public func changing<Failure: Error>(
-        at date: Date = Date(), _ body: (inout ConsentChanges) throws(Failure) -> Void
-    ) throws(Failure) -> ConsentState {
+    public func changing(at date: Date = Date(), _ body: (inout ConsentChanges) throws -> Void) rethrows -> ConsentState {
         var changes = ConsentChanges(self)
         try body(&changes)
         return changes.applied(to: self, at: date)

@@ -23,15 +23,22 @@ extension ConsentState {
     }
 
     /// The decision as a TCF v1.1 consent string value, for apps whose vendors still read
-    /// `IABConsent_ConsentString`. v1 has consent only: `PurposesAllowed` is ``purposeConsents``
-    /// (the v1 list's purposes 1-5 where a v1 vendor list is in use) and `VendorConsents` is
-    /// ``vendorConsents``; legitimate interests, special features and the publisher's purposes
-    /// have no place in it.
+    /// `IABConsent_ConsentString`. v1 has consent only, and five purposes of its own:
+    /// `PurposesAllowed` holds a v1 purpose when the user consented to every v2 purpose of
+    /// ``version1Purposes`` standing for it; `VendorConsents` is ``vendorConsents``. Legitimate
+    /// interests, special features and the publisher's purposes have no place in v1.
     public func consentStringV1(cmp: CMPIdentity) -> ConsentStringV1 {
         ConsentStringV1(
             created: TCFTimestamp(created), lastUpdated: TCFTimestamp(updated), cmpId: cmp.cmpId, cmpVersion: cmp.cmpVersion,
             consentScreen: consentScreen, consentLanguage: consentLanguage, vendorListVersion: vendorListVersion,
-            purposesAllowed: purposeConsents, maxVendorId: max(vendorConsents.max, disclosedVendors.max),
-            vendorConsents: vendorConsents)
+            purposesAllowed: IDSet(Self.version1Purposes.filter { $0.value.isSubset(of: purposeConsents) }.map(\.key)),
+            maxVendorId: max(vendorConsents.max, disclosedVendors.max), vendorConsents: vendorConsents)
     }
+
+    /// The TCF v2.2 purposes each v1.1 purpose stands for, by their texts (the IAB published no
+    /// mapping; this one is ConsentKit's, and errs towards refusing): 1 storage and access ← 1;
+    /// 2 personalisation (profiles built in other contexts) ← 3, 5; 3 ad selection, delivery,
+    /// reporting ← 2, 4, 7; 4 content selection, delivery, reporting ← 6, 8, 11;
+    /// 5 measurement ← 8, 9.
+    public static let version1Purposes: [Int: IDSet] = [1: [1], 2: [3, 5], 3: [2, 4, 7], 4: [6, 8, 11], 5: [8, 9]]
 }

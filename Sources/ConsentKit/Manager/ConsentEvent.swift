@@ -35,6 +35,9 @@ public enum ConsentKitError: Error, Sendable, Equatable, CustomStringConvertible
     case vendorList(String)
     /// The operation needs a vendor list and none is held yet.
     case noVendorList
+    /// consentd has not yet said which vendors the publisher uses (and the configuration does
+    /// not list them), so a notice cannot say which vendors it covers.
+    case publisherVendorsUnknown
     /// A change was refused.
     case change(ConsentChangeError)
     /// A TC string given to the CMP does not decode.
@@ -51,6 +54,8 @@ public enum ConsentKitError: Error, Sendable, Equatable, CustomStringConvertible
         case .regionTimeout(let seconds): "the region decision timed out after \(seconds) s; using the last known answer"
         case .vendorList(let message): "vendor list: \(message)"
         case .noVendorList: "no vendor list is held yet: wait for .vendorListUpdated or supply a bundled snapshot"
+        case .publisherVendorsUnknown:
+            "the publisher's vendors are not known yet: wait for .regionDecided from consentd or list them in PublisherSettings.vendorIds"
         case .change(let error): "change refused: \(error)"
         case .invalidTCString(let error): "TC string: \(error)"
         case .encoding(let error): "the decision cannot be encoded: \(error)"

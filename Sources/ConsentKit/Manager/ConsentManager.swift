@@ -15,18 +15,26 @@ import TCF
 /// `start()` does only local work; the region decision and the vendor list follow in the
 /// background (``refresh()``), each with a fallback, and report through events. Every change
 /// writes all its keys in one store write, then emits one ``ConsentEvent/consentChanged(_:)``.
+///
+/// Threading: changes (decisions, region, removal) run one at a time under a write lock that
+/// also orders their events; listeners may read the manager, and even make another change, from
+/// an event. Reads never wait for a store write.
 public final class ConsentManager: Sendable {
     /// The configuration the manager was made with.
     public let configuration: ConsentConfiguration
     private let storage: ConsentStorage
     private let hub = EventHub()
     private let state = Locked(State())
+    /// Serialises changes and their events; recursive, so a listener may make a change.
+    private let writing = RecursiveLock()
 
     private struct State {
         var consent: ConsentState?
         var gdprApplies: GDPRApplicability = .undetermined
         var lastKnownGDPR: GDPRApplicability = .undetermined
         var appConfig: AppConfig?
+        /// The publisher's vendors as consentd last named them (kept across launches).
+        var knownPublisherVendors: IDSet?
         var vendorList: VendorList?
     }
 
@@ -39,26 +47,32 @@ public final class ConsentManager: Sendable {
     // MARK: Lifecycle
 
     /// Publishes the CMP-present keys and restores the stored decision, synchronously and
-    /// without network; then, unless `refreshing` is false, starts ``refresh()`` in the
-    /// background and returns its task.
+    /// without network (a publisher override of the region applies at once); then, unless
+    /// `refreshing` is false, starts ``refresh()`` in the background and returns its task.
     @discardableResult
     public func start(refreshing: Bool = true) -> Task<Void, Never>? {
-        storage.publishPresence()
-        let restored = storage.restore()
-        let gdpr = restored.gdprApplies
-        state.withLock { state in
-            state.consent = restored.state
-            state.gdprApplies = gdpr
-            state.lastKnownGDPR = gdpr
+        writing.withLock {
+            storage.publishPresence()
+            let restored = storage.restore()
+            let forced = configuration.gdprOverride.flatMap { $0 == .undetermined ? nil : $0 }
+            let gdpr = forced ?? restored.gdprApplies
+            state.withLock { state in
+                state.consent = restored.state
+                state.gdprApplies = gdpr
+                state.lastKnownGDPR = restored.gdprApplies
+                state.knownPublisherVendors = restored.publisherVendors
+            }
+            if let problem = restored.problem { hub.emit(.error(.storedDecisionUnreadable(problem))) }
+            if gdpr != restored.gdprApplies { writeKeys() }
+            hub.emit(.ready(restored.state, gdpr))
         }
-        if let problem = restored.problem { hub.emit(.error(.storedDecisionUnreadable(problem))) }
-        hub.emit(.ready(restored.state, gdpr))
         guard refreshing else { return nil }
         return Task.detached(priority: .utility) { [self] in await refresh() }
     }
 
     /// Decides the region and loads the vendor list (held copy first, then the network), both
-    /// at once; each reports through events and falls back on failure.
+    /// at once; each reports through events and falls back on failure. The keys are written
+    /// once afterwards, so keys of an earlier configuration or launch that no longer apply go.
     public func refresh() async {
         async let region: Void = decideRegion()
         async let lists: Void = loadVendorLists()
@@ -71,27 +85,41 @@ public final class ConsentManager: Sendable {
     public var consent: ConsentState? { state.withLock { $0.consent } }
     /// Whether GDPR applies, as last decided.
     public var gdprApplies: GDPRApplicability { state.withLock { $0.gdprApplies } }
-    /// consentd's last configuration answer.
+    /// consentd's configuration answer of this launch.
     public var appConfig: AppConfig? { state.withLock { $0.appConfig } }
     /// The vendor list held.
     public var vendorList: VendorList? { state.withLock { $0.vendorList } }
 
-    /// Whether to ask the user, and the rule that decided (see ``AskRules``).
+    /// Whether to ask the user, and the rule that decided (see ``AskRules``). While the
+    /// publisher's vendors are not known, vendor additions are not judged.
     public func askVerdict() -> AskRules.Verdict {
         let (consent, gdpr, list) = state.withLock { ($0.consent, $0.gdprApplies, $0.vendorList) }
-        let vendors = (try? scope())?.vendorIds ?? []
         return configuration.askRules.evaluate(AskRules.Situation(
-            gdprApplies: gdpr, decision: consent, tcfPolicyVersion: list?.tcfPolicyVersion, publisherVendorIds: vendors,
-            now: configuration.now()))
+            gdprApplies: gdpr, decision: consent, tcfPolicyVersion: list?.tcfPolicyVersion,
+            publisherVendorIds: try? scope().vendorIds, now: configuration.now()))
     }
 
-    /// What a notice shown now covers: the held vendor list, the publisher's vendors
-    /// (configuration, else consentd's answer, else the whole list) and notice settings.
+    /// What a notice shown now covers: the held vendor list, the publisher's vendors (the
+    /// configuration's, else consentd's last answer, else, with no consentd configured, the
+    /// whole list) and the notice settings.
+    ///
+    /// - Throws: ``ConsentKitError/noVendorList`` before a list is held;
+    ///   ``ConsentKitError/publisherVendorsUnknown`` while consentd has not yet said which
+    ///   vendors the publisher uses (so no decision covers vendors the publisher never chose).
     public func scope() throws(ConsentKitError) -> ConsentScope {
-        let (list, config) = state.withLock { ($0.vendorList, $0.appConfig) }
+        let (list, known) = state.withLock { ($0.vendorList, $0.knownPublisherVendors) }
         guard let list else { throw .noVendorList }
         let publisher = configuration.publisher
-        let vendorIds = publisher.vendorIds ?? config.map { IDSet($0.vendorIds.filter { (1...IDSet.maxID).contains($0) }) }
+        let vendorIds: IDSet?
+        if let chosen = publisher.vendorIds {
+            vendorIds = chosen
+        } else if let known {
+            vendorIds = known
+        } else if configuration.consentd == nil {
+            vendorIds = nil
+        } else {
+            throw .publisherVendorsUnknown
+        }
         return ConsentScope(
             vendorList: list, vendorIds: vendorIds, publisherPurposes: publisher.purposes,
             publisherLegitimateInterestPurposes: publisher.legitimateInterestPurposes, numCustomPurposes: publisher.numCustomPurposes,
@@ -105,23 +133,33 @@ public final class ConsentManager: Sendable {
 
     /// Records "accept all" for what the notice covers.
     public func agreeToAll() throws(ConsentKitError) {
-        try commit(.agreeToAll(scope: scope(), at: configuration.now()))
+        try change { .agreeToAll(scope: try scope(), at: configuration.now()) }
     }
 
     /// Records "reject all".
     public func disagreeToAll() throws(ConsentKitError) {
-        try commit(.disagreeToAll(scope: scope(), at: configuration.now()))
+        try change { .disagreeToAll(scope: try scope(), at: configuration.now()) }
     }
 
     /// Applies the changes made in `body` to the current decision (or, with none yet, to
-    /// "reject all" for what the notice covers) and commits them at once. Throws what `body`
-    /// throws (``ConsentChangeError`` from a refused change), or a ``ConsentKitError``; nothing
-    /// is written then.
+    /// "reject all" for what the notice covers) and commits them at once; nothing is written
+    /// when anything throws.
+    ///
+    /// - Throws: ``ConsentKitError/change(_:)`` for a change a setter refused, another
+    ///   ``ConsentKitError`` from the commit, or what `body` itself throws.
     public func update(_ body: (inout ConsentChanges) throws -> Void) throws {
-        let now = configuration.now()
-        let base: ConsentState
-        if let consent { base = consent } else { base = .disagreeToAll(scope: try scope(), at: now) }
-        try commit(base.changing(at: now, body))
+        try writing.withLock {
+            let now = configuration.now()
+            let base: ConsentState
+            if let consent { base = consent } else { base = .disagreeToAll(scope: try scope(), at: now) }
+            let next: ConsentState
+            do {
+                next = try base.changing(at: now, body)
+            } catch let refused as ConsentChangeError {
+                throw ConsentKitError.change(refused)
+            }
+            try commit(next)
+        }
     }
 
     /// Takes the decision a TC string records (consent received from another device or the web).
@@ -132,31 +170,55 @@ public final class ConsentManager: Sendable {
         } catch {
             throw .invalidTCString(error)
         }
-        try commit(ConsentState(tcString: decoded))
+        try change { ConsentState(tcString: decoded) }
     }
 
     /// Removes every key the CMP owns (both generations and its own records) and forgets the
     /// decision: what a publisher removing the CMP, or a user's reset, needs.
     public func removeAll() {
-        state.withLock { state in
+        writing.withLock {
             storage.removeAll()
-            state.consent = nil
+            state.withLock { $0.consent = nil }
+            hub.emit(.consentChanged(nil))
         }
-        hub.emit(.consentChanged(nil))
     }
 
-    private func commit(_ decision: ConsentState) throws(ConsentKitError) {
-        let failure = state.withLock { state -> TCFEncodingError? in
-            do throws(TCFEncodingError) {
-                try storage.write(decision, gdprApplies: state.gdprApplies)
-                state.consent = decision
+    /// Makes the decision `make` returns, under the write lock, and commits it. `make` throws
+    /// only ``ConsentKitError``s.
+    private func change(_ make: () throws -> ConsentState) throws(ConsentKitError) {
+        let failure = writing.withLock { () -> ConsentKitError? in
+            do {
+                try commit(make())
                 return nil
-            } catch {
+            } catch let error as ConsentKitError {
                 return error
+            } catch {
+                preconditionFailure("a decision threw \(error), not a ConsentKitError")
             }
         }
-        if let failure { throw .encoding(failure) }
+        if let failure { throw failure }
+    }
+
+    /// Writes `decision`'s keys, holds it, and tells listeners; the caller holds the write lock.
+    private func commit(_ decision: ConsentState) throws(ConsentKitError) {
+        let gdpr = state.withLock { $0.gdprApplies }
+        do {
+            try storage.write(decision, gdprApplies: gdpr)
+        } catch {
+            throw .encoding(error)
+        }
+        state.withLock { $0.consent = decision }
         hub.emit(.consentChanged(decision))
+    }
+
+    /// Writes every key for what is held; the caller holds the write lock.
+    private func writeKeys() {
+        let (consent, gdpr) = state.withLock { ($0.consent, $0.gdprApplies) }
+        do {
+            try storage.write(consent, gdprApplies: gdpr)
+        } catch {
+            hub.emit(.error(.encoding(error)))
+        }
     }
 
     // MARK: Events
@@ -166,8 +228,8 @@ public final class ConsentManager: Sendable {
         hub.stream()
     }
 
-    /// Calls `listener` with every event from now on, on the thread that caused it; keep the
-    /// token.
+    /// Calls `listener` with every event from now on, in order, on the thread that made the
+    /// change; keep the token.
     public func addListener(_ listener: @escaping @Sendable (ConsentEvent) -> Void) -> ObservationToken {
         hub.addListener(listener)
     }
@@ -180,22 +242,28 @@ public final class ConsentManager: Sendable {
         }
         let debugGeography = configuration.debug.geography(on: configuration.device)
         guard let endpoint = configuration.consentd else {
-            if let debugGeography { setRegion(debugGeography == .eea ? .applies : .doesNotApply, source: .publisher) }
-            return
+            let decided = debugGeography.map { $0 == .eea ? GDPRApplicability.applies : .doesNotApply }
+            return setRegion(decided ?? state.withLock { $0.gdprApplies }, source: decided == nil ? .lastKnown : .publisher)
         }
         let client = ConsentdClient(endpoint: endpoint, http: configuration.http)
-        let timeout = configuration.regionTimeout
-        let outcome = await Self.withTimeout(seconds: timeout) {
+        let timeout = configuration.regionTimeout.isFinite ? min(max(configuration.regionTimeout, 0), 600) : 600
+        let outcome = await Self.withTimeout(seconds: timeout) { () async throws -> AppConfig in
             try await client.config(debugGeography: debugGeography, timeout: timeout)
         }
         let fallback = state.withLock { $0.lastKnownGDPR }
         switch outcome {
         case .value(let config):
-            state.withLock { $0.appConfig = config }
+            let vendors = IDSet(validIds: config.vendorIds)
+            state.withLock { state in
+                state.appConfig = config
+                state.knownPublisherVendors = vendors
+            }
+            storage.keepPublisherVendors(vendors)
             let answer = GDPRApplicability(config.gdprApplies)
             setRegion(answer == .undetermined ? fallback : answer, source: answer == .undetermined ? .lastKnown : .server)
         case .failed(let error):
-            hub.emit(.error((error as? ConsentdError).map(ConsentKitError.server) ?? .vendorList(String(describing: error))))
+            let reason = (error as? ConsentdError) ?? .transport(url: endpoint.baseURL.absoluteString, message: String(describing: error))
+            hub.emit(.error(.server(reason)))
             setRegion(fallback, source: .lastKnown)
         case .timedOut:
             hub.emit(.error(.regionTimeout(seconds: timeout)))
@@ -203,20 +271,17 @@ public final class ConsentManager: Sendable {
         }
     }
 
+    /// Takes the region decision and writes every key once (also when the answer did not
+    /// change: keys an earlier launch or configuration left that no longer apply go).
     private func setRegion(_ gdpr: GDPRApplicability, source: RegionSource) {
-        let failure = state.withLock { state -> TCFEncodingError? in
-            guard state.gdprApplies != gdpr else { return nil }
-            state.gdprApplies = gdpr
-            if gdpr != .undetermined { state.lastKnownGDPR = gdpr }
-            do throws(TCFEncodingError) {
-                try storage.write(state.consent, gdprApplies: gdpr)
-                return nil
-            } catch {
-                return error
+        writing.withLock {
+            state.withLock { state in
+                state.gdprApplies = gdpr
+                if gdpr != .undetermined { state.lastKnownGDPR = gdpr }
             }
+            writeKeys()
+            hub.emit(.regionDecided(gdpr, source: source))
         }
-        if let failure { hub.emit(.error(.encoding(failure))) }
-        hub.emit(.regionDecided(gdpr, source: source))
     }
 
     private func loadVendorLists() async {
@@ -226,17 +291,21 @@ public final class ConsentManager: Sendable {
             if let fresh = try await loader.refreshVendorList() { hold(fresh) }
         } catch {
             hub.emit(.error(.vendorList(String(describing: error))))
+            // A download that arrived but could not be stored is still held by the loader.
+            if let held = await loader.localVendorList() { hold(held) }
         }
     }
 
     /// Holds `list` unless it is the one held already.
     public func hold(_ list: VendorList) {
-        let changed = state.withLock { state -> Bool in
-            guard state.vendorList != list else { return false }
-            state.vendorList = list
-            return true
+        writing.withLock {
+            let changed = state.withLock { state -> Bool in
+                guard state.vendorList != list else { return false }
+                state.vendorList = list
+                return true
+            }
+            if changed { hub.emit(.vendorListUpdated(version: list.vendorListVersion)) }
         }
-        if changed { hub.emit(.vendorListUpdated(version: list.vendorListVersion)) }
     }
 
     enum TimedOutcome<Value: Sendable>: Sendable {
@@ -266,7 +335,7 @@ public final class ConsentManager: Sendable {
                 do { finish(.value(try await work())) } catch { finish(.failed(error)) }
             }
             let timer = Task {
-                try? await Task.sleep(nanoseconds: UInt64(max(seconds, 0) * 1_000_000_000))
+                try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
                 finish(.timedOut)
             }
             tasks.withLock { $0 = [worker, timer] }

@@ -8,6 +8,7 @@ import Observation
 /// …
 /// .sheet(isPresented: .constant(consent.shouldAsk)) { NoticeView() }
 /// ```
+@available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
 @MainActor
 @Observable
 public final class ConsentModel {

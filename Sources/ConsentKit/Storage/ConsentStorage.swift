@@ -11,8 +11,10 @@ import TCF
 struct ConsentStorage: Sendable {
     static let decisionKey = "ConsentKit_Decision"
     static let gdprAppliesKey = "ConsentKit_GDPRApplies"
+    /// The publisher's vendors as consentd last named them, a binary string.
+    static let publisherVendorsKey = "ConsentKit_PublisherVendors"
     /// Every key the CMP owns besides the IAB keys.
-    static let privateKeys = [decisionKey, gdprAppliesKey]
+    static let privateKeys = [decisionKey, gdprAppliesKey, publisherVendorsKey]
 
     let store: any KeyValueStore
     let cmp: CMPIdentity
@@ -22,6 +24,8 @@ struct ConsentStorage: Sendable {
     struct Restored: Sendable {
         var state: ConsentState?
         var gdprApplies: GDPRApplicability
+        /// The publisher's vendors consentd named last, if it ever did.
+        var publisherVendors: IDSet?
         /// Set when a record was there but could not be read; the state is then nil.
         var problem: String?
     }
@@ -43,9 +47,15 @@ struct ConsentStorage: Sendable {
     func write(_ state: ConsentState?, gdprApplies: GDPRApplicability) throws(TCFEncodingError) {
         var changes = try IABKeyValues.values(for: state, gdprApplies: gdprApplies, cmp: cmp, generations: generations)
         // updateValue keeps a nil (a removal); a subscript assignment of nil would drop the key.
-        changes.updateValue(try state.map { state throws(TCFEncodingError) in .string(try Self.record(state, cmp: cmp)) }, forKey: Self.decisionKey)
+        let record: StoredValue? = if let state { .string(try Self.record(state, cmp: cmp)) } else { nil }
+        changes.updateValue(record, forKey: Self.decisionKey)
         changes.updateValue(gdprApplies.flag.map { .string($0 ? "1" : "0") }, forKey: Self.gdprAppliesKey)
         store.write(changes)
+    }
+
+    /// Keeps the publisher's vendors consentd named, for the next launch.
+    func keepPublisherVendors(_ ids: IDSet) {
+        store.write([Self.publisherVendorsKey: .string(BinaryString.encode(ids, length: ids.max))])
     }
 
     /// Removes every key the CMP owns, IAB keys of both generations included.
@@ -63,11 +73,12 @@ struct ConsentStorage: Sendable {
         case "0": .doesNotApply
         default: .undetermined
         }
-        guard let record = values[Self.decisionKey] else { return Restored(state: nil, gdprApplies: gdpr) }
+        let vendors = values[Self.publisherVendorsKey]?.string.flatMap(BinaryString.decode)
+        guard let record = values[Self.decisionKey] else { return Restored(state: nil, gdprApplies: gdpr, publisherVendors: vendors) }
         do {
-            return Restored(state: try Self.state(fromRecord: record.string ?? ""), gdprApplies: gdpr)
+            return Restored(state: try Self.state(fromRecord: record.string ?? ""), gdprApplies: gdpr, publisherVendors: vendors)
         } catch {
-            return Restored(state: nil, gdprApplies: gdpr, problem: "\(Self.decisionKey): \(error)")
+            return Restored(state: nil, gdprApplies: gdpr, publisherVendors: vendors, problem: "\(Self.decisionKey): \(error)")
         }
     }
 

@@ -90,11 +90,14 @@ public enum IABKeyValues {
 
     /// `IABTCF_PublisherRestrictions{ID}` per restricted purpose: character n is vendor n+1's
     /// restriction type ('0' not allowed, '1' require consent, '2' require legitimate interest),
-    /// '_' where the vendor has none (as the CMP API's InAppTCData writes it); the last
-    /// restriction listed for a vendor and purpose wins, as in the string.
+    /// '_' where the vendor has none. The key's spec lists only '0', '1' and '2'; the '_' filler
+    /// is how the CMP API's InAppTCData object spells "no restriction", which readers of the
+    /// key follow. The last restriction listed for a vendor and purpose wins, as in the string;
+    /// type 3 (undefined in the spec) is left out.
     static func restrictionStrings(_ restrictions: [PublisherRestriction]) -> [Int: String] {
         var byPurpose: [Int: [Int: PublisherRestriction.RestrictionType]] = [:]
-        for restriction in restrictions where IABKey.restrictablePurposeIds.contains(restriction.purposeId) {
+        for restriction in restrictions
+        where IABKey.restrictablePurposeIds.contains(restriction.purposeId) && restriction.restrictionType != .undefined {
             for vendor in restriction.vendorIds { byPurpose[restriction.purposeId, default: [:]][vendor] = restriction.restrictionType }
         }
         return byPurpose.mapValues { types in

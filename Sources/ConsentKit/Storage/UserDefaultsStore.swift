@@ -8,9 +8,10 @@ import Foundation
 /// `UserDefaults.didChangeNotification` (Apple platforms; swift-corelibs-foundation does not),
 /// changes other code makes reach the observers too.
 public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
-    /// The defaults written to. `UserDefaults` is thread-safe; the lock keeps a change whole.
+    /// The defaults written to. `UserDefaults` is thread-safe; the domain's lock keeps a change whole.
     public let defaults: UserDefaults
-    private let lock = NSLock()
+    /// Shared by every store over the same domain, so a change is whole to all of them.
+    private let lock: NSLock
     private let observers = Listeners<Void>()
     private let domain: String
     private let notificationTokens = Locked<[any NSObjectProtocol]>([])
@@ -42,7 +43,20 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
     private init(defaults: UserDefaults, domain: String) {
         self.defaults = defaults
         self.domain = domain
+        lock = Self.domainLocks.withLock { locks in
+            if let lock = locks[domain] { return lock }
+            let lock = NSLock()
+            locks[domain] = lock
+            return lock
+        }
     }
+
+    /// One lock per domain for the life of the process.
+    private static let domainLocks = Locked<[String: NSLock]>([:])
+
+    /// The keys written last in a change: a reader that waits for the consent string to change
+    /// (as the specs suggest) then finds the parsed keys of the same decision.
+    private static let writtenLast: Set<String> = [IABKey.tcString, IABKey.consentString]
 
     private static let standardDomain = "ConsentKit.standard"
 
@@ -65,7 +79,15 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
     public func write(_ changes: [String: StoredValue?]) {
         lock.lock()
         Thread.current.threadDictionary[Self.writingKey] = true
-        for (key, value) in changes {
+        // Removals first, the consent strings last: readers outside ConsentKit, who cannot take
+        // the lock, see stale keys disappear before the new string appears.
+        let ordered = changes.sorted { lhs, rhs in
+            func rank(_ change: (key: String, value: StoredValue?)) -> Int {
+                change.value == nil ? 0 : Self.writtenLast.contains(change.key) ? 2 : 1
+            }
+            return (rank(lhs), lhs.key) < (rank(rhs), rhs.key)
+        }
+        for (key, value) in ordered {
             switch value {
             case .string(let text): defaults.set(text, forKey: key)
             case .integer(let number): defaults.set(number, forKey: key)

@@ -41,10 +41,11 @@ struct AskRulesTests {
         #expect(rules.evaluate(situation(decision: decision, vendors: [8, 755])) == .decisionHolds)
     }
 
-    @Test("a renamed vendor keeps its id and does not ask")
-    func renameDoesNotAsk() {
-        // The rules see ids only: a vendor list where vendor 755 has another name gives the same ids.
-        #expect(rules.evaluate(situation(decision: decision, vendors: decision.disclosedVendors)) == .decisionHolds)
+    @Test("while the publisher's vendors are unknown, additions are not judged")
+    func unknownVendorsDoNotAsk() {
+        let unknown = AskRules.Situation(gdprApplies: .applies, decision: decision, tcfPolicyVersion: decision.tcfPolicyVersion,
+                                         publisherVendorIds: nil, now: testDate)
+        #expect(rules.evaluate(unknown) == .decisionHolds)
     }
 
     @Test("a decision older than the maximum age asks; one a day younger holds")

@@ -95,15 +95,19 @@ struct ConsentStateTests {
         #expect(back.restoring(created: state.created, updated: state.updated, noticeVersion: state.noticeVersion) == state)
     }
 
-    @Test("the v1.1 string carries the purpose and vendor consents")
+    @Test("the v1.1 string carries the vendor consents and a v1 purpose only when every v2 purpose behind it is consented")
     func version1String() throws {
         let state = try ConsentState.agreeToAll(scope: testScope(count: 40), at: testDate).changing(at: testDate) {
             try $0.setVendor(2, consent: false)
+            try $0.setPurpose(7, consent: false)
         }
         let decoded = try ConsentStringV1(decoding: state.consentStringV1(cmp: testCMP).encoded())
-        #expect(decoded.purposesAllowed == state.purposeConsents)
+        // Purpose 7 (measure advertising performance) stands behind v1 purpose 3 only.
+        #expect(decoded.purposesAllowed == [1, 2, 4, 5])
         #expect(decoded.vendorConsents == state.vendorConsents)
         #expect(!decoded.vendorConsents.contains(2))
         #expect(decoded.cmpId == 300)
+        let none = ConsentState.disagreeToAll(scope: testScope(count: 40), at: testDate)
+        #expect(none.consentStringV1(cmp: testCMP).purposesAllowed.isEmpty)
     }
 }

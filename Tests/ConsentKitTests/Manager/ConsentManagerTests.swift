@@ -153,7 +153,7 @@ struct ConsentManagerTests {
         #expect(manager.consent?.purposeConsents == [1])
         #expect(manager.consent?.vendorConsents == [755])
         #expect(log.all.count == 1)
-        #expect(throws: ConsentChangeError.consentOnlyPurpose(3)) {
+        #expect(throws: ConsentKitError.change(.consentOnlyPurpose(3))) {
             try manager.update { try $0.setPurposeLegitimateInterest(3, allowed: true) }
         }
         #expect(log.all.count == 1)
@@ -206,10 +206,71 @@ struct ConsentManagerTests {
         #expect(offline.requests.count == 1)
     }
 
+    @Test("with consentd configured, a decision waits for the publisher's vendors, which the next launch knows offline")
+    func publisherVendorsComeFromConsentd() async throws {
+        let store = InMemoryKeyValueStore()
+        let offline = makeManager(store: store, http: ScriptedHTTPClient.offline())
+        await offline.start()?.value
+        #expect(throws: ConsentKitError.publisherVendorsUnknown) { try offline.agreeToAll() }
+        #expect(offline.askVerdict() == .regionUnknown)
+
+        let online = makeManager(store: store, http: ScriptedHTTPClient.always(HTTPResponse(status: 200, body: configJSON(gdprApplies: true))))
+        await online.start()?.value
+        try online.agreeToAll()
+        #expect(online.consent?.disclosedVendors == [8, 755, 793])
+
+        let later = makeManager(store: store, http: ScriptedHTTPClient.offline())
+        await later.start()?.value
+        #expect(try later.scope().vendorIds == [8, 755, 793])
+        #expect(later.askVerdict() == .decisionHolds)
+    }
+
+    @Test("the publisher's override applies in start(), before any network")
+    func overrideAppliesAtStart() {
+        let store = InMemoryKeyValueStore()
+        let manager = makeManager(store: store, http: ScriptedHTTPClient.forbidden, override: .doesNotApply)
+        manager.start(refreshing: false)
+        #expect(manager.gdprApplies == .doesNotApply)
+        #expect(store.value(forKey: IABKey.gdprApplies) == .integer(0))
+    }
+
+    @Test("keys an earlier configuration left, which no longer apply, are removed once the region is decided")
+    func staleKeysGoAfterRefresh() async throws {
+        let store = InMemoryKeyValueStore()
+        let stored = ConsentState.agreeToAll(scope: testScope(count: 20), at: testDate)
+        try ConsentStorage(store: store, cmp: testCMP, generations: .all).write(stored, gdprApplies: .applies)
+        #expect(store.value(forKey: IABKey.consentString) != nil)
+        let manager = makeManager(store: store, consentd: nil, override: .applies)
+        await manager.start()?.value
+        #expect(store.value(forKey: IABKey.consentString) == nil)
+        #expect(store.value(forKey: IABKey.cmpPresent) == nil)
+        #expect(store.value(forKey: IABKey.tcString) != nil)
+    }
+
+    @Test("a listener may read the manager and make a change from an event without deadlock, and events keep their order")
+    func listenersMayReenter() async throws {
+        let store = InMemoryKeyValueStore()
+        let manager = makeManager(store: store, consentd: nil, override: .applies, publisher: PublisherSettings(vendorIds: [8]))
+        await manager.start()?.value
+        let seen = Locked<[ConsentEvent]>([])
+        let storeToken = store.observe { _ = manager.consent; _ = manager.askVerdict() }
+        let token = manager.addListener { event in
+            seen.withLock { $0.append(event) }
+            if case .consentChanged(let state?) = event, state.vendorConsents.isEmpty { try? manager.agreeToAll() }
+        }
+        try manager.disagreeToAll()
+        let events = seen.withLock { $0 }
+        #expect(events.count == 2)
+        #expect(events.first.map { if case .consentChanged(let state?) = $0 { state.vendorConsents.isEmpty } else { false } } == true)
+        #expect(events.last == .consentChanged(manager.consent))
+        #expect(manager.consent?.vendorConsents == [8])
+        _ = (storeToken, token)
+    }
+
     @Test("removeAll clears the keys and forgets the decision")
     func removeAllForgets() async throws {
         let store = InMemoryKeyValueStore()
-        let manager = makeManager(store: store, override: .applies)
+        let manager = makeManager(store: store, consentd: nil, override: .applies)
         await manager.start()?.value
         try manager.agreeToAll()
         manager.removeAll()
@@ -219,7 +280,7 @@ struct ConsentManagerTests {
 
     @Test("the event stream delivers events in order")
     func eventStream() async throws {
-        let manager = makeManager(override: .doesNotApply)
+        let manager = makeManager(consentd: nil, override: .doesNotApply)
         let stream = manager.events()
         await manager.start()?.value
         try manager.disagreeToAll()
@@ -228,7 +289,7 @@ struct ConsentManagerTests {
             seen.append(event)
             if case .consentChanged = event { break }
         }
-        #expect(seen.first == .ready(nil, .undetermined))
+        #expect(seen.first == .ready(nil, .doesNotApply))
         #expect(seen.contains(.regionDecided(.doesNotApply, source: .publisher)))
         #expect(seen.contains(.vendorListUpdated(version: 45)))
         #expect(seen.last == .consentChanged(manager.consent))

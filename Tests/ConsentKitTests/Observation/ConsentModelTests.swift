@@ -13,7 +13,7 @@ struct ConsentModelTests {
 
     @Test("the model follows the manager: region, vendor list, decision, and whether to ask")
     func followsTheManager() async throws {
-        let manager = makeManager(override: .applies)
+        let manager = makeManager(consentd: nil, override: .applies)
         let model = ConsentModel(manager: manager)
         #expect(model.gdprApplies == .undetermined)
         await manager.start()?.value

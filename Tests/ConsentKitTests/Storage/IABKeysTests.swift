@@ -7,10 +7,11 @@ import TCF
 struct IABKeysTests {
     let restriction = PublisherRestriction(purposeId: 7, restrictionType: .requireLegitimateInterest, vendorIds: [3, 5])
     let notAllowed = PublisherRestriction(purposeId: 7, restrictionType: .notAllowed, vendorIds: [4])
+    let undefined = PublisherRestriction(purposeId: 7, restrictionType: .undefined, vendorIds: [6])
 
     func decision(customPurposes: Int = 0) -> ConsentState {
         ConsentState.agreeToAll(
-            scope: testScope(publisherPurposes: [1, 2], customPurposes: customPurposes, restrictions: [restriction, notAllowed]),
+            scope: testScope(publisherPurposes: [1, 2], customPurposes: customPurposes, restrictions: [restriction, notAllowed, undefined]),
             at: testDate)
     }
 
@@ -52,7 +53,7 @@ struct IABKeysTests {
             #expect(defaults.object(forKey: "IABConsent_SubjectToGDPR") as? String == "0")
             let v1 = try ConsentStringV1(decoding: try #require(defaults.string(forKey: "IABConsent_ConsentString")))
             #expect(v1.vendorConsents == state.vendorConsents)
-            #expect(defaults.string(forKey: "IABConsent_ParsedPurposeConsents") == "11111111111")
+            #expect(defaults.string(forKey: "IABConsent_ParsedPurposeConsents") == "11111")
             let vendors = try #require(defaults.string(forKey: "IABConsent_ParsedVendorConsents"))
             #expect(vendors.first == "0")
             #expect(BinaryString.decode(vendors) == state.vendorConsents)
@@ -115,10 +116,11 @@ struct IABKeysTests {
         }
     }
 
-    @Test("a reader never sees a TC string from one decision next to parsed keys from another")
+    @Test("a reader never sees a TC string from one decision next to parsed keys from another, through another store instance")
     func readersSeeWholeChanges() async throws {
-        try await withTestSuite { _, store in
+        try await withTestSuite { name, store in
             let storage = ConsentStorage(store: store, cmp: testCMP, generations: .version2)
+            let reader = try #require(UserDefaultsStore(suiteName: name))
             let all = ConsentState.agreeToAll(scope: testScope(count: 300), at: testDate)
             let none = ConsentState.disagreeToAll(scope: testScope(count: 300), at: testDate)
             try storage.write(all, gdprApplies: .applies)
@@ -129,7 +131,7 @@ struct IABKeysTests {
             }
             var checked = 0
             while !done.withLock({ $0 }) {
-                let values = store.values(forKeys: [IABKey.tcString, IABKey.vendorConsents])
+                let values = reader.values(forKeys: [IABKey.tcString, IABKey.vendorConsents])
                 let tc = try TCString(decoding: try #require(values[IABKey.tcString]?.string))
                 #expect(BinaryString.decode(try #require(values[IABKey.vendorConsents]?.string)) == tc.vendorConsents)
                 checked += 1
