@@ -26,11 +26,11 @@ func summary(_ samples: [Double]) -> String {
 
 let arguments = CommandLine.arguments
 let cmp = CMPIdentity(cmpId: 300, cmpVersion: 1)
-func configuration(_ store: any KeyValueStore) -> ConsentConfiguration {
+func configuration(_ store: any KeyValueStore, vendors: IDSet? = nil) -> ConsentConfiguration {
     ConsentConfiguration(
         cmp: cmp, store: store,
         consentd: ConsentdEndpoint(baseURL: URL(string: "https://consent.invalid")!, publishableKey: "ck_pub_x_y", publisherIds: ["p"]),
-        http: NoNetwork(), gdprOverride: .applies)
+        http: NoNetwork(), gdprOverride: .applies, publisher: PublisherSettings(vendorIds: vendors))
 }
 
 // `--start-once SUITE`: in a fresh process, the time UserDefaults takes to open the suite and
@@ -59,7 +59,7 @@ let suite = "consentkit-bench-\(ProcessInfo.processInfo.processIdentifier)"
 defer { UserDefaults.standard.removePersistentDomain(forName: suite) }
 
 // A decision covering every vendor of the list, written once through a manager.
-let writer = ConsentManager(configuration: configuration(UserDefaultsStore(suiteName: suite)!))
+let writer = ConsentManager(configuration: configuration(UserDefaultsStore(suiteName: suite)!, vendors: IDSet(validIds: list.vendors.keys)))
 writer.start(refreshing: false)
 writer.hold(list)
 try writer.agreeToAll()
