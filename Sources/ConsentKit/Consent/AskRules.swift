@@ -11,8 +11,11 @@ import TCF
 ///    decision's disclosed vendors) → ask. Only additions count: a renamed vendor keeps its id
 ///    and a removed one is no longer used, so neither re-prompts. Not applied while the
 ///    publisher's vendors are unknown.
-/// 5. The decision is older than ``maximumAge`` months (13 by default) → ask.
-/// 6. The decision was made on a notice older than the publisher's last material change → ask.
+/// 5. Google ad-tech providers the user has not seen were added, or whether a publisher serves
+///    only non-personalized ads changed (Google's Consent SDK rule: by provider id, additions
+///    only) → ask. Not applied while consentd's answer is unknown.
+/// 6. The decision is older than ``maximumAge`` months (13 by default) → ask.
+/// 7. The decision was made on a notice older than the publisher's last material change → ask.
 public struct AskRules: Sendable, Equatable {
     /// Months after which a decision is asked again (13 by default, the TCF policy's ceiling).
     public var maximumAge: Int
@@ -37,15 +40,24 @@ public struct AskRules: Sendable, Equatable {
         /// The vendors the publisher uses that the list held now contains; nil while they are
         /// not known (rule 4 is then not applied).
         public var publisherVendorIds: IDSet?
+        /// The Google ad-tech providers the publishers use now; nil while not known.
+        public var adTechProviderIds: IDSet?
+        /// Whether a publisher serves only non-personalized ads now; nil while not known.
+        public var nonPersonalizedOnly: Bool?
         /// Now.
         public var now: Date
 
         /// Describes a situation.
-        public init(gdprApplies: GDPRApplicability, decision: ConsentState?, tcfPolicyVersion: Int?, publisherVendorIds: IDSet?, now: Date) {
+        public init(
+            gdprApplies: GDPRApplicability, decision: ConsentState?, tcfPolicyVersion: Int?, publisherVendorIds: IDSet?,
+            adTechProviderIds: IDSet? = nil, nonPersonalizedOnly: Bool? = nil, now: Date
+        ) {
             self.gdprApplies = gdprApplies
             self.decision = decision
             self.tcfPolicyVersion = tcfPolicyVersion
             self.publisherVendorIds = publisherVendorIds
+            self.adTechProviderIds = adTechProviderIds
+            self.nonPersonalizedOnly = nonPersonalizedOnly
             self.now = now
         }
     }
@@ -64,6 +76,10 @@ public struct AskRules: Sendable, Equatable {
         case policyVersionChanged(decided: Int, current: Int)
         /// Ask: these vendors were added since the decision.
         case vendorsAdded(IDSet)
+        /// Ask: these Google ad-tech providers were added since the decision.
+        case adTechProvidersAdded(IDSet)
+        /// Ask: a publisher started or stopped serving only non-personalized ads.
+        case nonPersonalizedOnlyChanged(now: Bool)
         /// Ask: the decision is older than the maximum age.
         case expired(decidedAt: Date)
         /// Ask: the notice changed materially since the decision.
@@ -73,7 +89,8 @@ public struct AskRules: Sendable, Equatable {
         public var shouldAsk: Bool {
             switch self {
             case .gdprDoesNotApply, .regionUnknown, .decisionHolds: false
-            case .noDecision, .policyVersionChanged, .vendorsAdded, .expired, .materialNoticeChange: true
+            case .noDecision, .policyVersionChanged, .vendorsAdded, .adTechProvidersAdded, .nonPersonalizedOnlyChanged, .expired,
+                 .materialNoticeChange: true
             }
         }
     }
@@ -91,6 +108,12 @@ public struct AskRules: Sendable, Equatable {
         }
         if let added = situation.publisherVendorIds?.subtracting(decision.disclosedVendors), !added.isEmpty {
             return .vendorsAdded(added)
+        }
+        if let added = situation.adTechProviderIds?.subtracting(decision.disclosedAdTechProviders), !added.isEmpty {
+            return .adTechProvidersAdded(added)
+        }
+        if let current = situation.nonPersonalizedOnly, current != decision.nonPersonalizedOnly {
+            return .nonPersonalizedOnlyChanged(now: current)
         }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone

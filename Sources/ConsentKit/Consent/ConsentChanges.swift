@@ -23,6 +23,10 @@ public struct ConsentChanges: Sendable {
     public private(set) var customPurposeConsents: IDSet
     /// Custom purposes on legitimate interest, not objected to.
     public private(set) var customPurposeLegitimateInterests: IDSet
+    /// Google ad-tech providers consented to.
+    public private(set) var adTechProviderConsents: IDSet
+    /// The user prefers the ad-free (paid) version.
+    public var prefersAdFree: Bool
     /// The notice screen the changes were made on.
     public var consentScreen: Int
     /// The notice's language.
@@ -39,6 +43,8 @@ public struct ConsentChanges: Sendable {
         publisherLegitimateInterests = state.publisherLegitimateInterests
         customPurposeConsents = state.customPurposeConsents
         customPurposeLegitimateInterests = state.customPurposeLegitimateInterests
+        adTechProviderConsents = state.adTechProviderConsents
+        prefersAdFree = state.prefersAdFree
         consentScreen = state.consentScreen
         consentLanguage = state.consentLanguage
         numCustomPurposes = state.numCustomPurposes
@@ -92,6 +98,11 @@ public struct ConsentChanges: Sendable {
         customPurposeLegitimateInterests = try Self.set(customPurposeLegitimateInterests, id, allowed, .customPurpose, numCustomPurposes)
     }
 
+    /// Gives or withdraws consent for Google ad-tech provider `id` (Additional Consent).
+    public mutating func setAdTechProvider(_ id: Int, consent: Bool) throws(ConsentChangeError) {
+        adTechProviderConsents = try Self.set(adTechProviderConsents, id, consent, .adTechProvider, IDSet.maxID)
+    }
+
     private static func set(
         _ ids: IDSet, _ id: Int, _ member: Bool, _ kind: ConsentChangeError.Kind, _ largest: Int
     ) throws(ConsentChangeError) -> IDSet {
@@ -110,7 +121,9 @@ public struct ConsentChanges: Sendable {
             tcfPolicyVersion: state.tcfPolicyVersion, publisherCC: state.publisherCC,
             purposeOneTreatment: state.purposeOneTreatment, useNonStandardTexts: state.useNonStandardTexts,
             publisherRestrictions: state.publisherRestrictions, consentScreen: consentScreen,
-            consentLanguage: consentLanguage.uppercased(), noticeVersion: state.noticeVersion, created: state.created, updated: date)
+            consentLanguage: consentLanguage.uppercased(), noticeVersion: state.noticeVersion, created: state.created, updated: date,
+            adTechProviderConsents: adTechProviderConsents, disclosedAdTechProviders: state.disclosedAdTechProviders,
+            prefersAdFree: prefersAdFree, nonPersonalizedOnly: state.nonPersonalizedOnly)
     }
 }
 
@@ -128,6 +141,8 @@ public enum ConsentChangeError: Error, Sendable, Equatable, CustomStringConverti
         case publisherPurpose = "publisher purpose"
         /// A publisher custom purpose.
         case customPurpose = "custom purpose"
+        /// A Google ad-tech provider.
+        case adTechProvider = "ad-tech provider"
     }
 
     /// The id is outside `1...largest`, the ids its kind allows.

@@ -31,6 +31,10 @@ public struct ConsentScope: Sendable {
     public let consentLanguage: String
     /// The publisher's version of the notice text.
     public let noticeVersion: Int
+    /// The Google ad-tech providers the notice discloses (Additional Consent).
+    public let adTechProviderIds: IDSet
+    /// A publisher of the app serves only non-personalized ads.
+    public let nonPersonalizedOnly: Bool
 
     /// Describes a notice. Vendor ids the list does not hold, or holds as deleted, are left out.
     public init(
@@ -38,7 +42,8 @@ public struct ConsentScope: Sendable {
         publisherLegitimateInterestPurposes: IDSet = [], numCustomPurposes: Int = 0,
         customLegitimateInterestPurposes: IDSet = [], publisherCC: String = "AA", purposeOneTreatment: Bool = false,
         useNonStandardTexts: Bool = false, publisherRestrictions: [PublisherRestriction] = [],
-        consentScreen: Int = 0, consentLanguage: String = "EN", noticeVersion: Int = 0
+        consentScreen: Int = 0, consentLanguage: String = "EN", noticeVersion: Int = 0, adTechProviderIds: IDSet = [],
+        nonPersonalizedOnly: Bool = false
     ) {
         self.vendorList = vendorList
         let listed = IDSet(validIds: vendorList.vendors.values.filter { !$0.isDeleted() }.map(\.id))
@@ -54,6 +59,8 @@ public struct ConsentScope: Sendable {
         self.consentScreen = consentScreen
         self.consentLanguage = consentLanguage.uppercased()
         self.noticeVersion = noticeVersion
+        self.adTechProviderIds = adTechProviderIds
+        self.nonPersonalizedOnly = nonPersonalizedOnly
     }
 
     /// The disclosed vendors, as the list describes them.

@@ -4,7 +4,8 @@ import TCF
 extension ConsentState {
     /// "Accept all": consent to every purpose and special feature the list shows, consent for
     /// every disclosed vendor that asks for any, legitimate interest kept for every vendor and
-    /// purpose that declares it, and the publisher's purposes granted.
+    /// purpose that declares it, the publisher's purposes and every disclosed ad-tech provider
+    /// granted.
     public static func agreeToAll(scope: ConsentScope, at date: Date = Date()) -> ConsentState {
         var purposes = IDSet(validIds: scope.vendorList.purposes.keys)
         if scope.purposeOneTreatment { purposes = purposes.removing(1) }
@@ -34,7 +35,9 @@ extension ConsentState {
             tcfPolicyVersion: scope.vendorList.tcfPolicyVersion ?? 0, publisherCC: scope.publisherCC,
             purposeOneTreatment: scope.purposeOneTreatment, useNonStandardTexts: scope.useNonStandardTexts,
             publisherRestrictions: scope.publisherRestrictions, consentScreen: scope.consentScreen,
-            consentLanguage: scope.consentLanguage, noticeVersion: scope.noticeVersion, created: date, updated: date)
+            consentLanguage: scope.consentLanguage, noticeVersion: scope.noticeVersion, created: date, updated: date,
+            adTechProviderConsents: scope.adTechProviderIds, disclosedAdTechProviders: scope.adTechProviderIds,
+            nonPersonalizedOnly: scope.nonPersonalizedOnly)
     }
 
     /// "Reject all": no consent, no opt-in, and an objection to every legitimate interest; the
@@ -45,7 +48,8 @@ extension ConsentState {
             vendorListVersion: scope.vendorList.vendorListVersion, tcfPolicyVersion: scope.vendorList.tcfPolicyVersion ?? 0,
             publisherCC: scope.publisherCC, purposeOneTreatment: scope.purposeOneTreatment,
             useNonStandardTexts: scope.useNonStandardTexts, publisherRestrictions: scope.publisherRestrictions,
-            consentScreen: scope.consentScreen, consentLanguage: scope.consentLanguage, noticeVersion: scope.noticeVersion, created: date, updated: date)
+            consentScreen: scope.consentScreen, consentLanguage: scope.consentLanguage, noticeVersion: scope.noticeVersion,
+            created: date, updated: date, disclosedAdTechProviders: scope.adTechProviderIds, nonPersonalizedOnly: scope.nonPersonalizedOnly)
     }
 
     /// The decision a TC string records (consent received from elsewhere: another device, the

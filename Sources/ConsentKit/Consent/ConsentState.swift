@@ -33,7 +33,17 @@ public struct ConsentState: Sendable, Equatable {
     /// Custom purposes on legitimate interest, not objected to.
     public let customPurposeLegitimateInterests: IDSet
 
+    /// Google ad-tech providers (Additional Consent) the user consented to.
+    public let adTechProviderConsents: IDSet
+    /// The user prefers the ad-free (paid) version of the app.
+    public let prefersAdFree: Bool
+
     // MARK: What the notice covered
+
+    /// The Google ad-tech providers the notice disclosed.
+    public let disclosedAdTechProviders: IDSet
+    /// Whether a publisher of the app served only non-personalized ads when the user decided.
+    public let nonPersonalizedOnly: Bool
 
     /// The vendors the notice disclosed (the TC string's DisclosedVendors segment).
     public let disclosedVendors: IDSet
@@ -73,7 +83,9 @@ public struct ConsentState: Sendable, Equatable {
         numCustomPurposes: Int = 0, customPurposeConsents: IDSet = [], customPurposeLegitimateInterests: IDSet = [],
         disclosedVendors: IDSet = [], vendorListVersion: Int, tcfPolicyVersion: Int, publisherCC: String = "AA",
         purposeOneTreatment: Bool = false, useNonStandardTexts: Bool = false, publisherRestrictions: [PublisherRestriction] = [],
-        consentScreen: Int = 0, consentLanguage: String = "EN", noticeVersion: Int = 0, created: Date, updated: Date
+        consentScreen: Int = 0, consentLanguage: String = "EN", noticeVersion: Int = 0, created: Date, updated: Date,
+        adTechProviderConsents: IDSet = [], disclosedAdTechProviders: IDSet = [], prefersAdFree: Bool = false,
+        nonPersonalizedOnly: Bool = false
     ) {
         self.purposeConsents = purposeConsents
         self.purposeLegitimateInterests = purposeLegitimateInterests
@@ -95,6 +107,10 @@ public struct ConsentState: Sendable, Equatable {
         self.consentScreen = consentScreen
         self.consentLanguage = consentLanguage
         self.noticeVersion = noticeVersion
+        self.adTechProviderConsents = adTechProviderConsents
+        self.disclosedAdTechProviders = disclosedAdTechProviders.union(adTechProviderConsents)
+        self.prefersAdFree = prefersAdFree
+        self.nonPersonalizedOnly = nonPersonalizedOnly
         self.created = Self.toMilliseconds(created)
         self.updated = Self.toMilliseconds(updated)
     }

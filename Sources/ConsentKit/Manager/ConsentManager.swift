@@ -32,9 +32,10 @@ public final class ConsentManager: Sendable {
         var consent: ConsentState?
         var gdprApplies: GDPRApplicability = .undetermined
         var lastKnownGDPR: GDPRApplicability = .undetermined
+        /// consentd's last answer: this launch's, or the one kept from an earlier launch.
         var appConfig: AppConfig?
-        /// The publisher's vendors as consentd last named them (kept across launches).
-        var knownPublisherVendors: IDSet?
+        /// The kept answer, not yet decoded.
+        var appConfigJSON: String?
         var vendorList: VendorList?
     }
 
@@ -60,7 +61,7 @@ public final class ConsentManager: Sendable {
                 state.consent = restored.state
                 state.gdprApplies = gdpr
                 state.lastKnownGDPR = restored.gdprApplies
-                state.knownPublisherVendors = restored.publisherVendors
+                state.appConfigJSON = restored.appConfigJSON
             }
             if let problem = restored.problem { hub.emit(.error(.storedDecisionUnreadable(problem))) }
             if gdpr != restored.gdprApplies { writeKeys() }
@@ -85,18 +86,29 @@ public final class ConsentManager: Sendable {
     public var consent: ConsentState? { state.withLock { $0.consent } }
     /// Whether GDPR applies, as last decided.
     public var gdprApplies: GDPRApplicability { state.withLock { $0.gdprApplies } }
-    /// consentd's configuration answer of this launch.
-    public var appConfig: AppConfig? { state.withLock { $0.appConfig } }
+    /// consentd's last configuration answer: this launch's, or the one kept from an earlier
+    /// launch until it comes.
+    public var appConfig: AppConfig? {
+        state.withLock { state in
+            if state.appConfig == nil, let json = state.appConfigJSON {
+                state.appConfig = try? JSONDecoder().decode(AppConfig.self, from: Data(json.utf8))
+                state.appConfigJSON = nil
+            }
+            return state.appConfig
+        }
+    }
     /// The vendor list held.
     public var vendorList: VendorList? { state.withLock { $0.vendorList } }
 
     /// Whether to ask the user, and the rule that decided (see ``AskRules``). While the
     /// publisher's vendors are not known, vendor additions are not judged.
     public func askVerdict() -> AskRules.Verdict {
+        let config = appConfig
         let (consent, gdpr, list) = state.withLock { ($0.consent, $0.gdprApplies, $0.vendorList) }
         return configuration.askRules.evaluate(AskRules.Situation(
             gdprApplies: gdpr, decision: consent, tcfPolicyVersion: list?.tcfPolicyVersion,
-            publisherVendorIds: try? scope().vendorIds, now: configuration.now()))
+            publisherVendorIds: try? scope().vendorIds, adTechProviderIds: config.map(\.adTechProviderIds),
+            nonPersonalizedOnly: config.map(\.nonPersonalizedOnly), now: configuration.now()))
     }
 
     /// What a notice shown now covers: the held vendor list, the publisher's vendors (the
@@ -107,14 +119,15 @@ public final class ConsentManager: Sendable {
     ///   ``ConsentKitError/publisherVendorsUnknown`` while consentd has not yet said which
     ///   vendors the publisher uses (so no decision covers vendors the publisher never chose).
     public func scope() throws(ConsentKitError) -> ConsentScope {
-        let (list, known) = state.withLock { ($0.vendorList, $0.knownPublisherVendors) }
+        let config = appConfig
+        let list = state.withLock { $0.vendorList }
         guard let list else { throw .noVendorList }
         let publisher = configuration.publisher
         let vendorIds: IDSet?
         if let chosen = publisher.vendorIds {
             vendorIds = chosen
-        } else if let known {
-            vendorIds = known
+        } else if let config {
+            vendorIds = IDSet(validIds: config.vendorIds)
         } else if configuration.consentd == nil {
             vendorIds = nil
         } else {
@@ -126,7 +139,8 @@ public final class ConsentManager: Sendable {
             customLegitimateInterestPurposes: publisher.customLegitimateInterestPurposes, publisherCC: publisher.countryCode,
             purposeOneTreatment: publisher.purposeOneTreatment, useNonStandardTexts: publisher.useNonStandardTexts,
             publisherRestrictions: publisher.restrictions, consentScreen: configuration.consentScreen,
-            consentLanguage: configuration.consentLanguage, noticeVersion: configuration.noticeVersion)
+            consentLanguage: configuration.consentLanguage, noticeVersion: configuration.noticeVersion,
+            adTechProviderIds: config?.adTechProviderIds ?? [], nonPersonalizedOnly: config?.nonPersonalizedOnly ?? false)
     }
 
     // MARK: Decisions
@@ -171,6 +185,22 @@ public final class ConsentManager: Sendable {
             throw .invalidTCString(error)
         }
         try change { ConsentState(tcString: decoded) }
+    }
+
+    /// Forgets the decision: its keys are removed (the CMP-present keys and the region decision
+    /// stay), and the user will be asked again.
+    public func clearDecision() {
+        writing.withLock {
+            state.withLock { $0.consent = nil }
+            writeKeys()
+            hub.emit(.consentChanged(nil))
+        }
+    }
+
+    /// Makes `decision` the user's decision as it is (for callers that build one themselves,
+    /// such as ``GoogleAdsConsent/setStatus(_:prefersAdFree:)``).
+    public func record(_ decision: ConsentState) throws(ConsentKitError) {
+        try change { decision }
     }
 
     /// Removes every key the CMP owns (both generations and its own records) and forgets the
@@ -253,12 +283,11 @@ public final class ConsentManager: Sendable {
         let fallback = state.withLock { $0.lastKnownGDPR }
         switch outcome {
         case .value(let config):
-            let vendors = IDSet(validIds: config.vendorIds)
             state.withLock { state in
                 state.appConfig = config
-                state.knownPublisherVendors = vendors
+                state.appConfigJSON = nil
             }
-            storage.keepPublisherVendors(vendors)
+            storage.keep(config)
             let answer = GDPRApplicability(config.gdprApplies)
             setRegion(answer == .undetermined ? fallback : answer, source: answer == .undetermined ? .lastKnown : .server)
         case .failed(let error):

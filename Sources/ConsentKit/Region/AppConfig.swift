@@ -1,4 +1,5 @@
 import Foundation
+import TCF
 
 /// consentd's answer to `GET /v1/config`: the region decision and what the app's publishers use.
 public struct AppConfig: Sendable, Equatable, Codable {
@@ -78,5 +79,15 @@ public struct AppConfig: Sendable, Equatable, Codable {
         self.adTechProviders = adTechProviders
         self.vendorListVersion = vendorListVersion
         self.tcfPolicyVersion = tcfPolicyVersion
+    }
+
+    /// The ad-tech providers' ids.
+    public var adTechProviderIds: IDSet {
+        IDSet(validIds: adTechProviders.map(\.id))
+    }
+
+    /// Whether any of the publishers serves only non-personalized ads.
+    public var nonPersonalizedOnly: Bool {
+        publishers.contains(where: \.nonPersonalizedOnly)
     }
 }

@@ -11,10 +11,11 @@ import TCF
 struct ConsentStorage: Sendable {
     static let decisionKey = "ConsentKit_Decision"
     static let gdprAppliesKey = "ConsentKit_GDPRApplies"
-    /// The publisher's vendors as consentd last named them, a binary string.
-    static let publisherVendorsKey = "ConsentKit_PublisherVendors"
+    /// consentd's last configuration answer, as JSON: the publishers' vendors and ad-tech
+    /// providers for the next launch.
+    static let appConfigKey = "ConsentKit_AppConfig"
     /// Every key the CMP owns besides the IAB keys.
-    static let privateKeys = [decisionKey, gdprAppliesKey, publisherVendorsKey]
+    static let privateKeys = [decisionKey, gdprAppliesKey, appConfigKey]
 
     let store: any KeyValueStore
     let cmp: CMPIdentity
@@ -24,8 +25,9 @@ struct ConsentStorage: Sendable {
     struct Restored: Sendable {
         var state: ConsentState?
         var gdprApplies: GDPRApplicability
-        /// The publisher's vendors consentd named last, if it ever did.
-        var publisherVendors: IDSet?
+        /// consentd's last configuration answer, still as JSON (decoded when first needed, off
+        /// the start path).
+        var appConfigJSON: String?
         /// Set when a record was there but could not be read; the state is then nil.
         var problem: String?
     }
@@ -53,9 +55,10 @@ struct ConsentStorage: Sendable {
         store.write(changes)
     }
 
-    /// Keeps the publisher's vendors consentd named, for the next launch.
-    func keepPublisherVendors(_ ids: IDSet) {
-        store.write([Self.publisherVendorsKey: .string(BinaryString.encode(ids, length: ids.max))])
+    /// Keeps consentd's configuration answer for the next launch.
+    func keep(_ config: AppConfig) {
+        guard let data = try? JSONEncoder().encode(config) else { return }
+        store.write([Self.appConfigKey: .string(String(decoding: data, as: UTF8.self))])
     }
 
     /// Removes every key the CMP owns, IAB keys of both generations included.
@@ -73,31 +76,36 @@ struct ConsentStorage: Sendable {
         case "0": .doesNotApply
         default: .undetermined
         }
-        let vendors = values[Self.publisherVendorsKey]?.string.flatMap(BinaryString.decode)
-        guard let record = values[Self.decisionKey] else { return Restored(state: nil, gdprApplies: gdpr, publisherVendors: vendors) }
+        let config = values[Self.appConfigKey]?.string
+        guard let record = values[Self.decisionKey] else { return Restored(state: nil, gdprApplies: gdpr, appConfigJSON: config) }
         do {
-            return Restored(state: try Self.state(fromRecord: record.string ?? ""), gdprApplies: gdpr, publisherVendors: vendors)
+            return Restored(state: try Self.state(fromRecord: record.string ?? ""), gdprApplies: gdpr, appConfigJSON: config)
         } catch {
-            return Restored(state: nil, gdprApplies: gdpr, publisherVendors: vendors, problem: "\(Self.decisionKey): \(error)")
+            return Restored(state: nil, gdprApplies: gdpr, appConfigJSON: config, problem: "\(Self.decisionKey): \(error)")
         }
     }
 
-    /// `2|TC string|created ms|updated ms|notice version`.
+    /// `3|TC string|created ms|updated ms|notice version|AC string|flags`, flags being `a` for
+    /// prefers ad-free and `n` for non-personalized only.
     static func record(_ state: ConsentState, cmp: CMPIdentity) throws(TCFEncodingError) -> String {
         let tcString = try state.tcString(cmp: cmp).encoded()
-        return "2|\(tcString)|\(milliseconds(state.created))|\(milliseconds(state.updated))|\(state.noticeVersion)"
+        let flags = (state.prefersAdFree ? "a" : "") + (state.nonPersonalizedOnly ? "n" : "")
+        return "3|\(tcString)|\(milliseconds(state.created))|\(milliseconds(state.updated))|\(state.noticeVersion)|"
+            + "\(AdditionalConsent.string(consented: state.adTechProviderConsents, disclosed: state.disclosedAdTechProviders))|\(flags)"
     }
 
     static func state(fromRecord record: String) throws -> ConsentState {
         let fields = record.split(separator: "|", omittingEmptySubsequences: false)
-        guard fields.count == 5, fields[0] == "2", let created = Int64(fields[2]), let updated = Int64(fields[3]),
-              let notice = Int(fields[4]) else {
+        guard fields.count == 7, fields[0] == "3", let created = Int64(fields[2]), let updated = Int64(fields[3]),
+              let notice = Int(fields[4]), let providers = AdditionalConsent.parse(String(fields[5])) else {
             throw RecordError(message: "not a ConsentKit decision record")
         }
         let decoded = try TCString(decoding: String(fields[1]))
         return ConsentState(tcString: decoded).restoring(
             created: Date(timeIntervalSince1970: Double(created) / 1000),
-            updated: Date(timeIntervalSince1970: Double(updated) / 1000), noticeVersion: notice)
+            updated: Date(timeIntervalSince1970: Double(updated) / 1000), noticeVersion: notice,
+            adTechProviderConsents: providers.consented, disclosedAdTechProviders: providers.disclosed,
+            prefersAdFree: fields[6].contains("a"), nonPersonalizedOnly: fields[6].contains("n"))
     }
 
     struct RecordError: Error, CustomStringConvertible {
@@ -111,8 +119,12 @@ struct ConsentStorage: Sendable {
 }
 
 extension ConsentState {
-    /// The same decision with the audit fields a TC string does not hold to the millisecond.
-    func restoring(created: Date, updated: Date, noticeVersion: Int) -> ConsentState {
+    /// The same decision with the fields a TC string does not hold: the audit fields to the
+    /// millisecond and the Google fields.
+    func restoring(
+        created: Date, updated: Date, noticeVersion: Int, adTechProviderConsents: IDSet = [], disclosedAdTechProviders: IDSet = [],
+        prefersAdFree: Bool = false, nonPersonalizedOnly: Bool = false
+    ) -> ConsentState {
         ConsentState(
             purposeConsents: purposeConsents, purposeLegitimateInterests: purposeLegitimateInterests,
             specialFeatureOptIns: specialFeatureOptIns, vendorConsents: vendorConsents,
@@ -122,6 +134,7 @@ extension ConsentState {
             disclosedVendors: disclosedVendors, vendorListVersion: vendorListVersion, tcfPolicyVersion: tcfPolicyVersion,
             publisherCC: publisherCC, purposeOneTreatment: purposeOneTreatment, useNonStandardTexts: useNonStandardTexts,
             publisherRestrictions: publisherRestrictions, consentScreen: consentScreen, consentLanguage: consentLanguage,
-            noticeVersion: noticeVersion, created: created, updated: updated)
+            noticeVersion: noticeVersion, created: created, updated: updated, adTechProviderConsents: adTechProviderConsents,
+            disclosedAdTechProviders: disclosedAdTechProviders, prefersAdFree: prefersAdFree, nonPersonalizedOnly: nonPersonalizedOnly)
     }
 }

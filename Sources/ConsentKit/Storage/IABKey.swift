@@ -57,6 +57,10 @@ public enum IABKey {
     /// Binary string: position n is the legitimate interest for custom purpose n+1.
     public static let publisherCustomPurposesLegitimateInterests = "IABTCF_PublisherCustomPurposesLegitimateInterests"
 
+    /// String: Google's Additional Consent string (`2~…~dv.…`); not an IAB key, but where
+    /// Google's SDKs read the ad-tech providers' consent.
+    public static let addtlConsent = "IABTCF_AddtlConsent"
+
     /// String of '0'/'1'/'2': position n is the restriction type for vendor n+1 on `purposeId`.
     public static func publisherRestrictions(purposeId: Int) -> String {
         "IABTCF_PublisherRestrictions\(purposeId)"
@@ -71,6 +75,6 @@ public enum IABKey {
         cmpSdkID, cmpSdkVersion, policyVersion, gdprApplies, publisherCC, purposeOneTreatment, useNonStandardTexts,
         tcString, vendorConsents, vendorLegitimateInterests, disclosedVendors, purposeConsents, purposeLegitimateInterests,
         specialFeaturesOptIns, publisherConsent, publisherLegitimateInterests, publisherCustomPurposesConsents,
-        publisherCustomPurposesLegitimateInterests,
+        publisherCustomPurposesLegitimateInterests, addtlConsent,
     ] + restrictablePurposeIds.map(publisherRestrictions(purposeId:))
 }

@@ -71,6 +71,10 @@ public enum IABKeyValues {
         for (key, ids) in binary {
             values[key] = .string(BinaryString.encode(ids, length: ids.max))
         }
+        if !state.disclosedAdTechProviders.isEmpty {
+            values[IABKey.addtlConsent] = .string(AdditionalConsent.string(
+                consented: state.adTechProviderConsents, disclosed: state.disclosedAdTechProviders))
+        }
         for (purposeId, restriction) in restrictionStrings(state.publisherRestrictions) {
             values[IABKey.publisherRestrictions(purposeId: purposeId)] = .string(restriction)
         }

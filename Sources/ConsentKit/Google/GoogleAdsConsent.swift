@@ -1,0 +1,185 @@
+import Foundation
+import TCF
+
+/// Google ads consent on top of the CMP: the Google Consent SDK's capabilities (status,
+/// ad-free preference, EEA-or-unknown, ad-tech providers, publisher-managed consent, under-age
+/// tag, debug geography, reset) in today's shape, plus the ad request parameters, the
+/// Additional Consent string and Consent Mode v2 signals. Everything follows from the
+/// manager's one decision; the under-age tag is kept in the manager's store.
+///
+/// ```swift
+/// let google = GoogleAdsConsent(manager: manager)
+/// let status = try await google.requestConsentInfoUpdate()
+/// if status == .unknown, google.isRequestLocationInEEAOrUnknown { /* show the notice */ }
+/// let request = GADRequest(); let extras = GADExtras(); extras.additionalParameters = google.adRequestParameters
+/// ```
+///
+/// Debug identifiers and debug geography are the manager's ``ConsentConfiguration/debug``:
+/// the region request carries the debug geography only on listed devices or the simulator.
+/// The publisher ids are the manager's ``ConsentdEndpoint/publisherIds`` (Google's SDK, too,
+/// wanted them fixed for a session).
+public final class GoogleAdsConsent: Sendable {
+    /// The CMP underneath.
+    public let manager: ConsentManager
+    private static let underAgeKey = "ConsentKit_UnderAgeOfConsent"
+
+    /// Google consent over `manager` (started or not).
+    public init(manager: ConsentManager) {
+        self.manager = manager
+    }
+
+    // MARK: Update
+
+    /// Asks consentd for the region decision and the publishers' providers (the manager's
+    /// ``ConsentManager/refresh()``; start the manager first), then returns the status
+    /// (``GoogleConsentStatus/of(_:config:gdprApplies:)``).
+    ///
+    /// - Throws: the ``ConsentKitError`` of the region request when consentd gave no usable
+    ///   answer (the status is then judged against the last known one).
+    public func requestConsentInfoUpdate() async throws(ConsentKitError) -> GoogleConsentStatus {
+        let failure = Locked<ConsentKitError?>(nil)
+        let token = manager.addListener { event in
+            if case .error(let error) = event, case .server = error { failure.withLock { $0 = error } }
+            if case .error(let error) = event, case .regionTimeout = error { failure.withLock { $0 = error } }
+        }
+        await manager.refresh()
+        token.cancel()
+        if let error = failure.withLock({ $0 }) { throw error }
+        return status
+    }
+
+    /// ``requestConsentInfoUpdate()`` for callers without async/await; `completion` is called
+    /// on an arbitrary thread.
+    public func requestConsentInfoUpdate(completion: @escaping @Sendable (Result<GoogleConsentStatus, ConsentKitError>) -> Void) {
+        Task {
+            do throws(ConsentKitError) {
+                completion(.success(try await requestConsentInfoUpdate()))
+            } catch {
+                completion(.failure(error))
+            }
+        }
+    }
+
+    // MARK: State
+
+    /// The status now.
+    public var status: GoogleConsentStatus {
+        GoogleConsentStatus.of(manager.consent, config: manager.appConfig, gdprApplies: manager.gdprApplies)
+    }
+
+    /// Whether the user prefers the ad-free (paid) version.
+    public var prefersAdFree: Bool {
+        manager.consent?.prefersAdFree ?? false
+    }
+
+    /// Whether the request comes from the EEA (UK, Switzerland) or from where it is unknown:
+    /// where consent must be asked for.
+    public var isRequestLocationInEEAOrUnknown: Bool {
+        manager.gdprApplies != .doesNotApply
+    }
+
+    /// The ad-tech providers of the app's publishers, from consentd's last answer.
+    public var adProviders: [AppConfig.AdTechProvider] {
+        manager.appConfig?.adTechProviders ?? []
+    }
+
+    // MARK: Publisher-managed consent
+
+    /// Records the status the app's own UI collected:
+    /// - `.personalized`: "accept all" (every vendor, purpose and ad-tech provider);
+    /// - `.nonPersonalized`: "accept all" without purposes 3-6 (profiles and personalization)
+    ///   and special features, ad-tech providers consented as Google's SDK did;
+    /// - `.unknown`: the decision is forgotten.
+    ///
+    /// - Throws: what the manager's decisions throw (no vendor list yet, for example).
+    public func setStatus(_ status: GoogleConsentStatus, prefersAdFree: Bool = false) throws(ConsentKitError) {
+        let scope = try manager.scope()
+        let now = manager.configuration.now()
+        let all = ConsentState.agreeToAll(scope: scope, at: now)
+        switch status {
+        case .unknown:
+            manager.clearDecision()
+        case .personalized:
+            try manager.record(Self.setting(adFree: prefersAdFree, on: all, at: now))
+        case .nonPersonalized:
+            let limited = try? all.changing(at: now) { changes in
+                for purpose in [3, 4, 5, 6] { try changes.setPurpose(purpose, consent: false) }
+                for feature in all.specialFeatureOptIns { try changes.setSpecialFeature(feature, optIn: false) }
+                changes.prefersAdFree = prefersAdFree
+            }
+            try manager.record(limited ?? all)
+        }
+    }
+
+    private static func setting(adFree: Bool, on state: ConsentState, at date: Date) -> ConsentState {
+        state.changing(at: date) { $0.prefersAdFree = adFree }
+    }
+
+    // MARK: Under age of consent
+
+    /// Whether the user is tagged as under the age of consent: the consent notice must not be
+    /// shown (``checkConsentFormCanLoad()``) and ads are non-personalized. Kept across launches.
+    public var isTaggedForUnderAgeOfConsent: Bool {
+        manager.configuration.store.value(forKey: Self.underAgeKey)?.bool ?? false
+    }
+
+    /// Tags (or untags) the user as under the age of consent.
+    public func setTagForUnderAgeOfConsent(_ tagged: Bool) {
+        manager.configuration.store.write([Self.underAgeKey: tagged ? .bool(true) : nil])
+    }
+
+    /// Refuses to load a consent form for a user tagged under the age of consent, as Google's
+    /// form did.
+    public func checkConsentFormCanLoad() throws(GoogleConsentError) {
+        if isTaggedForUnderAgeOfConsent { throw .taggedUnderAgeOfConsent }
+    }
+
+    /// Forgets the decision and the under-age tag, as Google's `reset()`.
+    public func reset() {
+        setTagForUnderAgeOfConsent(false)
+        manager.clearDecision()
+    }
+
+    // MARK: Signals for ad requests
+
+    /// The Google Mobile Ads extras: `["npa": "1"]` when ads must be non-personalized (status
+    /// non-personalized, a user under the age of consent, or status unknown where GDPR applies
+    /// or may apply), else empty.
+    public var adRequestParameters: [String: String] {
+        let status = status
+        if status == .nonPersonalized || isTaggedForUnderAgeOfConsent || (status == .unknown && isRequestLocationInEEAOrUnknown) {
+            return ["npa": "1"]
+        }
+        return [:]
+    }
+
+    /// The Additional Consent string of the decision (also stored as `IABTCF_AddtlConsent`);
+    /// nil without a decision.
+    public var additionalConsentString: String? {
+        manager.consent.map { AdditionalConsent.string(consented: $0.adTechProviderConsents, disclosed: $0.disclosedAdTechProviders) }
+    }
+
+    /// Consent Mode v2 signals: where GDPR does not apply, `outsideEEA` (all granted unless the
+    /// app configures otherwise); elsewhere from the decision (``ConsentModeSignals/from(_:underAgeOfConsent:)``).
+    public func consentMode(outsideEEA: ConsentModeSignals = .allGranted) -> ConsentModeSignals {
+        if manager.gdprApplies == .doesNotApply {
+            var signals = outsideEEA
+            if isTaggedForUnderAgeOfConsent { signals.adPersonalization = .denied }
+            return signals
+        }
+        return ConsentModeSignals.from(manager.consent, underAgeOfConsent: isTaggedForUnderAgeOfConsent)
+    }
+}
+
+/// A Google consent operation that was refused.
+public enum GoogleConsentError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The user is tagged as under the age of consent: no consent form may be shown.
+    case taggedUnderAgeOfConsent
+
+    /// What was refused.
+    public var description: String {
+        switch self {
+        case .taggedUnderAgeOfConsent: "the user is tagged as under the age of consent: the consent form may not be shown, ads are non-personalized"
+        }
+    }
+}
