@@ -102,12 +102,19 @@ public final class GoogleAdsConsent: Sendable {
         case .personalized:
             try manager.record(Self.setting(adFree: prefersAdFree, on: all, at: now))
         case .nonPersonalized:
-            let limited = try? all.changing(at: now) { changes in
-                for purpose in [3, 4, 5, 6] { try changes.setPurpose(purpose, consent: false) }
-                for feature in all.specialFeatureOptIns { try changes.setSpecialFeature(feature, optIn: false) }
-                changes.prefersAdFree = prefersAdFree
+            let limited: ConsentState
+            do {
+                limited = try all.changing(at: now) { changes in
+                    for purpose in [3, 4, 5, 6] { try changes.setPurpose(purpose, consent: false) }
+                    for feature in all.specialFeatureOptIns { try changes.setSpecialFeature(feature, optIn: false) }
+                    changes.prefersAdFree = prefersAdFree
+                }
+            } catch let refused as ConsentChangeError {
+                throw .change(refused)
+            } catch {
+                preconditionFailure("ConsentChanges setters throw only ConsentChangeError, not \(error)")
             }
-            try manager.record(limited ?? all)
+            try manager.record(limited)
         }
     }
 
