@@ -1,0 +1,34 @@
+/// Shows the consent notice for ``ConsentFlow``: the app's notice UI, or a test double.
+///
+/// The presenter records the user's choice through the ``ConsentManager`` (``ConsentManager/agreeToAll()``,
+/// ``ConsentManager/disagreeToAll()``, ``ConsentManager/update(_:)``) before it returns
+/// ``NoticeOutcome/decided``. When ``NoticeRequest/allowsDismissal`` is false it must offer no
+/// way to close the notice without a choice.
+public protocol NoticePresenting: Sendable {
+    /// Shows the notice and returns when it is gone.
+    @MainActor func present(_ request: NoticeRequest) async -> NoticeOutcome
+}
+
+/// What ``ConsentFlow`` asks of the notice.
+public struct NoticeRequest: Sendable, Equatable {
+    /// Why the user is asked (never a verdict that says not to ask).
+    public var reason: AskRules.Verdict
+    /// Whether the notice may be closed without a choice. False while the ATT prompt may still
+    /// follow (its status is not determined): Apple rejects apps whose message before the
+    /// prompt can be put off.
+    public var allowsDismissal: Bool
+
+    /// A request.
+    public init(reason: AskRules.Verdict, allowsDismissal: Bool) {
+        self.reason = reason
+        self.allowsDismissal = allowsDismissal
+    }
+}
+
+/// How the notice ended, as its presenter reports it.
+public enum NoticeOutcome: Sendable, Equatable {
+    /// The user made a choice, and the presenter recorded it through the manager.
+    case decided
+    /// The user closed the notice without a choice.
+    case dismissed
+}
