@@ -32,8 +32,9 @@ public struct DebugSettings: Sendable, Equatable {
 
 /// What the SDK knows of the device it runs on.
 public struct DeviceInfo: Sendable, Equatable {
-    /// The identifier a developer lists to make this a debug device (on iOS, the identifier
-    /// for vendor); nil when there is none.
+    /// The identifier a developer lists to make this a debug device; nil when there is none.
+    /// ``current`` sets none: an app that lists devices passes its own, typically the identifier
+    /// for vendor (``SystemDeviceIdentifiers`` reads it).
     public var debugIdentifier: String?
     /// Whether this is the iOS simulator.
     public var isSimulator: Bool
@@ -44,7 +45,7 @@ public struct DeviceInfo: Sendable, Equatable {
         self.isSimulator = isSimulator
     }
 
-    /// The device the code runs on, as far as this platform tells (no identifier on Linux).
+    /// The device the code runs on: whether it is the simulator; no debug identifier.
     public static var current: DeviceInfo {
         #if targetEnvironment(simulator)
         DeviceInfo(debugIdentifier: nil, isSimulator: true)
