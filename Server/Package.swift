@@ -61,6 +61,7 @@ let package = Package(
             dependencies: [
                 "ConsentServer",
                 .product(name: "TCF", package: "ConsentKit"),
+                .product(name: "ConsentKit", package: "ConsentKit"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "HeapStatistics",
             ]

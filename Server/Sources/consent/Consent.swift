@@ -1,10 +1,11 @@
 import ArgumentParser
 
-/// `consent`: decode and encode consent strings, inspect vendor lists, measure the codecs.
+/// `consent`: decode and encode consent strings, inspect vendor lists, measure the codecs, check
+/// an app's Info.plist.
 @main
 struct Consent: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Decode and encode TCF consent strings, inspect Global Vendor Lists, manage consentd's keys and check its hash chains.",
-        subcommands: [DecodeCommand.self, EncodeCommand.self, VendorListCommand.self, BenchCommand.self, KeysCommand.self, ChainCommand.self]
+        abstract: "Decode and encode TCF consent strings, inspect Global Vendor Lists, check an app's Info.plist, manage consentd's keys and check its hash chains.",
+        subcommands: [DecodeCommand.self, EncodeCommand.self, VendorListCommand.self, BenchCommand.self, KeysCommand.self, ChainCommand.self, DoctorCommand.self]
     )
 }
