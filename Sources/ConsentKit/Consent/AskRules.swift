@@ -4,7 +4,8 @@ import TCF
 /// When to ask the user (again): one function, ``AskRules/evaluate(_:)``, with these rules in
 /// this order:
 ///
-/// 1. GDPR does not apply → never; not known yet → not yet.
+/// 1. GDPR does not apply → never; not known yet → not yet; a user tagged as under the age of
+///    consent → never (no consent can be collected from them).
 /// 2. No stored decision → ask.
 /// 3. The decision's TCF policy version is older than the vendor list's → ask.
 /// 4. Vendors the publisher uses were added since the decision (in the list now, not among the
@@ -44,13 +45,15 @@ public struct AskRules: Sendable, Equatable {
         public var adTechProviderIds: IDSet?
         /// Whether a publisher serves only non-personalized ads now; nil while not known.
         public var nonPersonalizedOnly: Bool?
+        /// Whether the user is tagged as under the age of consent.
+        public var underAgeOfConsent: Bool
         /// Now.
         public var now: Date
 
         /// Describes a situation.
         public init(
             gdprApplies: GDPRApplicability, decision: ConsentState?, tcfPolicyVersion: Int?, publisherVendorIds: IDSet?,
-            adTechProviderIds: IDSet? = nil, nonPersonalizedOnly: Bool? = nil, now: Date
+            adTechProviderIds: IDSet? = nil, nonPersonalizedOnly: Bool? = nil, underAgeOfConsent: Bool = false, now: Date
         ) {
             self.gdprApplies = gdprApplies
             self.decision = decision
@@ -58,6 +61,7 @@ public struct AskRules: Sendable, Equatable {
             self.publisherVendorIds = publisherVendorIds
             self.adTechProviderIds = adTechProviderIds
             self.nonPersonalizedOnly = nonPersonalizedOnly
+            self.underAgeOfConsent = underAgeOfConsent
             self.now = now
         }
     }
@@ -68,6 +72,8 @@ public struct AskRules: Sendable, Equatable {
         case gdprDoesNotApply
         /// Do not ask yet: the region is not known.
         case regionUnknown
+        /// Do not ask: the user is tagged as under the age of consent.
+        case underAgeOfConsent
         /// Do not ask: the stored decision still holds.
         case decisionHolds
         /// Ask: there is no decision.
@@ -88,7 +94,7 @@ public struct AskRules: Sendable, Equatable {
         /// Whether the user should be asked.
         public var shouldAsk: Bool {
             switch self {
-            case .gdprDoesNotApply, .regionUnknown, .decisionHolds: false
+            case .gdprDoesNotApply, .regionUnknown, .underAgeOfConsent, .decisionHolds: false
             case .noDecision, .policyVersionChanged, .vendorsAdded, .adTechProvidersAdded, .nonPersonalizedOnlyChanged, .expired,
                  .materialNoticeChange: true
             }
@@ -102,6 +108,7 @@ public struct AskRules: Sendable, Equatable {
         case .undetermined: return .regionUnknown
         case .applies: break
         }
+        if situation.underAgeOfConsent { return .underAgeOfConsent }
         guard let decision = situation.decision else { return .noDecision }
         if let current = situation.tcfPolicyVersion, decision.tcfPolicyVersion < current {
             return .policyVersionChanged(decided: decision.tcfPolicyVersion, current: current)

@@ -84,4 +84,24 @@ extension ConsentState {
         try body(&changes)
         return changes.applied(to: self, at: date)
     }
+
+    /// The same choices under what `scope` covers now: disclosed vendors and ad-tech providers,
+    /// vendor list and policy version, the publisher's settings and the notice. What a notice
+    /// shown again records, so that the rules that asked (vendors or providers added, a policy
+    /// or notice change) are answered.
+    public func rescoped(to scope: ConsentScope) -> ConsentState {
+        ConsentState(
+            purposeConsents: purposeConsents, purposeLegitimateInterests: purposeLegitimateInterests,
+            specialFeatureOptIns: specialFeatureOptIns, vendorConsents: vendorConsents,
+            vendorLegitimateInterests: vendorLegitimateInterests, publisherConsents: publisherConsents,
+            publisherLegitimateInterests: publisherLegitimateInterests, numCustomPurposes: scope.numCustomPurposes,
+            customPurposeConsents: customPurposeConsents, customPurposeLegitimateInterests: customPurposeLegitimateInterests,
+            disclosedVendors: scope.vendorIds, vendorListVersion: scope.vendorList.vendorListVersion,
+            tcfPolicyVersion: scope.vendorList.tcfPolicyVersion ?? tcfPolicyVersion, publisherCC: scope.publisherCC,
+            purposeOneTreatment: scope.purposeOneTreatment, useNonStandardTexts: scope.useNonStandardTexts,
+            publisherRestrictions: scope.publisherRestrictions, consentScreen: scope.consentScreen,
+            consentLanguage: scope.consentLanguage, noticeVersion: scope.noticeVersion, created: created, updated: updated,
+            adTechProviderConsents: adTechProviderConsents, disclosedAdTechProviders: scope.adTechProviderIds,
+            prefersAdFree: prefersAdFree, nonPersonalizedOnly: scope.nonPersonalizedOnly)
+    }
 }

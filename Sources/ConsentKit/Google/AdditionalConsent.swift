@@ -16,7 +16,9 @@ public enum AdditionalConsent {
         guard parts.count == 3, parts[0] == "2", parts[2].hasPrefix("dv.") else { return nil }
         func ids(_ field: Substring) -> [Int]? {
             if field.isEmpty { return [] }
-            let numbers = field.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) }
+            let numbers = field.split(separator: ".", omittingEmptySubsequences: false).map { part -> Int? in
+                part.utf8.count <= 5 && part.utf8.allSatisfy({ (0x30...0x39).contains($0) }) ? Int(part) : nil
+            }
             guard numbers.allSatisfy({ $0.map { (1...IDSet.maxID).contains($0) } ?? false }) else { return nil }
             return numbers.compactMap { $0 }
         }

@@ -46,7 +46,7 @@ public struct ConsentModeSignals: Sendable, Equatable {
     /// |---|---|
     /// | `ad_storage` | purpose 1 (store and access information) |
     /// | `ad_user_data` | purposes 1 and 7 (measure advertising performance) |
-    /// | `ad_personalization` | purposes 3 and 4 (create and use an ads profile) |
+    /// | `ad_personalization` | purposes 1, 3 and 4 (store, create and use an ads profile), and no publisher non-personalized-only |
     /// | `analytics_storage` | purposes 1 and 9 (understand audiences), Google not needed |
     ///
     /// No decision, or a user under the age of consent for `ad_personalization`, denies.
@@ -58,6 +58,6 @@ public struct ConsentModeSignals: Sendable, Equatable {
             adStorage: google ? consented([1]) : .denied,
             analyticsStorage: consented([1, 9]),
             adUserData: google ? consented([1, 7]) : .denied,
-            adPersonalization: google && !underAgeOfConsent && !decision.nonPersonalizedOnly ? consented([3, 4]) : .denied)
+            adPersonalization: google && !underAgeOfConsent && !decision.nonPersonalizedOnly ? consented([1, 3, 4]) : .denied)
     }
 }

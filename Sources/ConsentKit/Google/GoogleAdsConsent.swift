@@ -21,7 +21,6 @@ import TCF
 public final class GoogleAdsConsent: Sendable {
     /// The CMP underneath.
     public let manager: ConsentManager
-    private static let underAgeKey = "ConsentKit_UnderAgeOfConsent"
 
     /// Google consent over `manager` (started or not).
     public init(manager: ConsentManager) {
@@ -93,12 +92,12 @@ public final class GoogleAdsConsent: Sendable {
     ///
     /// - Throws: what the manager's decisions throw (no vendor list yet, for example).
     public func setStatus(_ status: GoogleConsentStatus, prefersAdFree: Bool = false) throws(ConsentKitError) {
-        let scope = try manager.scope()
+        if status == .unknown { return manager.clearDecision() }
         let now = manager.configuration.now()
-        let all = ConsentState.agreeToAll(scope: scope, at: now)
+        let all = ConsentState.agreeToAll(scope: try manager.scope(), at: now)
         switch status {
         case .unknown:
-            manager.clearDecision()
+            return
         case .personalized:
             try manager.record(Self.setting(adFree: prefersAdFree, on: all, at: now))
         case .nonPersonalized:
@@ -127,12 +126,12 @@ public final class GoogleAdsConsent: Sendable {
     /// Whether the user is tagged as under the age of consent: the consent notice must not be
     /// shown (``checkConsentFormCanLoad()``) and ads are non-personalized. Kept across launches.
     public var isTaggedForUnderAgeOfConsent: Bool {
-        manager.configuration.store.value(forKey: Self.underAgeKey)?.bool ?? false
+        manager.isTaggedForUnderAgeOfConsent
     }
 
     /// Tags (or untags) the user as under the age of consent.
     public func setTagForUnderAgeOfConsent(_ tagged: Bool) {
-        manager.configuration.store.write([Self.underAgeKey: tagged ? .bool(true) : nil])
+        manager.setTagForUnderAgeOfConsent(tagged)
     }
 
     /// Refuses to load a consent form for a user tagged under the age of consent, as Google's
@@ -141,9 +140,11 @@ public final class GoogleAdsConsent: Sendable {
         if isTaggedForUnderAgeOfConsent { throw .taggedUnderAgeOfConsent }
     }
 
-    /// Forgets the decision and the under-age tag, as Google's `reset()`.
+    /// Forgets the decision, the under-age tag and consentd's kept answer (providers, region),
+    /// as Google's `reset()` removed everything it stored.
     public func reset() {
         setTagForUnderAgeOfConsent(false)
+        manager.forgetAppConfig()
         manager.clearDecision()
     }
 
@@ -166,15 +167,23 @@ public final class GoogleAdsConsent: Sendable {
         manager.consent.map { AdditionalConsent.string(consented: $0.adTechProviderConsents, disclosed: $0.disclosedAdTechProviders) }
     }
 
-    /// Consent Mode v2 signals: where GDPR does not apply, `outsideEEA` (all granted unless the
-    /// app configures otherwise); elsewhere from the decision (``ConsentModeSignals/from(_:underAgeOfConsent:)``).
+    /// Consent Mode v2 signals, consistent with ``status`` and ``adRequestParameters``: from the
+    /// decision (``ConsentModeSignals/from(_:underAgeOfConsent:)``) while the status is known;
+    /// all denied while it is unknown where GDPR applies or may; where GDPR does not apply and
+    /// the user has not decided, `outsideEEA` (all granted unless the app says otherwise), with
+    /// `ad_personalization` denied for a user under the age of consent.
     public func consentMode(outsideEEA: ConsentModeSignals = .allGranted) -> ConsentModeSignals {
-        if manager.gdprApplies == .doesNotApply {
+        let underAge = isTaggedForUnderAgeOfConsent
+        switch (status, manager.gdprApplies) {
+        case (.unknown, .doesNotApply):
             var signals = outsideEEA
-            if isTaggedForUnderAgeOfConsent { signals.adPersonalization = .denied }
+            if underAge { signals.adPersonalization = .denied }
             return signals
+        case (.unknown, _):
+            return .allDenied
+        default:
+            return ConsentModeSignals.from(manager.consent, underAgeOfConsent: underAge)
         }
-        return ConsentModeSignals.from(manager.consent, underAgeOfConsent: isTaggedForUnderAgeOfConsent)
     }
 }
 

@@ -100,6 +100,27 @@ public final class ConsentManager: Sendable {
     /// The vendor list held.
     public var vendorList: VendorList? { state.withLock { $0.vendorList } }
 
+    /// Whether the user is tagged as under the age of consent: the notice is not shown
+    /// (``AskRules`` answers ``AskRules/Verdict/underAgeOfConsent``) and Google ads are
+    /// non-personalized. Kept across launches.
+    public var isTaggedForUnderAgeOfConsent: Bool {
+        configuration.store.value(forKey: ConsentStorage.underAgeKey)?.bool ?? false
+    }
+
+    /// Tags (or untags) the user as under the age of consent.
+    public func setTagForUnderAgeOfConsent(_ tagged: Bool) {
+        configuration.store.write([ConsentStorage.underAgeKey: tagged ? .bool(true) : nil])
+    }
+
+    /// Forgets consentd's configuration answer, kept or fresh (as a reset does).
+    public func forgetAppConfig() {
+        state.withLock { state in
+            state.appConfig = nil
+            state.appConfigJSON = nil
+        }
+        configuration.store.write([ConsentStorage.appConfigKey: nil])
+    }
+
     /// Whether to ask the user, and the rule that decided (see ``AskRules``). While the
     /// publisher's vendors are not known, vendor additions are not judged.
     public func askVerdict() -> AskRules.Verdict {
@@ -108,7 +129,8 @@ public final class ConsentManager: Sendable {
         return configuration.askRules.evaluate(AskRules.Situation(
             gdprApplies: gdpr, decision: consent, tcfPolicyVersion: list?.tcfPolicyVersion,
             publisherVendorIds: try? scope().vendorIds, adTechProviderIds: config.map(\.adTechProviderIds),
-            nonPersonalizedOnly: config.map(\.nonPersonalizedOnly), now: configuration.now()))
+            nonPersonalizedOnly: config.map(\.nonPersonalizedOnly), underAgeOfConsent: isTaggedForUnderAgeOfConsent,
+            now: configuration.now()))
     }
 
     /// What a notice shown now covers: the held vendor list, the publisher's vendors (the
@@ -155,9 +177,9 @@ public final class ConsentManager: Sendable {
         try change { .disagreeToAll(scope: try scope(), at: configuration.now()) }
     }
 
-    /// Applies the changes made in `body` to the current decision (or, with none yet, to
-    /// "reject all" for what the notice covers) and commits them at once; nothing is written
-    /// when anything throws.
+    /// Applies the changes made in `body` to the current decision, taken under what the notice
+    /// covers now (``ConsentState/rescoped(to:)``; with no decision yet, "reject all"), and
+    /// commits them at once; nothing is written when anything throws.
     ///
     /// - Throws: ``ConsentKitError/change(_:)`` for a change a setter refused, another
     ///   ``ConsentKitError`` from the commit, or what `body` itself throws.
@@ -165,7 +187,11 @@ public final class ConsentManager: Sendable {
         try writing.withLock {
             let now = configuration.now()
             let base: ConsentState
-            if let consent { base = consent } else { base = .disagreeToAll(scope: try scope(), at: now) }
+            if let consent {
+                base = (try? scope()).map(consent.rescoped(to:)) ?? consent
+            } else {
+                base = .disagreeToAll(scope: try scope(), at: now)
+            }
             let next: ConsentState
             do {
                 next = try base.changing(at: now, body)

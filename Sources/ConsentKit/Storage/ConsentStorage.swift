@@ -14,8 +14,10 @@ struct ConsentStorage: Sendable {
     /// consentd's last configuration answer, as JSON: the publishers' vendors and ad-tech
     /// providers for the next launch.
     static let appConfigKey = "ConsentKit_AppConfig"
+    /// Set when the user is tagged as under the age of consent.
+    static let underAgeKey = "ConsentKit_UnderAgeOfConsent"
     /// Every key the CMP owns besides the IAB keys.
-    static let privateKeys = [decisionKey, gdprAppliesKey, appConfigKey]
+    static let privateKeys = [decisionKey, gdprAppliesKey, appConfigKey, underAgeKey]
 
     let store: any KeyValueStore
     let cmp: CMPIdentity
@@ -70,7 +72,7 @@ struct ConsentStorage: Sendable {
 
     /// The stored decision and region decision.
     func restore() -> Restored {
-        let values = store.values(forKeys: Self.privateKeys)
+        let values = store.values(forKeys: [Self.decisionKey, Self.gdprAppliesKey, Self.appConfigKey])
         let gdpr: GDPRApplicability = switch values[Self.gdprAppliesKey]?.string {
         case "1": .applies
         case "0": .doesNotApply

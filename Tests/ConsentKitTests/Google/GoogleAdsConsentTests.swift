@@ -91,6 +91,9 @@ struct GoogleAdsConsentTests {
         #expect(store.value(forKey: "IABTCF_AddtlConsent") == .string("2~~dv.1.9.35.101"))
         #expect(AdditionalConsent.parse("2~1.35.101~dv.9")?.consented == [1, 35, 101])
         #expect(AdditionalConsent.parse("2~1.x~dv.") == nil)
+        for bad in ["2~0~dv.", "2~70000~dv.", "2~+5~dv.", "2~1..2~dv.", "2~1~dv", "2~1~dv.-3"] {
+            #expect(AdditionalConsent.parse(bad) == nil, "\(bad)")
+        }
         #expect(AdditionalConsent.parse("1~1.35") == nil)
     }
 
@@ -143,10 +146,67 @@ struct GoogleAdsConsentTests {
         try google.checkConsentFormCanLoad()
         google.setTagForUnderAgeOfConsent(true)
         #expect(throws: GoogleConsentError.taggedUnderAgeOfConsent) { try google.checkConsentFormCanLoad() }
-        let (_, again) = googleManager(store: store)
+        let (againManager, again) = googleManager(store: store)
         #expect(again.isTaggedForUnderAgeOfConsent)
+        _ = try await again.requestConsentInfoUpdate()
+        #expect(againManager.askVerdict() == .underAgeOfConsent)
+        #expect(again.adRequestParameters == ["npa": "1"])
+        try againManager.agreeToAll()
         again.reset()
         #expect(!google.isTaggedForUnderAgeOfConsent)
+        #expect(againManager.consent == nil)
+        #expect(again.adProviders.isEmpty)
+        #expect(store.value(forKey: "ConsentKit_AppConfig") == nil)
+    }
+
+    @Test("a notice recording through update after a provider was added answers the re-consent rule")
+    func updateAnswersReconsent() async throws {
+        let store = InMemoryKeyValueStore()
+        let (first, _) = googleManager(store: store, providers: [(1, "One")])
+        await first.refresh()
+        try first.agreeToAll()
+        let (manager, google) = googleManager(store: store, providers: [(1, "One"), (89, "New")], nonPersonalizedOnly: true)
+        _ = try await google.requestConsentInfoUpdate()
+        #expect(manager.askVerdict() == .adTechProvidersAdded([89]))
+        try manager.update { try $0.setAdTechProvider(89, consent: false) }
+        #expect(manager.askVerdict() == .decisionHolds)
+        #expect(google.status == .nonPersonalized)
+        #expect(google.additionalConsentString == "2~1~dv.89")
+    }
+
+    @Test("Consent Mode agrees with the status: an unknown status in the EEA denies all, a non-personalized choice denies personalization anywhere")
+    func consentModeAgreesWithStatus() async throws {
+        let store = InMemoryKeyValueStore()
+        let (first, _) = googleManager(store: store, providers: [(1, "One")])
+        await first.refresh()
+        try first.agreeToAll()
+        let (_, added) = googleManager(store: store, providers: [(1, "One"), (89, "New")])
+        _ = try await added.requestConsentInfoUpdate()
+        #expect(added.status == .unknown)
+        #expect(added.consentMode() == .allDenied)
+        #expect(added.adRequestParameters == ["npa": "1"])
+
+        let (_, outside) = googleManager(gdpr: false)
+        _ = try await outside.requestConsentInfoUpdate()
+        try outside.setStatus(.nonPersonalized)
+        #expect(outside.adRequestParameters == ["npa": "1"])
+        #expect(outside.consentMode().adPersonalization == .denied)
+    }
+
+    @Test("with the region undetermined and no decision, ads are non-personalized")
+    func undeterminedRegionMeansNpa() async throws {
+        let (_, google) = googleManager(gdpr: nil)
+        _ = try await google.requestConsentInfoUpdate()
+        #expect(google.isRequestLocationInEEAOrUnknown)
+        #expect(google.adRequestParameters == ["npa": "1"])
+    }
+
+    @Test("clearing the status needs no vendor list")
+    func unknownNeedsNoScope() throws {
+        let manager = makeManager(consentd: nil, vendorLists: nil)
+        manager.start(refreshing: false)
+        try GoogleAdsConsent(manager: manager).setStatus(.unknown)
+        #expect(manager.consent == nil)
     }
 
     @Test("a consentd error is thrown by the update and handed to the completion handler")
@@ -157,6 +217,11 @@ struct GoogleAdsConsentTests {
         let result: Result<GoogleConsentStatus, ConsentKitError> = await withCheckedContinuation { continuation in
             google.requestConsentInfoUpdate { continuation.resume(returning: $0) }
         }
+        let (_, working) = googleManager()
+        let success: Result<GoogleConsentStatus, ConsentKitError> = await withCheckedContinuation { continuation in
+            working.requestConsentInfoUpdate { continuation.resume(returning: $0) }
+        }
+        #expect(success == .success(.unknown))
         guard case .failure(.server(.status(_, 503, _, _))) = result else {
             Issue.record("expected the 503, got \(result)")
             return
