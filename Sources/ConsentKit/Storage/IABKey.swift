@@ -70,7 +70,7 @@ public enum IABKey {
     /// purpose bits).
     public static let restrictablePurposeIds = 1...24
 
-    /// Every v2 key, the per-purpose restriction keys included.
+    /// Every v2 key the CMP owns: the per-purpose restriction keys and Google's `IABTCF_AddtlConsent` included.
     public static let version2: [String] = [
         cmpSdkID, cmpSdkVersion, policyVersion, gdprApplies, publisherCC, purposeOneTreatment, useNonStandardTexts,
         tcString, vendorConsents, vendorLegitimateInterests, disclosedVendors, purposeConsents, purposeLegitimateInterests,
