@@ -90,7 +90,10 @@ public final class GoogleAdsConsent: Sendable {
     ///   and special features, ad-tech providers consented as Google's SDK did;
     /// - `.unknown`: the decision is forgotten.
     ///
-    /// - Throws: what the manager's decisions throw (no vendor list yet, for example).
+    /// - Throws: what the manager's decisions throw (no vendor list yet, for example), and
+    ///   ``ConsentKitError/googleStatusUnreachable(requested:reached:)``, writing nothing, when the
+    ///   decision cannot give that status (Google, vendor 755, is not among the publisher's
+    ///   vendors, or a publisher serves only non-personalized ads).
     public func setStatus(_ status: GoogleConsentStatus, prefersAdFree: Bool = false) throws(ConsentKitError) {
         if status == .unknown { return manager.clearDecision() }
         let now = manager.configuration.now()
@@ -99,7 +102,7 @@ public final class GoogleAdsConsent: Sendable {
         case .unknown:
             return
         case .personalized:
-            try manager.record(Self.setting(adFree: prefersAdFree, on: all, at: now))
+            try record(Self.setting(adFree: prefersAdFree, on: all, at: now), as: status)
         case .nonPersonalized:
             let limited: ConsentState
             do {
@@ -113,8 +116,15 @@ public final class GoogleAdsConsent: Sendable {
             } catch {
                 preconditionFailure("ConsentChanges setters throw only ConsentChangeError, not \(error)")
             }
-            try manager.record(limited)
+            try record(limited, as: status)
         }
+    }
+
+    /// Records `decision` when it reads back as `status`; refuses otherwise, writing nothing.
+    private func record(_ decision: ConsentState, as status: GoogleConsentStatus) throws(ConsentKitError) {
+        let reached = GoogleConsentStatus.of(decision, config: manager.appConfig, gdprApplies: manager.gdprApplies)
+        guard reached == status else { throw .googleStatusUnreachable(requested: status.rawValue, reached: reached.rawValue) }
+        try manager.record(decision)
     }
 
     private static func setting(adFree: Bool, on state: ConsentState, at date: Date) -> ConsentState {

@@ -46,6 +46,8 @@ public enum ConsentKitError: Error, Sendable, Equatable, CustomStringConvertible
     case encoding(TCFEncodingError)
     /// The stored decision could not be read back; the CMP starts without one.
     case storedDecisionUnreadable(String)
+    /// The Google status asked for cannot follow from a decision for what the notice covers.
+    case googleStatusUnreachable(requested: String, reached: String)
 
     /// What went wrong.
     public var description: String {
@@ -60,6 +62,8 @@ public enum ConsentKitError: Error, Sendable, Equatable, CustomStringConvertible
         case .invalidTCString(let error): "TC string: \(error)"
         case .encoding(let error): "the decision cannot be encoded: \(error)"
         case .storedDecisionUnreadable(let message): "stored decision unreadable: \(message)"
+        case .googleStatusUnreachable(let requested, let reached):
+            "Google status \(requested) cannot be recorded: the decision would read \(reached) (is vendor 755 among the publisher's vendors? does a publisher serve only non-personalized ads?)"
         }
     }
 }

@@ -12,7 +12,8 @@
 /// The notice is shown only when ``ConsentManager/askVerdict()`` says to ask. ATT is requested
 /// only while its status is not determined, so a run on every launch prompts once at most.
 /// Run the flow after the region is decided (``ConsentEvent/regionDecided(_:source:)``), one
-/// run at a time.
+/// run at a time, and while the app is active: the system shows no ATT prompt to an inactive
+/// app (at launch, before the first scene is active) and answers "not determined".
 ///
 /// ```swift
 /// let flow = ConsentFlow(manager: manager, policy: .noticeFirst(tracking: .always), notice: noticePresenter)

@@ -201,6 +201,20 @@ struct GoogleAdsConsentTests {
         #expect(google.adRequestParameters == ["npa": "1"])
     }
 
+    @Test("a personalized status the publisher's vendors cannot give is refused and nothing is written")
+    func unreachableStatusRefused() async throws {
+        let http = ScriptedHTTPClient.always(HTTPResponse(status: 200, body: configJSON(gdprApplies: true, vendorIds: [8, 793])))
+        let manager = makeManager(http: http)
+        let google = GoogleAdsConsent(manager: manager)
+        await manager.start()?.value
+        #expect(throws: ConsentKitError.googleStatusUnreachable(requested: "personalized", reached: "non_personalized")) {
+            try google.setStatus(.personalized)
+        }
+        #expect(manager.consent == nil)
+        try google.setStatus(.nonPersonalized)
+        #expect(google.status == .nonPersonalized)
+    }
+
     @Test("clearing the status needs no vendor list")
     func unknownNeedsNoScope() throws {
         let manager = makeManager(consentd: nil, vendorLists: nil)
