@@ -14,12 +14,17 @@ struct VendorListRefreshTests {
         let answer = Mutex<(HTTPResponse.Status, Data)>((.ok, Data()))
     }
 
-    @Test("garbage, errors and older lists are refused; a newer list replaces the held one")
+    @Test("garbage, errors and older lists (GVL v2 #224 included) are refused; a newer list replaces the held one",
+          .timeLimit(.minutes(2)))
     func refreshKeepsLastGoodCopy() async throws {
         let catalog = try VendorListCatalog.bundled()
         let bundled = catalog.document
         let newer = try Self.listWithVersion(46, from: bundled.body)
         let older = try Self.listWithVersion(44, from: bundled.body)
+        // GVL v2 #224 has a higher number than the bundled v3 #45 but an older format.
+        let olderFormat = try Data(contentsOf: URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("shared/reference/gvl/gvl-v2_vendor-list-v224_2023-11-16.json"))
 
         let upstream = Upstream()
         let router = Router()
@@ -40,7 +45,7 @@ struct VendorListRefreshTests {
 
             #expect(await serve(.ok, bundled.body) == .unchanged)
             for (status, body) in [(HTTPResponse.Status.ok, Data("<html>maintenance</html>".utf8)), (.internalServerError, Data()),
-                                   (.ok, Data(#"{"vendorListVersion": 99}"#.utf8)), (.ok, older)] {
+                                   (.ok, Data(#"{"vendorListVersion": 99}"#.utf8)), (.ok, older), (.ok, olderFormat)] {
                 guard case .kept = await serve(status, body) else {
                     Issue.record("a bad answer (\(status)) replaced the list")
                     continue

@@ -71,8 +71,11 @@ public final class VendorListCatalog: Sendable {
             throw VendorListUpdateError.invalid("\(error)")
         }
         return try held.withLock { held in
-            guard list.vendorListVersion >= held.list.vendorListVersion else {
-                throw VendorListUpdateError.older(list.vendorListVersion, held.list.vendorListVersion)
+            // The format first: GVL v3 restarted the numbering, so v2 #224 is older than v3 #45.
+            guard (list.gvlSpecificationVersion, list.vendorListVersion) >= (held.list.gvlSpecificationVersion, held.list.vendorListVersion) else {
+                throw VendorListUpdateError.older(
+                    offered: "v\(list.gvlSpecificationVersion) #\(list.vendorListVersion)",
+                    held: "v\(held.list.gvlSpecificationVersion) #\(held.list.vendorListVersion)")
             }
             let document = VendorListDocument(body: data)
             if document.etag == held.document.etag { return false }
@@ -125,14 +128,14 @@ public final class VendorListCatalog: Sendable {
 public enum VendorListUpdateError: Error, CustomStringConvertible, Sendable {
     /// It does not decode as a vendor list.
     case invalid(String)
-    /// Its version is older than the list held.
-    case older(Int, Int)
+    /// It is older than the list held (format, then version; both as `v3 #45`).
+    case older(offered: String, held: String)
 
     /// A sentence saying why.
     public var description: String {
         switch self {
         case .invalid(let reason): "not a usable vendor list: \(reason)"
-        case .older(let offered, let held): "vendor list version \(offered) is older than the \(held) held"
+        case .older(let offered, let held): "vendor list \(offered) is older than the \(held) held"
         }
     }
 }
