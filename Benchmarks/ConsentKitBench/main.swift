@@ -6,8 +6,8 @@ import Foundation
 import TCF
 
 /// An HTTP client that stops the benchmark if anything calls it: the start path must not.
-struct NoNetwork: HTTPClient {
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+struct NoNetwork: HTTPTransport {
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
         fatalError("the start path used the network: \(request.url)")
     }
 }
@@ -30,7 +30,7 @@ func configuration(_ store: any KeyValueStore, vendors: IDSet? = nil) -> Consent
     ConsentConfiguration(
         cmp: cmp, store: store,
         consentd: ConsentdEndpoint(baseURL: URL(string: "https://consent.invalid")!, publishableKey: "ck_pub_x_y", publisherIds: ["p"]),
-        http: NoNetwork(), gdprOverride: .applies, publisher: PublisherSettings(vendorIds: vendors))
+        transport: NoNetwork(), gdprOverride: .applies, publisher: PublisherSettings(vendorIds: vendors))
 }
 
 // `--start-once SUITE`: in a fresh process, the time UserDefaults takes to open the suite and

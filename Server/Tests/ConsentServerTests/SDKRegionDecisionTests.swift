@@ -1,5 +1,5 @@
 @testable import ConsentServer
-// Not Hummingbird: it re-exports HTTPTypes' HTTPRequest and HTTPResponse, and here those names
+// Not Hummingbird: it re-exports HTTPTypes' TransportRequest and TransportResponse, and here those names
 // mean the SDK's.
 import ConsentKit
 import Foundation
@@ -7,34 +7,34 @@ import HummingbirdTesting
 import TCF
 import Testing
 
-/// End to end: the SDK's `ConsentManager` over `URLSessionHTTPClient` asks consentd, listening on
+/// End to end: the SDK's `ConsentManager` over `URLSessionHTTPTransport` asks consentd, listening on
 /// a loopback port, whether GDPR applies and which vendors the publisher uses, then records a
 /// decision for exactly those vendors.
 @Suite("SDK region decision against a live consentd")
 struct SDKRegionDecisionTests {
-    /// `URLSessionHTTPClient` behind an edge that sets the caller's country, as Cloudflare's
+    /// `URLSessionHTTPTransport` behind an edge that sets the caller's country, as Cloudflare's
     /// `CF-IPCountry` does.
-    struct EdgeClient: HTTPClient {
+    struct EdgeClient: HTTPTransport {
         let country: String?
-        let client = URLSessionHTTPClient()
+        let client = URLSessionHTTPTransport()
 
-        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
             var request = request
             if let country { request.headers["CF-IPCountry"] = country }
             return try await client.send(request)
         }
     }
 
-    func manager(port: Int, publishable: String, country: String?, debug: DebugSettings = DebugSettings(),
+    func manager(port: Int, publishable: String, country: String?, debug: RegionDebugSettings = RegionDebugSettings(),
                  cache: URL, store: any KeyValueStore) throws -> ConsentManager {
         let base = URL(string: "http://localhost:\(port)")!
         let http = EdgeClient(country: country)
         let lists = VendorListLoader(
             source: try VendorListSource.consentd(baseURL: base, publishableKey: publishable, publisherIds: ["pub-news"], cacheDirectory: cache),
-            client: http)
+            transport: http)
         return ConsentManager(configuration: ConsentConfiguration(
             cmp: CMPIdentity(cmpId: 300, cmpVersion: 1), store: store,
-            consentd: ConsentdEndpoint(baseURL: base, publishableKey: publishable, publisherIds: ["pub-news"]), http: http,
+            consentd: ConsentdEndpoint(baseURL: base, publishableKey: publishable, publisherIds: ["pub-news"]), transport: http,
             regionTimeout: 10, debug: debug, device: DeviceInfo(debugIdentifier: "test-device", isSimulator: false),
             vendorLists: lists))
     }
@@ -76,7 +76,7 @@ struct SDKRegionDecisionTests {
 
             let debugging = try manager(
                 port: port, publishable: server.publishable, country: "US",
-                debug: DebugSettings(geography: .eea, deviceIdentifiers: ["test-device"]), cache: cache, store: InMemoryKeyValueStore())
+                debug: RegionDebugSettings(geography: .eea, deviceIdentifiers: ["test-device"]), cache: cache, store: InMemoryKeyValueStore())
             await debugging.start()?.value
             #expect(debugging.gdprApplies == .applies)
 

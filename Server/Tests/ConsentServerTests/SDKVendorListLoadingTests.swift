@@ -1,5 +1,5 @@
 @testable import ConsentServer
-// Not Hummingbird: it re-exports HTTPTypes' HTTPRequest and HTTPResponse, and here those names
+// Not Hummingbird: it re-exports HTTPTypes' TransportRequest and TransportResponse, and here those names
 // mean the SDK's.
 import ConsentKit
 import Foundation
@@ -8,7 +8,7 @@ import Synchronization
 import TCF
 import Testing
 
-/// End to end: the SDK's `VendorListLoader` over `URLSessionHTTPClient` against consentd listening
+/// End to end: the SDK's `VendorListLoader` over `URLSessionHTTPTransport` against consentd listening
 /// on a loopback port.
 @Suite("SDK vendor list loading against a live consentd")
 struct SDKVendorListLoadingTests {
@@ -18,7 +18,7 @@ struct SDKVendorListLoadingTests {
         let server = try await TestServer.make { $0.vendorListMaxAge = 0 }
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("vl-e2e-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: cache) }
-        let client = RecordingHTTPClient()
+        let client = RecordingTransport()
         let version = VendorListVersion(gvlSpecificationVersion: 3, vendorListVersion: 45)
 
         let source = try await server.consentd.application().test(.live) { live in
@@ -26,7 +26,7 @@ struct SDKVendorListLoadingTests {
             let source = try VendorListSource.consentd(
                 baseURL: URL(string: "http://localhost:\(port)")!, publishableKey: server.publishable,
                 publisherIds: ["pub-news"], cacheDirectory: cache)
-            let loader = VendorListLoader(source: source, client: client)
+            let loader = VendorListLoader(source: source, transport: client)
 
             #expect(await loader.refresh() == .updated(version))
             #expect(loader.cached()?.vendors.keys.sorted() == [1, 21, 755])
@@ -44,7 +44,7 @@ struct SDKVendorListLoadingTests {
         await server.consentd.close()
 
         // A later launch, with consentd stopped: the stored copy is used and stays as it was.
-        let later = VendorListLoader(source: source, client: client)
+        let later = VendorListLoader(source: source, transport: client)
         let stored = try Data(contentsOf: later.cacheFile)
         #expect(later.loadLocal().origin == .stored(later.cacheFile))
 
@@ -70,7 +70,7 @@ struct SDKVendorListLoadingTests {
             let source = try VendorListSource.consentd(
                 baseURL: URL(string: "http://localhost:\(try #require(live.port))")!, publishableKey: server.publishable,
                 publisherIds: ["pub-games"], language: "de", cacheDirectory: cache)
-            let loader = VendorListLoader(source: source, client: URLSessionHTTPClient())
+            let loader = VendorListLoader(source: source, transport: URLSessionHTTPTransport())
             #expect(await loader.refresh() == .updated(VendorListVersion(gvlSpecificationVersion: 3, vendorListVersion: 45)))
             return loader.cached()
         }
@@ -82,15 +82,15 @@ struct SDKVendorListLoadingTests {
     }
 }
 
-/// `URLSessionHTTPClient`, recording each request with the response it got.
-final class RecordingHTTPClient: HTTPClient {
-    private let client = URLSessionHTTPClient()
-    private let recorded = Mutex<[(request: HTTPRequest, response: HTTPResponse)]>([])
+/// `URLSessionHTTPTransport`, recording each request with the response it got.
+final class RecordingTransport: HTTPTransport {
+    private let client = URLSessionHTTPTransport()
+    private let recorded = Mutex<[(request: TransportRequest, response: TransportResponse)]>([])
 
     /// The requests that got a response, in order.
-    var exchanges: [(request: HTTPRequest, response: HTTPResponse)] { recorded.withLock { $0 } }
+    var exchanges: [(request: TransportRequest, response: TransportResponse)] { recorded.withLock { $0 } }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
         let response = try await client.send(request)
         recorded.withLock { $0.append((request, response)) }
         return response

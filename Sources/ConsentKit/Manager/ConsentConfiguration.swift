@@ -10,14 +10,14 @@ public struct ConsentConfiguration: Sendable {
     public var store: any KeyValueStore
     /// consentd, for the region decision and the publishers' vendors; nil: none.
     public var consentd: ConsentdEndpoint?
-    /// The HTTP stack.
-    public var http: any HTTPClient
+    /// The HTTP stack (the app may route the SDK through its own).
+    public var transport: any HTTPTransport
     /// Seconds to wait for the region decision before using the last known one.
     public var regionTimeout: TimeInterval
     /// Forces the region decision (`.applies` or `.doesNotApply`); nil: ask consentd.
     public var gdprOverride: GDPRApplicability?
     /// Debug geography and the debug devices.
-    public var debug: DebugSettings
+    public var debug: RegionDebugSettings
     /// The device the SDK runs on.
     public var device: DeviceInfo
     /// When to ask the user again.
@@ -39,8 +39,8 @@ public struct ConsentConfiguration: Sendable {
     /// timeout, no consentd, 13-month re-consent.
     public init(
         cmp: CMPIdentity, generations: IABKeyGenerations = .version2, store: any KeyValueStore = UserDefaultsStore(),
-        consentd: ConsentdEndpoint? = nil, http: any HTTPClient = URLSessionHTTPClient(), regionTimeout: TimeInterval = 3,
-        gdprOverride: GDPRApplicability? = nil, debug: DebugSettings = DebugSettings(), device: DeviceInfo = .current,
+        consentd: ConsentdEndpoint? = nil, transport: any HTTPTransport = URLSessionHTTPTransport(), regionTimeout: TimeInterval = 3,
+        gdprOverride: GDPRApplicability? = nil, debug: RegionDebugSettings = RegionDebugSettings(), device: DeviceInfo = .current,
         askRules: AskRules = AskRules(), publisher: PublisherSettings = PublisherSettings(), noticeVersion: Int = 0,
         consentScreen: Int = 0, consentLanguage: String = "EN", vendorLists: (any VendorListLoading)? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
@@ -49,7 +49,7 @@ public struct ConsentConfiguration: Sendable {
         self.generations = generations
         self.store = store
         self.consentd = consentd
-        self.http = http
+        self.transport = transport
         self.regionTimeout = regionTimeout
         self.gdprOverride = gdprOverride
         self.debug = debug

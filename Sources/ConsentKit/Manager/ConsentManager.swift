@@ -301,7 +301,7 @@ public final class ConsentManager: Sendable {
             let decided = debugGeography.map { $0 == .eea ? GDPRApplicability.applies : .doesNotApply }
             return setRegion(decided ?? state.withLock { $0.gdprApplies }, source: decided == nil ? .lastKnown : .publisher)
         }
-        let client = ConsentdClient(endpoint: endpoint, http: configuration.http)
+        let client = ConsentdClient(endpoint: endpoint, transport: configuration.transport)
         let timeout = configuration.regionTimeout.isFinite ? min(max(configuration.regionTimeout, 0), 600) : 600
         let outcome = await Self.withTimeout(seconds: timeout) { () async throws -> AppConfig in
             try await client.config(debugGeography: debugGeography, timeout: timeout)

@@ -42,24 +42,24 @@ public enum ConsentdError: Error, Sendable, Equatable, CustomStringConvertible {
 public struct ConsentdClient: Sendable {
     /// The server and the app's credentials.
     public let endpoint: ConsentdEndpoint
-    private let http: any HTTPClient
+    private let transport: any HTTPTransport
 
     /// A client for `endpoint` over `http`.
-    public init(endpoint: ConsentdEndpoint, http: any HTTPClient = URLSessionHTTPClient()) {
+    public init(endpoint: ConsentdEndpoint, transport: any HTTPTransport = URLSessionHTTPTransport()) {
         self.endpoint = endpoint
-        self.http = http
+        self.transport = transport
     }
 
     /// `GET /v1/config` for the app's publishers; `debugGeography` forces the region decision.
-    public func config(debugGeography: DebugGeography? = nil, timeout: TimeInterval) async throws(ConsentdError) -> AppConfig {
+    public func config(debugGeography: DebugRegion? = nil, timeout: TimeInterval) async throws(ConsentdError) -> AppConfig {
         var components = URLComponents(url: endpoint.baseURL.appendingPathComponent("v1/config"), resolvingAgainstBaseURL: false)
         var query = [URLQueryItem(name: "publisherIds", value: endpoint.publisherIds.joined(separator: ","))]
         if let debugGeography { query.append(URLQueryItem(name: "debug_geo", value: debugGeography.rawValue)) }
         components?.queryItems = query
         guard let url = components?.url else { throw .malformed(url: endpoint.baseURL.absoluteString, message: "cannot build the config URL") }
-        let response: HTTPResponse
+        let response: TransportResponse
         do {
-            response = try await http.send(HTTPRequest(
+            response = try await transport.send(TransportRequest(
                 url: url, headers: ["Authorization": "Bearer \(endpoint.publishableKey)", "Accept": "application/json"], timeout: timeout))
         } catch {
             throw .transport(url: url.absoluteString, message: String(describing: error))

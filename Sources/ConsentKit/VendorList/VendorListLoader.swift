@@ -24,7 +24,7 @@ public actor VendorListLoader {
     /// The file the last good copy is kept in.
     public nonisolated var cacheFile: URL { source.cacheDirectory.appendingPathComponent(StoredVendorList.fileName) }
 
-    private let client: any HTTPClient
+    private let transport: any HTTPTransport
     private let clock: @Sendable () -> Date
     private let state = Locked(State())
     private var inFlight: Task<VendorListRefresh, Never>?
@@ -42,14 +42,14 @@ public actor VendorListLoader {
         var problems: [VendorListLoadingError] = []
     }
 
-    /// A loader for `source` that sends its requests through `client` and reads the time from
+    /// A loader for `source` that sends its requests through `transport` and reads the time from
     /// `clock` (for freshness).
     public init(
-        source: VendorListSource, client: any HTTPClient = URLSessionHTTPClient(),
+        source: VendorListSource, transport: any HTTPTransport = URLSessionHTTPTransport(),
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.source = source
-        self.client = client
+        self.transport = transport
         self.clock = clock
     }
 
@@ -94,11 +94,11 @@ public actor VendorListLoader {
            CacheControl.isFresh(validatedAt: validators.validatedAt, maxAge: validators.maxAge, now: now) {
             return .fresh(VendorListVersion(of: held.list))
         }
-        var request = HTTPRequest(url: url, headers: source.headers, timeout: source.timeout)
+        var request = TransportRequest(url: url, headers: source.headers, timeout: source.timeout)
         if let etag = validators?.etag { request.headers["If-None-Match"] = etag }
-        let response: HTTPResponse
+        let response: TransportResponse
         do {
-            response = try await client.send(request)
+            response = try await transport.send(request)
         } catch {
             return .failed(transportError(error))
         }
@@ -116,7 +116,7 @@ public actor VendorListLoader {
 
     /// A 304: the held copy is fresh again, on disk too when it came from there.
     private func revalidated(
-        _ held: Held, _ validators: StoredVendorList.Header, response: HTTPResponse, cacheControl: CacheControl, now: Date
+        _ held: Held, _ validators: StoredVendorList.Header, response: TransportResponse, cacheControl: CacheControl, now: Date
     ) -> VendorListRefresh {
         var header = validators
         header.validatedAt = now

@@ -18,8 +18,8 @@ public enum VendorListLoadingError: Error, Sendable, Equatable, CustomStringConv
     /// The server answered 304 although no copy was revalidated (no `If-None-Match` was sent).
     /// A proxy in between is answering for the server.
     case unexpectedNotModified(url: URL)
-    /// The body is still gzip-compressed: the ``HTTPClient`` in use did not decode
-    /// `Content-Encoding`. Use ``URLSessionHTTPClient`` or decode in the custom client.
+    /// The body is still gzip-compressed: the ``HTTPTransport`` in use did not decode
+    /// `Content-Encoding`. Use ``URLSessionHTTPTransport`` or decode in the custom client.
     case compressedBody(url: URL)
     /// The downloaded body is not a vendor list; the decoder's error names the JSON path, line
     /// and column (an HTML error page fails at line 1, a cut-off download at its end).

@@ -8,7 +8,7 @@ func googleManager(
     store: any KeyValueStore = InMemoryKeyValueStore(), gdpr: Bool? = true, providers: [(Int, String)] = [(1, "One"), (35, "Thirty-five")],
     nonPersonalizedOnly: Bool = false
 ) -> (ConsentManager, GoogleAdsConsent) {
-    let http = ScriptedHTTPClient.always(HTTPResponse(
+    let http = ScriptedTransport.always(TransportResponse(
         status: 200, body: configJSON(gdprApplies: gdpr, providers: providers, nonPersonalizedOnly: nonPersonalizedOnly)))
     let manager = makeManager(store: store, http: http)
     manager.start(refreshing: false)
@@ -203,7 +203,7 @@ struct GoogleAdsConsentTests {
 
     @Test("a personalized status the publisher's vendors cannot give is refused and nothing is written")
     func unreachableStatusRefused() async throws {
-        let http = ScriptedHTTPClient.always(HTTPResponse(status: 200, body: configJSON(gdprApplies: true, vendorIds: [8, 793])))
+        let http = ScriptedTransport.always(TransportResponse(status: 200, body: configJSON(gdprApplies: true, vendorIds: [8, 793])))
         let manager = makeManager(http: http)
         let google = GoogleAdsConsent(manager: manager)
         await manager.start()?.value
@@ -225,7 +225,7 @@ struct GoogleAdsConsentTests {
 
     @Test("a consentd error is thrown by the update and handed to the completion handler")
     func updateErrors() async throws {
-        let manager = makeManager(http: ScriptedHTTPClient.always(HTTPResponse(status: 503)))
+        let manager = makeManager(http: ScriptedTransport.always(TransportResponse(status: 503)))
         let google = GoogleAdsConsent(manager: manager)
         await #expect(throws: ConsentKitError.self) { try await google.requestConsentInfoUpdate() }
         let result: Result<GoogleConsentStatus, ConsentKitError> = await withCheckedContinuation { continuation in

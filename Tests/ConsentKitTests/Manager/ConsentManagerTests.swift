@@ -6,13 +6,13 @@ import TCF
 let endpoint = ConsentdEndpoint(baseURL: URL(string: "https://consent.example.com")!, publishableKey: "ck_pub_k_s", publisherIds: ["pub-1"])
 
 func makeManager(
-    store: any KeyValueStore = InMemoryKeyValueStore(), http: any HTTPClient = ScriptedHTTPClient.forbidden,
+    store: any KeyValueStore = InMemoryKeyValueStore(), http: any HTTPTransport = ScriptedTransport.forbidden,
     consentd: ConsentdEndpoint? = endpoint, timeout: TimeInterval = 3, override: GDPRApplicability? = nil,
-    debug: DebugSettings = DebugSettings(), device: DeviceInfo = DeviceInfo(debugIdentifier: "device-A", isSimulator: false),
+    debug: RegionDebugSettings = RegionDebugSettings(), device: DeviceInfo = DeviceInfo(debugIdentifier: "device-A", isSimulator: false),
     vendorLists: (any VendorListLoading)? = FixedVendorLists(local: SharedReference.vendorList), publisher: PublisherSettings = PublisherSettings()
 ) -> ConsentManager {
     ConsentManager(configuration: ConsentConfiguration(
-        cmp: testCMP, store: store, consentd: consentd, http: http, regionTimeout: timeout, gdprOverride: override, debug: debug,
+        cmp: testCMP, store: store, consentd: consentd, transport: http, regionTimeout: timeout, gdprOverride: override, debug: debug,
         device: device, publisher: publisher, noticeVersion: 2, vendorLists: vendorLists, now: { testDate }))
 }
 
@@ -37,7 +37,7 @@ struct ConsentManagerTests {
         let stored = ConsentState.agreeToAll(scope: testScope(count: 850), at: testDate)
         try ConsentStorage(store: store, cmp: testCMP, generations: .version2).write(stored, gdprApplies: .applies)
         store.write([IABKey.cmpSdkID: nil])
-        let manager = makeManager(store: store, http: ScriptedHTTPClient.forbidden)
+        let manager = makeManager(store: store, http: ScriptedTransport.forbidden)
         let log = EventLog(manager)
         #expect(manager.start(refreshing: false) == nil)
         #expect(store.value(forKey: IABKey.cmpSdkID) == .integer(300))
@@ -49,7 +49,7 @@ struct ConsentManagerTests {
     @Test("consentd's region answer is taken and written to the keys")
     func regionFromServer() async throws {
         let store = InMemoryKeyValueStore()
-        let http = ScriptedHTTPClient.always(HTTPResponse(status: 200, body: configJSON(gdprApplies: true)))
+        let http = ScriptedTransport.always(TransportResponse(status: 200, body: configJSON(gdprApplies: true)))
         let manager = makeManager(store: store, http: http)
         let log = EventLog(manager)
         await manager.start()?.value
@@ -66,7 +66,7 @@ struct ConsentManagerTests {
     func regionTimeoutFallsBack() async throws {
         let store = InMemoryKeyValueStore()
         try ConsentStorage(store: store, cmp: testCMP, generations: .version2).write(nil, gdprApplies: .doesNotApply)
-        let http = ScriptedHTTPClient.always(HTTPResponse(status: 200, body: configJSON(gdprApplies: true)), delay: 5)
+        let http = ScriptedTransport.always(TransportResponse(status: 200, body: configJSON(gdprApplies: true)), delay: 5)
         let manager = makeManager(store: store, http: http, timeout: 0.2)
         let log = EventLog(manager)
         await manager.start()?.value
@@ -77,8 +77,8 @@ struct ConsentManagerTests {
 
     @Test("a consentd error is reported with its status and code, and the last known answer stands")
     func regionErrorFallsBack() async throws {
-        let http = ScriptedHTTPClient.always(
-            HTTPResponse(status: 400, body: Data(#"{"error":{"code":"unknown_publisher","message":"no publisher pub-1"}}"#.utf8)))
+        let http = ScriptedTransport.always(
+            TransportResponse(status: 400, body: Data(#"{"error":{"code":"unknown_publisher","message":"no publisher pub-1"}}"#.utf8)))
         let manager = makeManager(http: http)
         let log = EventLog(manager)
         await manager.start()?.value
@@ -91,7 +91,7 @@ struct ConsentManagerTests {
     @Test("the publisher's override decides without asking consentd")
     func overrideNeedsNoNetwork() async {
         let store = InMemoryKeyValueStore()
-        let manager = makeManager(store: store, http: ScriptedHTTPClient.forbidden, override: .applies)
+        let manager = makeManager(store: store, http: ScriptedTransport.forbidden, override: .applies)
         let log = EventLog(manager)
         await manager.start()?.value
         #expect(manager.gdprApplies == .applies)
@@ -106,8 +106,8 @@ struct ConsentManagerTests {
             (DeviceInfo(debugIdentifier: "device-B", isSimulator: false), false),
             (DeviceInfo(debugIdentifier: nil, isSimulator: true), true),
         ] {
-            let http = ScriptedHTTPClient.always(HTTPResponse(status: 200, body: configJSON(gdprApplies: true)))
-            let manager = makeManager(http: http, debug: DebugSettings(geography: .eea, deviceIdentifiers: ["device-A"]), device: device)
+            let http = ScriptedTransport.always(TransportResponse(status: 200, body: configJSON(gdprApplies: true)))
+            let manager = makeManager(http: http, debug: RegionDebugSettings(geography: .eea, deviceIdentifiers: ["device-A"]), device: device)
             await manager.start()?.value
             let url = try #require(http.requests.first?.url.absoluteString)
             #expect(url.contains("debug_geo=eea") == expected, "\(device)")
@@ -117,7 +117,7 @@ struct ConsentManagerTests {
     @Test("accept all writes every key in one change and tells listeners once")
     func agreeToAllWritesOnce() async throws {
         let store = InMemoryKeyValueStore()
-        let manager = makeManager(store: store, http: ScriptedHTTPClient.always(HTTPResponse(status: 200, body: configJSON(gdprApplies: true))))
+        let manager = makeManager(store: store, http: ScriptedTransport.always(TransportResponse(status: 200, body: configJSON(gdprApplies: true))))
         await manager.start()?.value
         let writes = Locked(0)
         let observation = store.observe { writes.withLock { $0 += 1 } }
@@ -193,8 +193,8 @@ struct ConsentManagerTests {
     @Test("offline on a first launch, the bundled snapshot gives the notice its vendor list and the failure is reported")
     func offlineFirstLaunchUsesSnapshot() async throws {
         let folder = try TestFolder()
-        let offline = ScriptedHTTPClient.offline()
-        let loader = VendorListLoader(source: folder.source(), client: offline)
+        let offline = ScriptedTransport.offline()
+        let loader = VendorListLoader(source: folder.source(), transport: offline)
         let manager = makeManager(http: offline, override: .applies, vendorLists: loader, publisher: PublisherSettings(vendorIds: [8, 755]))
         let log = EventLog(manager)
         await manager.start()?.value
@@ -209,17 +209,17 @@ struct ConsentManagerTests {
     @Test("with consentd configured, a decision waits for the publisher's vendors, which the next launch knows offline")
     func publisherVendorsComeFromConsentd() async throws {
         let store = InMemoryKeyValueStore()
-        let offline = makeManager(store: store, http: ScriptedHTTPClient.offline())
+        let offline = makeManager(store: store, http: ScriptedTransport.offline())
         await offline.start()?.value
         #expect(throws: ConsentKitError.publisherVendorsUnknown) { try offline.agreeToAll() }
         #expect(offline.askVerdict() == .regionUnknown)
 
-        let online = makeManager(store: store, http: ScriptedHTTPClient.always(HTTPResponse(status: 200, body: configJSON(gdprApplies: true))))
+        let online = makeManager(store: store, http: ScriptedTransport.always(TransportResponse(status: 200, body: configJSON(gdprApplies: true))))
         await online.start()?.value
         try online.agreeToAll()
         #expect(online.consent?.disclosedVendors == [8, 755, 793])
 
-        let later = makeManager(store: store, http: ScriptedHTTPClient.offline())
+        let later = makeManager(store: store, http: ScriptedTransport.offline())
         await later.start()?.value
         #expect(try later.scope().vendorIds == [8, 755, 793])
         #expect(later.askVerdict() == .decisionHolds)
@@ -228,7 +228,7 @@ struct ConsentManagerTests {
     @Test("the publisher's override applies in start(), before any network")
     func overrideAppliesAtStart() {
         let store = InMemoryKeyValueStore()
-        let manager = makeManager(store: store, http: ScriptedHTTPClient.forbidden, override: .doesNotApply)
+        let manager = makeManager(store: store, http: ScriptedTransport.forbidden, override: .doesNotApply)
         manager.start(refreshing: false)
         #expect(manager.gdprApplies == .doesNotApply)
         #expect(store.value(forKey: IABKey.gdprApplies) == .integer(0))

@@ -12,7 +12,7 @@ struct VendorListBrokenDownloadTests {
     /// A download that must not be used, and the error it must be reported as.
     struct BrokenDownload: Sendable, CustomTestStringConvertible {
         let testDescription: String
-        let step: @Sendable () throws -> ScriptedHTTPClient.Step
+        let step: @Sendable () throws -> ScriptedTransport.Step
         let isExpected: @Sendable (VendorListLoadingError) -> Bool
 
         static let all: [BrokenDownload] = [
@@ -29,7 +29,7 @@ struct VendorListBrokenDownloadTests {
                 return error.line > 1 && !error.path.isEmpty
             },
             BrokenDownload(testDescription: "an HTML error page with status 200", step: {
-                .respond(HTTPResponse(status: 200, headers: ["Content-Type": "text/html"], body: Data("<!DOCTYPE html><h1>Bad gateway</h1>".utf8)))
+                .respond(TransportResponse(status: 200, headers: ["Content-Type": "text/html"], body: Data("<!DOCTYPE html><h1>Bad gateway</h1>".utf8)))
             }) {
                 guard case .invalidVendorList(TestFolder.listURL, let error) = $0 else { return false }
                 return error.line == 1 && error.column == 1
@@ -50,12 +50,12 @@ struct VendorListBrokenDownloadTests {
                 $0 == .compressedBody(url: TestFolder.listURL)
             },
             BrokenDownload(testDescription: "HTTP 500", step: {
-                .respond(HTTPResponse(status: 500, body: Data("{\"error\":\n{\"code\": \"internal\"}}".utf8)))
+                .respond(TransportResponse(status: 500, body: Data("{\"error\":\n{\"code\": \"internal\"}}".utf8)))
             }) {
                 $0 == .httpStatus(url: TestFolder.listURL, status: 500, body: #"{"error": {"code": "internal"}}"#)
             },
             BrokenDownload(testDescription: "HTTP 401 for a revoked key", step: {
-                .respond(HTTPResponse(status: 401, body: Data(#"{"error":{"code":"unauthorized"}}"#.utf8)))
+                .respond(TransportResponse(status: 401, body: Data(#"{"error":{"code":"unauthorized"}}"#.utf8)))
             }) {
                 guard case .httpStatus(TestFolder.listURL, 401, let body) = $0 else { return false }
                 return body.contains("unauthorized")
@@ -78,7 +78,7 @@ struct VendorListBrokenDownloadTests {
         let before = try Data(contentsOf: folder.cacheFile)
         // The stored copy is fresh for an hour; two hours on, the refresh asks the server.
         let loader = VendorListLoader(
-            source: folder.source(), client: ScriptedHTTPClient(try download.step()), clock: { Date().addingTimeInterval(7200) })
+            source: folder.source(), transport: ScriptedTransport(try download.step()), clock: { Date().addingTimeInterval(7200) })
 
         let result = await loader.refresh()
 
@@ -98,7 +98,7 @@ struct VendorListBrokenDownloadTests {
         try await storeCopy(try GVLFixtures.v3v45(), in: folder)
         let before = try Data(contentsOf: folder.cacheFile)
         let loader = VendorListLoader(
-            source: folder.source(), client: ScriptedHTTPClient(.respond(.list(try GVLFixtures.v3(renumberedTo: 44)))),
+            source: folder.source(), transport: ScriptedTransport(.respond(.list(try GVLFixtures.v3(renumberedTo: 44)))),
             clock: { Date().addingTimeInterval(7200) })
 
         #expect(await loader.refresh() == .failed(.olderThanHeld(url: TestFolder.listURL, offered: v3(44), held: v3(45))))
@@ -110,7 +110,7 @@ struct VendorListBrokenDownloadTests {
     @Test("a list of an older format does not replace a newer one despite its higher number")
     func olderFormatIsRefused() async throws {
         let folder = try TestFolder()
-        let loader = VendorListLoader(source: folder.source(), client: ScriptedHTTPClient(.respond(.list(try GVLFixtures.v2v224()))))
+        let loader = VendorListLoader(source: folder.source(), transport: ScriptedTransport(.respond(.list(try GVLFixtures.v2v224()))))
 
         let result = await loader.refresh()
 
@@ -125,12 +125,12 @@ struct VendorListBrokenDownloadTests {
         let folder = try TestFolder()
         try await storeCopy(try GVLFixtures.v3v45(), in: folder)
         let loader = VendorListLoader(
-            source: folder.source(), client: ScriptedHTTPClient(.respond(.list(try GVLFixtures.v3(renumberedTo: 46)))),
+            source: folder.source(), transport: ScriptedTransport(.respond(.list(try GVLFixtures.v3(renumberedTo: 46)))),
             clock: { Date().addingTimeInterval(7200) })
 
         #expect(await loader.refresh() == .updated(v3(46)))
 
-        #expect(VendorListLoader(source: folder.source(), client: ScriptedHTTPClient()).cached()?.vendorListVersion == 46)
+        #expect(VendorListLoader(source: folder.source(), transport: ScriptedTransport()).cached()?.vendorListVersion == 46)
     }
 
     @Test("a list of the same version replaces the held one: the publishers' vendors changed")
@@ -138,11 +138,11 @@ struct VendorListBrokenDownloadTests {
         let folder = try TestFolder()
         try await storeCopy(try GVLFixtures.v3v45(trimmedTo: [1, 21, 755]), in: folder)
         let loader = VendorListLoader(
-            source: folder.source(), client: ScriptedHTTPClient(.respond(.list(try GVLFixtures.v3v45(trimmedTo: [755, 32]), etag: "\"b\""))),
+            source: folder.source(), transport: ScriptedTransport(.respond(.list(try GVLFixtures.v3v45(trimmedTo: [755, 32]), etag: "\"b\""))),
             clock: { Date().addingTimeInterval(7200) })
 
         #expect(await loader.refresh() == .updated(v3(45)))
 
-        #expect(VendorListLoader(source: folder.source(), client: ScriptedHTTPClient()).cached()?.vendors.keys.sorted() == [32, 755])
+        #expect(VendorListLoader(source: folder.source(), transport: ScriptedTransport()).cached()?.vendors.keys.sorted() == [32, 755])
     }
 }

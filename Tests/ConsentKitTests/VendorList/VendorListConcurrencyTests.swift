@@ -10,9 +10,9 @@ struct VendorListConcurrencyTests {
         let folder = try TestFolder()
         let gate = Gate()
         // max-age=0: a refresh that did not join the one under way would ask again.
-        let client = ScriptedHTTPClient(
+        let client = ScriptedTransport(
             [.respond(.list(try GVLFixtures.v3v45(), cacheControl: "max-age=0"))], otherwise: .respond(.notModified()), gate: gate)
-        let loader = VendorListLoader(source: folder.source(), client: client)
+        let loader = VendorListLoader(source: folder.source(), transport: client)
 
         let results = try await withThrowingTaskGroup(of: VendorListRefresh.self) { group in
             for _ in 0..<20 { group.addTask { await loader.refresh() } }

@@ -9,8 +9,8 @@ struct VendorListLocalLoadingTests {
     @Test("a first launch without network uses the bundled snapshot")
     func firstLaunchOfflineUsesSnapshot() async throws {
         let folder = try TestFolder()
-        let client = ScriptedHTTPClient.offline()
-        let loader = VendorListLoader(source: folder.source(), client: client)
+        let client = ScriptedTransport.offline()
+        let loader = VendorListLoader(source: folder.source(), transport: client)
 
         let refresh = await loader.refresh()
 
@@ -28,7 +28,7 @@ struct VendorListLocalLoadingTests {
     @Test("a first launch without network and without a snapshot has no list and says why")
     func firstLaunchOfflineWithoutSnapshot() async throws {
         let folder = try TestFolder()
-        let loader = VendorListLoader(source: folder.source(snapshot: nil), client: ScriptedHTTPClient.offline())
+        let loader = VendorListLoader(source: folder.source(snapshot: nil), transport: ScriptedTransport.offline())
 
         let local = loader.loadLocal()
 
@@ -43,11 +43,11 @@ struct VendorListLocalLoadingTests {
     func laterLaunchReadsStoredCopy() async throws {
         let folder = try TestFolder()
         let trimmed = try GVLFixtures.v3v45(trimmedTo: [1, 21, 755])
-        let first = VendorListLoader(source: folder.source(snapshot: nil), client: ScriptedHTTPClient(.respond(.list(trimmed))))
+        let first = VendorListLoader(source: folder.source(snapshot: nil), transport: ScriptedTransport(.respond(.list(trimmed))))
         #expect(await first.refresh() == .updated(v3(45)))
 
-        let silent = ScriptedHTTPClient()
-        let later = VendorListLoader(source: folder.source(snapshot: nil), client: silent)
+        let silent = ScriptedTransport()
+        let later = VendorListLoader(source: folder.source(snapshot: nil), transport: silent)
         let local = later.loadLocal()
 
         #expect(local.origin == .stored(folder.cacheFile))
@@ -62,7 +62,7 @@ struct VendorListLocalLoadingTests {
         try await storeCopy(try GVLFixtures.v3(renumberedTo: 46), in: folder)
         try cutInHalf(folder.cacheFile)
 
-        let loader = VendorListLoader(source: folder.source(), client: ScriptedHTTPClient())
+        let loader = VendorListLoader(source: folder.source(), transport: ScriptedTransport())
         let local = loader.loadLocal()
 
         #expect(local.origin == .bundledSnapshot(GVLFixtures.v3v45File))
@@ -81,10 +81,10 @@ struct VendorListLocalLoadingTests {
         try await storeCopy(try GVLFixtures.v3v45(), in: folder)
         try cutInHalf(folder.cacheFile)
 
-        let loader = VendorListLoader(source: folder.source(), client: ScriptedHTTPClient(.respond(.list(try GVLFixtures.v3v45()))))
+        let loader = VendorListLoader(source: folder.source(), transport: ScriptedTransport(.respond(.list(try GVLFixtures.v3v45()))))
         #expect(await loader.refresh() == .updated(v3(45)))
 
-        let later = VendorListLoader(source: folder.source(), client: ScriptedHTTPClient()).loadLocal()
+        let later = VendorListLoader(source: folder.source(), transport: ScriptedTransport()).loadLocal()
         #expect(later.origin == .stored(folder.cacheFile))
         #expect(later.problems.isEmpty)
     }
@@ -95,7 +95,7 @@ struct VendorListLocalLoadingTests {
         try FileManager.default.createDirectory(at: folder.cacheDirectory, withIntermediateDirectories: true)
         try GVLFixtures.v3v45().write(to: folder.cacheFile)  // a bare list: no header line
 
-        let local = VendorListLoader(source: folder.source(snapshot: nil), client: ScriptedHTTPClient()).loadLocal()
+        let local = VendorListLoader(source: folder.source(snapshot: nil), transport: ScriptedTransport()).loadLocal()
 
         #expect(local.vendorList == nil)
         guard case .unreadableCache(_, let reason)? = local.problems.first else {
@@ -110,7 +110,7 @@ struct VendorListLocalLoadingTests {
         let folder = try TestFolder()
         try await storeCopy(try GVLFixtures.v3(renumberedTo: 44), in: folder)
 
-        let local = VendorListLoader(source: folder.source(), client: ScriptedHTTPClient()).loadLocal()
+        let local = VendorListLoader(source: folder.source(), transport: ScriptedTransport()).loadLocal()
 
         #expect(local.origin == .bundledSnapshot(GVLFixtures.v3v45File))
         #expect(local.vendorList?.vendorListVersion == 45)
@@ -120,9 +120,9 @@ struct VendorListLocalLoadingTests {
     func newerSnapshotDropsStoredValidators() async throws {
         let folder = try TestFolder()
         try await storeCopy(try GVLFixtures.v3(renumberedTo: 44), in: folder, etag: "\"old\"")
-        let client = ScriptedHTTPClient(.respond(.list(try GVLFixtures.v3v45(), etag: "\"new\"")))
+        let client = ScriptedTransport(.respond(.list(try GVLFixtures.v3v45(), etag: "\"new\"")))
 
-        #expect(await VendorListLoader(source: folder.source(), client: client).refresh() == .updated(v3(45)))
+        #expect(await VendorListLoader(source: folder.source(), transport: client).refresh() == .updated(v3(45)))
 
         #expect(client.requests.first?.headers["If-None-Match"] == nil)
     }
@@ -132,7 +132,7 @@ struct VendorListLocalLoadingTests {
         let folder = try TestFolder()
         try await storeCopy(try GVLFixtures.v3v45(trimmedTo: [755]), in: folder)
 
-        let local = VendorListLoader(source: folder.source(), client: ScriptedHTTPClient()).loadLocal()
+        let local = VendorListLoader(source: folder.source(), transport: ScriptedTransport()).loadLocal()
 
         #expect(local.origin == .stored(folder.cacheFile))
         #expect(local.vendorList?.vendors.keys.sorted() == [755])
@@ -143,7 +143,7 @@ struct VendorListLocalLoadingTests {
         let folder = try TestFolder()
         let snapshot = try folder.file("snapshot.json", Data("<html>oops</html>".utf8))
 
-        let local = VendorListLoader(source: folder.source(snapshot: snapshot), client: ScriptedHTTPClient()).loadLocal()
+        let local = VendorListLoader(source: folder.source(snapshot: snapshot), transport: ScriptedTransport()).loadLocal()
 
         #expect(local.vendorList == nil)
         guard case .unreadableSnapshot(let file, let reason)? = local.problems.first else {
@@ -159,7 +159,7 @@ struct VendorListLocalLoadingTests {
     func localCopyIsReadOnce() async throws {
         let folder = try TestFolder()
         try await storeCopy(try GVLFixtures.v3v45(), in: folder)
-        let loader = VendorListLoader(source: folder.source(snapshot: nil), client: ScriptedHTTPClient())
+        let loader = VendorListLoader(source: folder.source(snapshot: nil), transport: ScriptedTransport())
         let first = loader.loadLocal()
 
         try FileManager.default.removeItem(at: folder.cacheFile)
@@ -176,7 +176,7 @@ struct VendorListLocalLoadingTests {
         let partial = folder.cacheDirectory.appendingPathComponent(".vendor-list.cache.\(UUID().uuidString).tmp")
         try Data(try GVLFixtures.v3(renumberedTo: 46).prefix(1000)).write(to: partial)
 
-        let local = VendorListLoader(source: folder.source(snapshot: nil), client: ScriptedHTTPClient()).loadLocal()
+        let local = VendorListLoader(source: folder.source(snapshot: nil), transport: ScriptedTransport()).loadLocal()
 
         #expect(local.origin == .stored(folder.cacheFile))
         #expect(local.vendorList?.vendorListVersion == 45)
@@ -187,7 +187,7 @@ struct VendorListLocalLoadingTests {
 /// consentd's `max-age=3600` would.
 func storeCopy(_ body: Data, in folder: TestFolder, etag: String = "\"stored\"", at date: Date = Date()) async throws {
     let loader = VendorListLoader(
-        source: folder.source(snapshot: nil), client: ScriptedHTTPClient(.respond(.list(body, etag: etag))), clock: { date })
+        source: folder.source(snapshot: nil), transport: ScriptedTransport(.respond(.list(body, etag: etag))), clock: { date })
     let result = await loader.refresh()
     guard case .updated = result else { throw FixtureError("storing the copy failed: \(result)") }
 }

@@ -9,13 +9,13 @@ struct VendorListRevalidationTests {
     @Test("a download is sent with the source's headers and timeout, decoded and held")
     func downloadIsHeld() async throws {
         let folder = try TestFolder()
-        let client = ScriptedHTTPClient(.respond(.list(try GVLFixtures.v3v45())))
+        let client = ScriptedTransport(.respond(.list(try GVLFixtures.v3v45())))
         let source = folder.source(snapshot: nil, headers: ["Authorization": "Bearer ck_pub_test"])
-        let loader = VendorListLoader(source: source, client: client)
+        let loader = VendorListLoader(source: source, transport: client)
 
         #expect(await loader.refresh() == .updated(v3(45)))
 
-        #expect(client.requests == [HTTPRequest(url: TestFolder.listURL, headers: ["Authorization": "Bearer ck_pub_test"], timeout: 10)])
+        #expect(client.requests == [TransportRequest(url: TestFolder.listURL, headers: ["Authorization": "Bearer ck_pub_test"], timeout: 10)])
         #expect(loader.loadLocal().origin == .stored(folder.cacheFile))
         #expect(loader.cached()?.vendorListVersion == 45)
     }
@@ -24,8 +24,8 @@ struct VendorListRevalidationTests {
     func freshCopyMakesNoRequest() async throws {
         let folder = try TestFolder()
         let clock = TestClock()
-        let client = ScriptedHTTPClient(.respond(.list(try GVLFixtures.v3v45(), cacheControl: "public, max-age=3600")))
-        let loader = VendorListLoader(source: folder.source(), client: client, clock: clock.now)
+        let client = ScriptedTransport(.respond(.list(try GVLFixtures.v3v45(), cacheControl: "public, max-age=3600")))
+        let loader = VendorListLoader(source: folder.source(), transport: client, clock: clock.now)
         #expect(await loader.refresh() == .updated(v3(45)))
 
         clock.advance(3599)
@@ -39,13 +39,13 @@ struct VendorListRevalidationTests {
         let folder = try TestFolder()
         let clock = TestClock()
         let first = VendorListLoader(
-            source: folder.source(), client: ScriptedHTTPClient(.respond(.list(try GVLFixtures.v3v45(), cacheControl: "max-age=600"))),
+            source: folder.source(), transport: ScriptedTransport(.respond(.list(try GVLFixtures.v3v45(), cacheControl: "max-age=600"))),
             clock: clock.now)
         #expect(await first.refresh() == .updated(v3(45)))
         clock.advance(300)
 
-        let silent = ScriptedHTTPClient()
-        #expect(await VendorListLoader(source: folder.source(), client: silent, clock: clock.now).refresh() == .fresh(v3(45)))
+        let silent = ScriptedTransport()
+        #expect(await VendorListLoader(source: folder.source(), transport: silent, clock: clock.now).refresh() == .fresh(v3(45)))
         #expect(silent.requests.isEmpty)
     }
 
@@ -53,10 +53,10 @@ struct VendorListRevalidationTests {
     func staleCopySendsETag() async throws {
         let folder = try TestFolder()
         let clock = TestClock()
-        let client = ScriptedHTTPClient(
+        let client = ScriptedTransport(
             .respond(.list(try GVLFixtures.v3v45(), etag: "\"abc\"", cacheControl: "max-age=60")),
             .respond(.notModified(etag: "\"abc\"", cacheControl: "max-age=60")))
-        let loader = VendorListLoader(source: folder.source(), client: client, clock: clock.now)
+        let loader = VendorListLoader(source: folder.source(), transport: client, clock: clock.now)
         #expect(await loader.refresh() == .updated(v3(45)))
 
         clock.advance(60)
@@ -70,10 +70,10 @@ struct VendorListRevalidationTests {
     func notModifiedExtendsFreshness() async throws {
         let folder = try TestFolder()
         let clock = TestClock()
-        let client = ScriptedHTTPClient(
+        let client = ScriptedTransport(
             .respond(.list(try GVLFixtures.v3v45(trimmedTo: [1, 755]), cacheControl: "max-age=60")),
             .respond(.notModified(cacheControl: "max-age=60")))
-        let loader = VendorListLoader(source: folder.source(), client: client, clock: clock.now)
+        let loader = VendorListLoader(source: folder.source(), transport: client, clock: clock.now)
         #expect(await loader.refresh() == .updated(v3(45)))
         let held = loader.cached()
         clock.advance(100)
@@ -83,8 +83,8 @@ struct VendorListRevalidationTests {
 
         #expect(await loader.refresh() == .fresh(v3(45)))
         #expect(loader.cached() == held)
-        let later = ScriptedHTTPClient()
-        #expect(await VendorListLoader(source: folder.source(), client: later, clock: clock.now).refresh() == .fresh(v3(45)))
+        let later = ScriptedTransport()
+        #expect(await VendorListLoader(source: folder.source(), transport: later, clock: clock.now).refresh() == .fresh(v3(45)))
         #expect(later.requests.isEmpty)
         #expect(client.requests.count == 2)
     }
@@ -94,10 +94,10 @@ struct VendorListRevalidationTests {
     ] as [String?])
     func noMaxAgeRevalidatesEveryTime(cacheControl: String?) async throws {
         let folder = try TestFolder()
-        let client = ScriptedHTTPClient(
+        let client = ScriptedTransport(
             .respond(.list(try GVLFixtures.v3v45(), cacheControl: cacheControl)),
             .respond(.notModified()))
-        let loader = VendorListLoader(source: folder.source(), client: client)
+        let loader = VendorListLoader(source: folder.source(), transport: client)
         #expect(await loader.refresh() == .updated(v3(45)))
 
         #expect(await loader.refresh() == .notModified(v3(45)))
@@ -108,10 +108,10 @@ struct VendorListRevalidationTests {
     @Test("a no-store download is used for this run but never written to disk")
     func noStoreIsNotWritten() async throws {
         let folder = try TestFolder()
-        let client = ScriptedHTTPClient(
+        let client = ScriptedTransport(
             .respond(.list(try GVLFixtures.v3v45(trimmedTo: [21]), cacheControl: "no-store")),
             .respond(.list(try GVLFixtures.v3v45(trimmedTo: [21]), cacheControl: "no-store")))
-        let loader = VendorListLoader(source: folder.source(), client: client)
+        let loader = VendorListLoader(source: folder.source(), transport: client)
 
         #expect(await loader.refresh() == .updated(v3(45)))
 
@@ -127,8 +127,8 @@ struct VendorListRevalidationTests {
         let folder = try TestFolder()
         try await storeCopy(try GVLFixtures.v3v45(), in: folder, etag: "\"english\"")
         let german = URL(string: "https://consent.example.com/v1/vendor-list/trimmed?publisherIds=pub-news&language=de")!
-        let client = ScriptedHTTPClient(.respond(.list(try GVLFixtures.v3v45(), etag: "\"german\"")))
-        let loader = VendorListLoader(source: folder.source(url: german, snapshot: nil), client: client)
+        let client = ScriptedTransport(.respond(.list(try GVLFixtures.v3v45(), etag: "\"german\"")))
+        let loader = VendorListLoader(source: folder.source(url: german, snapshot: nil), transport: client)
         #expect(loader.loadLocal().origin == .stored(folder.cacheFile))
 
         #expect(await loader.refresh() == .updated(v3(45)))
@@ -141,8 +141,8 @@ struct VendorListRevalidationTests {
     func clockSetBackMakesCopyStale() async throws {
         let folder = try TestFolder()
         let clock = TestClock()
-        let client = ScriptedHTTPClient(.respond(.list(try GVLFixtures.v3v45(), cacheControl: "max-age=86400")), .respond(.notModified()))
-        let loader = VendorListLoader(source: folder.source(), client: client, clock: clock.now)
+        let client = ScriptedTransport(.respond(.list(try GVLFixtures.v3v45(), cacheControl: "max-age=86400")), .respond(.notModified()))
+        let loader = VendorListLoader(source: folder.source(), transport: client, clock: clock.now)
         #expect(await loader.refresh() == .updated(v3(45)))
 
         clock.advance(-3600)
@@ -154,7 +154,7 @@ struct VendorListRevalidationTests {
     @Test("a 304 to a request without If-None-Match is reported and holds nothing")
     func unexpectedNotModified() async throws {
         let folder = try TestFolder()
-        let loader = VendorListLoader(source: folder.source(snapshot: nil), client: ScriptedHTTPClient(.respond(.notModified())))
+        let loader = VendorListLoader(source: folder.source(snapshot: nil), transport: ScriptedTransport(.respond(.notModified())))
 
         #expect(await loader.refresh() == .failed(.unexpectedNotModified(url: TestFolder.listURL)))
         #expect(loader.cached() == nil)
@@ -175,7 +175,7 @@ struct VendorListRevalidationTests {
         // A plain file where the cache folder should be: the folder cannot be created.
         try Data("not a folder".utf8).write(to: folder.cacheDirectory)
         let loader = VendorListLoader(
-            source: folder.source(), client: ScriptedHTTPClient(.respond(.list(try GVLFixtures.v3(renumberedTo: 46)))))
+            source: folder.source(), transport: ScriptedTransport(.respond(.list(try GVLFixtures.v3(renumberedTo: 46)))))
 
         let result = await loader.refresh()
 

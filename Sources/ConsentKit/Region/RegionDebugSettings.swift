@@ -1,6 +1,6 @@
 /// A region to pretend to be in while testing, as in Google's Consent SDK: honoured only on
-/// debug devices (see ``DebugSettings``).
-public enum DebugGeography: String, Sendable, Equatable {
+/// debug devices (see ``RegionDebugSettings``).
+public enum DebugRegion: String, Sendable, Equatable {
     /// Inside the EEA (GDPR applies).
     case eea
     /// Outside the EEA.
@@ -8,21 +8,21 @@ public enum DebugGeography: String, Sendable, Equatable {
 }
 
 /// Debug geography and the devices it applies to.
-public struct DebugSettings: Sendable, Equatable {
+public struct RegionDebugSettings: Sendable, Equatable {
     /// The region to pretend to be in.
-    public var geography: DebugGeography?
+    public var geography: DebugRegion?
     /// Identifiers of the devices the debug geography applies to (compared with
     /// ``DeviceInfo/debugIdentifier``).
     public var deviceIdentifiers: Set<String>
 
     /// Debug settings; nothing applies on a device not listed, except the simulator.
-    public init(geography: DebugGeography? = nil, deviceIdentifiers: Set<String> = []) {
+    public init(geography: DebugRegion? = nil, deviceIdentifiers: Set<String> = []) {
         self.geography = geography
         self.deviceIdentifiers = deviceIdentifiers
     }
 
     /// The geography to force on `device`: only on a listed device or the simulator.
-    public func geography(on device: DeviceInfo) -> DebugGeography? {
+    public func geography(on device: DeviceInfo) -> DebugRegion? {
         guard let geography else { return nil }
         if device.isSimulator { return geography }
         if let identifier = device.debugIdentifier, deviceIdentifiers.contains(identifier) { return geography }

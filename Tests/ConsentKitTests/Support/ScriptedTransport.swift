@@ -6,14 +6,14 @@ import TCF
 import Testing
 @testable import ConsentKit
 
-/// An ``HTTPClient`` that answers from a script, in order, and records every request. A request
+/// An ``HTTPTransport`` that answers from a script, in order, and records every request. A request
 /// past the end of the script fails with ``Unscripted``, so an unexpected request shows up;
 /// ``forbidden`` fails the test on any request.
-final class ScriptedHTTPClient: HTTPClient {
+final class ScriptedTransport: HTTPTransport {
     /// One scripted answer.
     enum Step: Sendable {
         /// Answer with this response.
-        case respond(HTTPResponse)
+        case respond(TransportResponse)
         /// Throw this error, as a transport failure would.
         case fail(any Error)
     }
@@ -23,7 +23,7 @@ final class ScriptedHTTPClient: HTTPClient {
         let url: URL
     }
 
-    private let script: Locked<(steps: [Step], requests: [HTTPRequest])>
+    private let script: Locked<(steps: [Step], requests: [TransportRequest])>
     private let otherwise: Step?
     private let gate: Gate?
     private let delay: TimeInterval
@@ -41,24 +41,24 @@ final class ScriptedHTTPClient: HTTPClient {
     }
 
     /// A client that fails the test when anything calls it.
-    static var forbidden: ScriptedHTTPClient {
-        ScriptedHTTPClient([], forbidden: true)
+    static var forbidden: ScriptedTransport {
+        ScriptedTransport([], forbidden: true)
     }
 
     /// A client answering every request with `response`.
-    static func always(_ response: HTTPResponse, delay: TimeInterval = 0) -> ScriptedHTTPClient {
-        ScriptedHTTPClient([], otherwise: .respond(response), delay: delay)
+    static func always(_ response: TransportResponse, delay: TimeInterval = 0) -> ScriptedTransport {
+        ScriptedTransport([], otherwise: .respond(response), delay: delay)
     }
 
     /// A client whose every request fails as it does without network.
-    static func offline() -> ScriptedHTTPClient {
-        ScriptedHTTPClient([], otherwise: .fail(URLError(.notConnectedToInternet)))
+    static func offline() -> ScriptedTransport {
+        ScriptedTransport([], otherwise: .fail(URLError(.notConnectedToInternet)))
     }
 
     /// The requests received so far, in order.
-    var requests: [HTTPRequest] { script.withLock { $0.requests } }
+    var requests: [TransportRequest] { script.withLock { $0.requests } }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
         let step: Step? = script.withLock { script in
             script.requests.append(request)
             return script.steps.isEmpty ? otherwise : script.steps.removeFirst()
@@ -74,7 +74,7 @@ final class ScriptedHTTPClient: HTTPClient {
     }
 }
 
-extension ScriptedHTTPClient {
+extension ScriptedTransport {
     convenience init(_ steps: Step...) {
         self.init(steps)
     }
@@ -99,18 +99,18 @@ actor Gate {
     }
 }
 
-extension HTTPResponse {
+extension TransportResponse {
     /// A 200 with the body and the validators consentd sends.
-    static func list(_ body: Data, etag: String? = "\"v1\"", cacheControl: String? = "public, max-age=3600") -> HTTPResponse {
+    static func list(_ body: Data, etag: String? = "\"v1\"", cacheControl: String? = "public, max-age=3600") -> TransportResponse {
         var headers = ["Content-Type": "application/json; charset=utf-8"]
         if let etag { headers["ETag"] = etag }
         if let cacheControl { headers["Cache-Control"] = cacheControl }
-        return HTTPResponse(status: 200, headers: headers, body: body)
+        return TransportResponse(status: 200, headers: headers, body: body)
     }
 
     /// A 304 with consentd's headers.
-    static func notModified(etag: String = "\"v1\"", cacheControl: String = "public, max-age=3600") -> HTTPResponse {
-        HTTPResponse(status: 304, headers: ["ETag": etag, "Cache-Control": cacheControl])
+    static func notModified(etag: String = "\"v1\"", cacheControl: String = "public, max-age=3600") -> TransportResponse {
+        TransportResponse(status: 304, headers: ["ETag": etag, "Cache-Control": cacheControl])
     }
 }
 

@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 
 /// One HTTP request the SDK makes (vendor lists, region and configuration).
-public struct HTTPRequest: Sendable, Equatable {
+public struct TransportRequest: Sendable, Equatable {
     /// Where to.
     public var url: URL
     /// `GET`, `POST`, …
@@ -26,8 +26,8 @@ public struct HTTPRequest: Sendable, Equatable {
     }
 }
 
-/// The answer to an ``HTTPRequest``.
-public struct HTTPResponse: Sendable, Equatable {
+/// The answer to an ``TransportRequest``.
+public struct TransportResponse: Sendable, Equatable {
     /// The status code.
     public var status: Int
     /// Response headers, names lower-cased.
@@ -48,17 +48,17 @@ public struct HTTPResponse: Sendable, Equatable {
     }
 }
 
-/// Sends HTTP requests: ``URLSessionHTTPClient`` by default. Inject another to route the SDK's
+/// Sends HTTP requests: ``URLSessionHTTPTransport`` by default. Inject another to route the SDK's
 /// traffic through the app's own stack, or to prove in a test that a path makes none.
-public protocol HTTPClient: Sendable {
+public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns the response, whatever its status; throws on transport
     /// failure (no connection, timeout).
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse
+    func send(_ request: TransportRequest) async throws -> TransportResponse
 }
 
-/// ``HTTPClient`` over `URLSession`, without its HTTP cache (the SDK keeps its own copies and
+/// ``HTTPTransport`` over `URLSession`, without its HTTP cache (the SDK keeps its own copies and
 /// revalidates them with `ETag`s).
-public struct URLSessionHTTPClient: HTTPClient {
+public struct URLSessionHTTPTransport: HTTPTransport {
     private let session: URLSession
 
     /// A client with an ephemeral session of its own.
@@ -69,7 +69,7 @@ public struct URLSessionHTTPClient: HTTPClient {
         session = URLSession(configuration: configuration)
     }
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func send(_ request: TransportRequest) async throws -> TransportResponse {
         var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: request.timeout)
         urlRequest.httpMethod = request.method
         urlRequest.httpBody = request.body
@@ -80,6 +80,6 @@ public struct URLSessionHTTPClient: HTTPClient {
         for (name, value) in http.allHeaderFields {
             if let name = name as? String, let value = value as? String { headers[name] = value }
         }
-        return HTTPResponse(status: http.statusCode, headers: headers, body: data)
+        return TransportResponse(status: http.statusCode, headers: headers, body: data)
     }
 }
