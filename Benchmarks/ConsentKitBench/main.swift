@@ -28,9 +28,8 @@ let arguments = CommandLine.arguments
 let cmp = CMPIdentity(cmpId: 300, cmpVersion: 1)
 func configuration(_ store: any KeyValueStore, vendors: IDSet? = nil) -> ConsentConfiguration {
     ConsentConfiguration(
-        cmp: cmp, store: store,
         consentd: ConsentdEndpoint(baseURL: URL(string: "https://consent.invalid")!, publishableKey: "ck_pub_x_y", publisherIds: ["p"]),
-        transport: NoNetwork(), gdprOverride: .applies, publisher: PublisherSettings(vendorIds: vendors))
+        cmp: cmp, store: store, transport: NoNetwork(), gdprOverride: .applies, publisher: PublisherSettings(vendorIds: vendors))
 }
 
 // `--start-once SUITE`: in a fresh process, the time UserDefaults takes to open the suite and

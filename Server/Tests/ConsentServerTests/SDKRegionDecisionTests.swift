@@ -33,8 +33,7 @@ struct SDKRegionDecisionTests {
             source: try VendorListSource.consentd(baseURL: base, publishableKey: publishable, publisherIds: ["pub-news"], cacheDirectory: cache),
             transport: http)
         return ConsentManager(configuration: ConsentConfiguration(
-            cmp: CMPIdentity(cmpId: 300, cmpVersion: 1), store: store,
-            consentd: ConsentdEndpoint(baseURL: base, publishableKey: publishable, publisherIds: ["pub-news"]), transport: http,
+            consentd: ConsentdEndpoint(baseURL: base, publishableKey: publishable, publisherIds: ["pub-news"]), cmp: CMPIdentity(cmpId: 300, cmpVersion: 1), store: store, transport: http,
             regionTimeout: 10, debug: debug, device: DeviceInfo(debugIdentifier: "test-device", isSimulator: false),
             vendorLists: lists))
     }
@@ -47,7 +46,7 @@ struct SDKRegionDecisionTests {
         let store = InMemoryKeyValueStore()
         try await server.consentd.application().test(.live) { live in
             let manager = try manager(port: try #require(live.port), publishable: server.publishable, country: "DE", cache: cache, store: store)
-            await manager.start()?.value
+            await manager.refreshed()
             #expect(manager.gdprApplies == .applies)
             #expect(manager.appConfig?.vendorIds == [1, 21, 755])
             #expect(manager.vendorList?.vendors.keys.sorted() == [1, 21, 755])
@@ -70,18 +69,18 @@ struct SDKRegionDecisionTests {
         try await server.consentd.application().test(.live) { live in
             let port = try #require(live.port)
             let american = try manager(port: port, publishable: server.publishable, country: "US", cache: cache, store: InMemoryKeyValueStore())
-            await american.start()?.value
+            await american.refreshed()
             #expect(american.gdprApplies == .doesNotApply)
             #expect(american.askVerdict() == .gdprDoesNotApply)
 
             let debugging = try manager(
                 port: port, publishable: server.publishable, country: "US",
                 debug: RegionDebugSettings(geography: .eea, deviceIdentifiers: ["test-device"]), cache: cache, store: InMemoryKeyValueStore())
-            await debugging.start()?.value
+            await debugging.refreshed()
             #expect(debugging.gdprApplies == .applies)
 
             let unknown = try manager(port: port, publishable: server.publishable, country: nil, cache: cache, store: InMemoryKeyValueStore())
-            await unknown.start()?.value
+            await unknown.refreshed()
             #expect(unknown.gdprApplies == .undetermined)
         }
         await server.consentd.close()

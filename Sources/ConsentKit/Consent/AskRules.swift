@@ -4,8 +4,9 @@ import TCF
 /// When to ask the user (again): one function, ``AskRules/evaluate(_:)``, with these rules in
 /// this order:
 ///
-/// 1. GDPR does not apply → never; not known yet → not yet; a user tagged as under the age of
-///    consent → never (no consent can be collected from them).
+/// 1. GDPR does not apply → never. Not known (consentd could not tell, or gave no answer and
+///    none is kept) → as if it applied, the default, or not yet, as ``whenRegionUnknown`` says.
+///    A user tagged as under the age of consent → never (no consent can be collected from them).
 /// 2. No stored decision → ask.
 /// 3. The decision's TCF policy version is older than the vendor list's → ask.
 /// 4. Vendors the publisher uses were added since the decision (in the list now, not among the
@@ -24,10 +25,26 @@ public struct AskRules: Sendable, Equatable {
     /// notice are asked again. 0 means none.
     public var materialNoticeVersion: Int
 
-    /// Rules with the defaults: 13 months, no material notice change.
-    public init(maximumAge: Int = 13, materialNoticeVersion: Int = 0) {
+    /// What to do while it is not known whether GDPR applies.
+    public var whenRegionUnknown: RegionUnknownPolicy
+
+    /// Rules with the defaults: 13 months, no material notice change, ask where the region is
+    /// unknown.
+    public init(maximumAge: Int = 13, materialNoticeVersion: Int = 0, whenRegionUnknown: RegionUnknownPolicy = .ask) {
         self.maximumAge = maximumAge
         self.materialNoticeVersion = materialNoticeVersion
+        self.whenRegionUnknown = whenRegionUnknown
+    }
+
+    /// Whether to ask a user whose region is not known.
+    public enum RegionUnknownPolicy: Sendable, Equatable {
+        /// Ask, as if GDPR applied (the default): consent is collected in the EEA *and where the
+        /// location is unknown*, as Google's Consent SDK does. With consentd's defaults (no
+        /// country header, no CIDR table) the region is always unknown, so everyone is asked.
+        case ask
+        /// Do not ask until the region is known (``Verdict/regionUnknown``): for publishers whose
+        /// consentd always knows the country, who prefer no notice to a needless one.
+        case doNotAsk
     }
 
     /// What the rules look at.
@@ -70,7 +87,8 @@ public struct AskRules: Sendable, Equatable {
     public enum Verdict: Sendable, Equatable {
         /// Do not ask: GDPR does not apply.
         case gdprDoesNotApply
-        /// Do not ask yet: the region is not known.
+        /// Do not ask yet: the region is not known and ``whenRegionUnknown`` is
+        /// ``RegionUnknownPolicy/doNotAsk``.
         case regionUnknown
         /// Do not ask: the user is tagged as under the age of consent.
         case underAgeOfConsent
@@ -105,7 +123,7 @@ public struct AskRules: Sendable, Equatable {
     public func evaluate(_ situation: Situation) -> Verdict {
         switch situation.gdprApplies {
         case .doesNotApply: return .gdprDoesNotApply
-        case .undetermined: return .regionUnknown
+        case .undetermined: if whenRegionUnknown == .doNotAsk { return .regionUnknown }
         case .applies: break
         }
         if situation.underAgeOfConsent { return .underAgeOfConsent }

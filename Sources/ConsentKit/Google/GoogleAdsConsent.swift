@@ -8,10 +8,16 @@ import TCF
 /// manager's one decision; the under-age tag is kept in the manager's store.
 ///
 /// ```swift
-/// let google = GoogleAdsConsent(manager: manager)
-/// let status = try await google.requestConsentInfoUpdate()
-/// if status == .unknown, google.isRequestLocationInEEAOrUnknown { /* show the notice */ }
-/// let request = GADRequest(); let extras = GADExtras(); extras.additionalParameters = google.adRequestParameters
+/// let google = GoogleAdsConsent(manager: consent)
+/// consent.start()
+/// _ = try? await google.requestConsentInfoUpdate()   // awaits the refresh start() began
+/// if google.shouldShowConsentForm { /* show the notice */ }
+/// if google.canRequestAds {
+///     let request = Request()                         // Google Mobile Ads SDK 11+ (GADRequest before)
+///     let extras = Extras()                           // GADExtras
+///     extras.additionalParameters = google.adRequestParameters
+///     request.register(extras)                        // without this, npa=1 is never sent
+/// }
 /// ```
 ///
 /// Debug identifiers and debug geography are the manager's ``ConsentConfiguration/debug``:
@@ -29,21 +35,21 @@ public final class GoogleAdsConsent: Sendable {
 
     // MARK: Update
 
-    /// Asks consentd for the region decision and the publishers' providers (the manager's
-    /// ``ConsentManager/refresh()``; start the manager first), then returns the status
+    /// Waits for the region decision and the publishers' providers from the refresh the
+    /// manager's ``ConsentManager/start()`` began (``ConsentManager/refreshed()``; it starts the
+    /// manager if nobody did, and never makes a second request), then returns the status
     /// (``GoogleConsentStatus/of(_:config:gdprApplies:)``).
     ///
     /// - Throws: the ``ConsentKitError`` of the region request when consentd gave no usable
     ///   answer (the status is then judged against the last known one).
     public func requestConsentInfoUpdate() async throws(ConsentKitError) -> GoogleConsentStatus {
-        let failure = Locked<ConsentKitError?>(nil)
-        let token = manager.addListener { event in
-            if case .error(let error) = event, case .server = error { failure.withLock { $0 = error } }
-            if case .error(let error) = event, case .regionTimeout = error { failure.withLock { $0 = error } }
+        let report = await manager.refreshed()
+        for error in report.errors {
+            switch error {
+            case .server, .regionTimeout: throw error
+            default: continue
+            }
         }
-        await manager.refresh()
-        token.cancel()
-        if let error = failure.withLock({ $0 }) { throw error }
         return status
     }
 
@@ -76,6 +82,15 @@ public final class GoogleAdsConsent: Sendable {
     public var isRequestLocationInEEAOrUnknown: Bool {
         manager.gdprApplies != .doesNotApply
     }
+
+    /// Whether to show the consent form now: the manager's one rule
+    /// (``ConsentManager/askVerdict()``), which also covers Google's re-consent rule and a
+    /// region that is unknown. Call it after ``requestConsentInfoUpdate()``.
+    public var shouldShowConsentForm: Bool { manager.shouldAsk }
+
+    /// Whether ads may be requested now (``ConsentManager/canRequestAds``); send them with
+    /// ``adRequestParameters``.
+    public var canRequestAds: Bool { manager.canRequestAds }
 
     /// The ad-tech providers of the app's publishers, from consentd's last answer.
     public var adProviders: [AppConfig.AdTechProvider] {

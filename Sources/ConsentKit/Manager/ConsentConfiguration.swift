@@ -1,54 +1,70 @@
 import Foundation
 
-/// Everything a ``ConsentManager`` needs: who the CMP is, where it stores, whom it asks.
+/// Everything a ``ConsentManager`` needs. Most apps give only ``consentd``: the vendor list
+/// (consentd's list trimmed to the publishers' vendors), the region decision, the publishers'
+/// vendors and ad-tech providers, and the CMP identity all come from there.
 public struct ConsentConfiguration: Sendable {
-    /// The CMP's registered id and version.
-    public var cmp: CMPIdentity
+    /// consentd: its URL, the app's publishable key and publisher ids, named once; nil for an
+    /// app that decides the region and lists its vendors itself.
+    public var consentd: ConsentdEndpoint?
+    /// The CMP identity written into strings; nil (the default): the one consentd's operator
+    /// registered, else ``CMPIdentity/development`` (logged as a warning). Set it only when the
+    /// app's own company is a registered CMP.
+    public var cmp: CMPIdentity?
     /// The key generations written: v2 by default.
     public var generations: IABKeyGenerations
     /// Where keys are written: `UserDefaults.standard` by default.
     public var store: any KeyValueStore
-    /// consentd, for the region decision and the publishers' vendors; nil: none.
-    public var consentd: ConsentdEndpoint?
     /// The HTTP stack (the app may route the SDK through its own).
     public var transport: any HTTPTransport
     /// Seconds to wait for the region decision before using the last known one.
     public var regionTimeout: TimeInterval
     /// Forces the region decision (`.applies` or `.doesNotApply`); nil: ask consentd.
     public var gdprOverride: GDPRApplicability?
-    /// Debug geography and the debug devices.
+    /// Debug region and the debug devices.
     public var debug: RegionDebugSettings
     /// The device the SDK runs on.
     public var device: DeviceInfo
-    /// When to ask the user again.
+    /// When to ask the user (again), including whether to ask where the region is unknown.
     public var askRules: AskRules
     /// The publisher's purposes, vendors and notice settings.
     public var publisher: PublisherSettings
-    /// The notice's version (compare ``AskRules/materialNoticeVersion``), screen and language.
+    /// The notice's version (compare ``AskRules/materialNoticeVersion``).
     public var noticeVersion: Int
     /// The notice screen recorded in decisions made through the manager.
     public var consentScreen: Int
-    /// The notice language recorded in decisions (ISO 639-1).
+    /// The notice language recorded in decisions (ISO 639-1); also the language of the vendor
+    /// list's texts asked of consentd.
     public var consentLanguage: String
-    /// The vendor list source; nil: the manager holds no list until one is given.
+    /// The vendor list source; nil (the default): consentd's list trimmed to the publishers'
+    /// vendors, kept in the caches folder, or no list without consentd.
     public var vendorLists: (any VendorListLoading)?
+    /// A vendor list file shipped in the app, used until the first download (and when it is
+    /// newer than the copy on disk); only for the default vendor list source.
+    public var vendorListSnapshot: URL?
+    /// The folder the default vendor list source keeps its last good copy in (the caches
+    /// folder's `ConsentKit/VendorList` by default).
+    public var cacheDirectory: URL
+    /// Where warnings and carried-on failures are written: the system log by default.
+    public var log: ConsentLog
     /// The clock.
     public var now: @Sendable () -> Date
 
-    /// A configuration with the defaults: v2 keys in `UserDefaults.standard`, a 3-second region
-    /// timeout, no consentd, 13-month re-consent.
+    /// A configuration; everything but `consentd` has a default: v2 keys in
+    /// `UserDefaults.standard`, a 3-second region timeout, 13-month re-consent, asking where the
+    /// region is unknown, consentd's trimmed vendor list and the operator's CMP identity.
     public init(
-        cmp: CMPIdentity, generations: IABKeyGenerations = .version2, store: any KeyValueStore = UserDefaultsStore(),
-        consentd: ConsentdEndpoint? = nil, transport: any HTTPTransport = URLSessionHTTPTransport(), regionTimeout: TimeInterval = 3,
-        gdprOverride: GDPRApplicability? = nil, debug: RegionDebugSettings = RegionDebugSettings(), device: DeviceInfo = .current,
-        askRules: AskRules = AskRules(), publisher: PublisherSettings = PublisherSettings(), noticeVersion: Int = 0,
-        consentScreen: Int = 0, consentLanguage: String = "EN", vendorLists: (any VendorListLoading)? = nil,
-        now: @escaping @Sendable () -> Date = { Date() }
+        consentd: ConsentdEndpoint?, cmp: CMPIdentity? = nil, generations: IABKeyGenerations = .version2,
+        store: any KeyValueStore = UserDefaultsStore(), transport: any HTTPTransport = URLSessionHTTPTransport(),
+        regionTimeout: TimeInterval = 3, gdprOverride: GDPRApplicability? = nil, debug: RegionDebugSettings = RegionDebugSettings(),
+        device: DeviceInfo = .current, askRules: AskRules = AskRules(), publisher: PublisherSettings = PublisherSettings(),
+        noticeVersion: Int = 0, consentScreen: Int = 0, consentLanguage: String = "EN", vendorLists: (any VendorListLoading)? = nil,
+        vendorListSnapshot: URL? = nil, cacheDirectory: URL = VendorListSource.defaultCacheDirectory, log: ConsentLog = .system, now: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.consentd = consentd
         self.cmp = cmp
         self.generations = generations
         self.store = store
-        self.consentd = consentd
         self.transport = transport
         self.regionTimeout = regionTimeout
         self.gdprOverride = gdprOverride
@@ -60,6 +76,9 @@ public struct ConsentConfiguration: Sendable {
         self.consentScreen = consentScreen
         self.consentLanguage = consentLanguage
         self.vendorLists = vendorLists
+        self.vendorListSnapshot = vendorListSnapshot
+        self.cacheDirectory = cacheDirectory
+        self.log = log
         self.now = now
     }
 }

@@ -11,6 +11,10 @@ public enum ConsentEvent: Sendable, Equatable {
     case regionDecided(GDPRApplicability, source: RegionSource)
     /// A vendor list is held (loaded from disk or downloaded).
     case vendorListUpdated(version: Int)
+    /// consentd's configuration answer changed: a new one arrived, or it was forgotten (nil).
+    case appConfigChanged(AppConfig?)
+    /// The user was tagged (true) or untagged as under the age of consent.
+    case underAgeOfConsentChanged(Bool)
     /// Something failed; the CMP carried on with what it had.
     case error(ConsentKitError)
 }

@@ -2,31 +2,39 @@ import Foundation
 import TCF
 
 /// The in-app CMP: holds the user's decision, writes the IAB keys, decides the region, keeps
-/// a vendor list, and says whether to ask the user.
+/// a vendor list, and says whether to ask the user and whether ads may be requested.
 ///
 /// ```swift
-/// let manager = ConsentManager(configuration: ConsentConfiguration(cmp: CMPIdentity(cmpId: 300, cmpVersion: 1), consentd: endpoint))
-/// manager.start()                     // synchronous, no network: keys published, state restored
-/// for await event in manager.events() { … }
-/// if manager.askVerdict().shouldAsk { /* show the notice */ }
-/// try manager.agreeToAll()
+/// let consent = ConsentManager(consentd: ConsentdEndpoint(
+///     baseURL: URL(string: "https://consent.example.com")!, publishableKey: "ck_pub_…", publisherIds: ["pub-1"]))
+/// consent.start()                        // synchronous, no network: keys published, decision restored
+/// await consent.refreshed()              // region and vendor list, from the refresh start() began
+/// if consent.shouldAsk { /* show the notice; it records the choice with agreeToAll() … */ }
+/// if consent.canRequestAds { /* start the ads SDK */ }
 /// ```
 ///
-/// `start()` does only local work; the region decision and the vendor list follow in the
-/// background (``refresh()``), each with a fallback, and report through events. Every change
-/// writes all its keys in one store write, then emits one ``ConsentEvent/consentChanged(_:)``.
+/// `start()` does only local work, then begins the one refresh (region decision and vendor
+/// list, each with a fallback); whatever needs the region awaits that refresh through
+/// ``refreshed()`` instead of starting another. Every change writes all its keys in one store
+/// write, then emits one ``ConsentEvent/consentChanged(_:)``.
 ///
-/// Threading: changes (decisions, region, removal) run one at a time under a write lock that
-/// also orders their events; listeners may read the manager, and even make another change, from
-/// an event. Reads never wait for a store write.
+/// Threading: changes (decisions, region, removal, the under-age tag, consentd's answer) run
+/// one at a time under a write lock. Their events are queued in that order and delivered after
+/// the lock is released, by one thread at a time, so listeners see every event in order and
+/// may read the manager, or make another change, without deadlocking it. Reads never wait for
+/// a store write. UI-facing types built on the manager (`ConsentModel`) run on the main actor.
 public final class ConsentManager: Sendable {
     /// The configuration the manager was made with.
     public let configuration: ConsentConfiguration
     private let storage: ConsentStorage
     private let hub = EventHub()
     private let state = Locked(State())
-    /// Serialises changes and their events; recursive, so a listener may make a change.
+    /// Serialises changes; recursive, so a store observer may make a change.
     private let writing = RecursiveLock()
+    /// How deep the current holder of `writing` is; read and written only while holding it.
+    private let depth = WriteDepth()
+    /// The vendor list source: the configuration's, or consentd's trimmed list.
+    private let vendorLists: (any VendorListLoading)?
 
     private struct State {
         var consent: ConsentState?
@@ -37,47 +45,98 @@ public final class ConsentManager: Sendable {
         /// The kept answer, not yet decoded.
         var appConfigJSON: String?
         var vendorList: VendorList?
+        /// The refresh running or last run, and whether start() ran.
+        var refresh: Task<RefreshReport, Never>?
+        var refreshRunning = false
+        var started = false
+        /// Decisions committed so far (a presenter's choice is seen by the count moving).
+        var commits = 0
+        /// Whether the development identity was reported already.
+        var warnedDevelopmentCMP = false
     }
 
     /// A manager; nothing happens until ``start()``.
     public init(configuration: ConsentConfiguration) {
         self.configuration = configuration
-        storage = ConsentStorage(store: configuration.store, cmp: configuration.cmp, generations: configuration.generations)
+        storage = ConsentStorage(store: configuration.store, cmp: configuration.cmp ?? .development, generations: configuration.generations)
+        vendorLists = configuration.vendorLists ?? configuration.consentd.flatMap { endpoint in
+            try? VendorListLoader(source: endpoint.vendorListSource(
+                language: configuration.consentLanguage, bundledSnapshot: configuration.vendorListSnapshot,
+                cacheDirectory: configuration.cacheDirectory), transport: configuration.transport)
+        }
+    }
+
+    /// A manager for the app's publishers on consentd, with every other setting at its default:
+    /// the vendor list, the region and the CMP identity all come from there.
+    public convenience init(consentd: ConsentdEndpoint) {
+        self.init(configuration: ConsentConfiguration(consentd: consentd))
     }
 
     // MARK: Lifecycle
 
     /// Publishes the CMP-present keys and restores the stored decision, synchronously and
     /// without network (a publisher override of the region applies at once); then, unless
-    /// `refreshing` is false, starts ``refresh()`` in the background and returns its task.
+    /// `refreshing` is false, begins the refresh (``refresh()``) in the background and returns
+    /// its task. A second call restores nothing again and joins the refresh begun.
     @discardableResult
-    public func start(refreshing: Bool = true) -> Task<Void, Never>? {
-        writing.withLock {
-            storage.publishPresence()
+    public func start(refreshing: Bool = true) -> Task<RefreshReport, Never>? {
+        let first = exclusive { () -> Bool in
+            guard !state.withLock({ $0.started }) else { return false }
             let restored = storage.restore()
+            if configuration.cmp == nil, let kept = restored.cmp { storage.adopt(kept) }
+            storage.publishPresence()
             let forced = configuration.gdprOverride.flatMap { $0 == .undetermined ? nil : $0 }
             let gdpr = forced ?? restored.gdprApplies
             state.withLock { state in
+                state.started = true
                 state.consent = restored.state
                 state.gdprApplies = gdpr
                 state.lastKnownGDPR = restored.gdprApplies
                 state.appConfigJSON = restored.appConfigJSON
             }
-            if let problem = restored.problem { hub.emit(.error(.storedDecisionUnreadable(problem))) }
+            if let problem = restored.problem { hub.enqueue(.error(.storedDecisionUnreadable(problem))) }
             if gdpr != restored.gdprApplies { writeKeys() }
-            hub.emit(.ready(restored.state, gdpr))
+            hub.enqueue(.ready(restored.state, gdpr))
+            return true
         }
+        if first { warnIfDevelopmentCMP() }
         guard refreshing else { return nil }
-        return Task.detached(priority: .utility) { [self] in await refresh() }
+        if !first, let begun = state.withLock({ $0.refresh }) { return begun }
+        return beginRefresh()
     }
 
-    /// Decides the region and loads the vendor list (held copy first, then the network), both
-    /// at once; each reports through events and falls back on failure. The keys are written
-    /// once afterwards, so keys of an earlier configuration or launch that no longer apply go.
-    public func refresh() async {
-        async let region: Void = decideRegion()
-        async let lists: Void = loadVendorLists()
-        _ = await (region, lists)
+    /// Runs a refresh now (joining one in flight): decides the region and loads the vendor list
+    /// (held copy first, then the network), both at once, each falling back on failure; the keys
+    /// are written once afterwards, so keys of an earlier configuration or launch that no longer
+    /// apply go. ``start()`` begins one; call this only to check again later (the app coming
+    /// back to the foreground after a long time, say).
+    @discardableResult
+    public func refresh() async -> RefreshReport {
+        await beginRefresh().value
+    }
+
+    /// The report of the refresh ``start()`` began, waiting for it while it runs (starting the
+    /// manager first if nobody did). Everything that needs the region awaits this rather than
+    /// refreshing again.
+    @discardableResult
+    public func refreshed() async -> RefreshReport {
+        if let running = state.withLock({ $0.refresh }) { return await running.value }
+        return await (start() ?? beginRefresh()).value
+    }
+
+    /// Begins a refresh unless one is running, and returns the running one.
+    func beginRefresh() -> Task<RefreshReport, Never> {
+        state.withLock { state in
+            if let running = state.refresh, state.refreshRunning { return running }
+            state.refreshRunning = true
+            let task = Task.detached(priority: .utility) { [self] in
+                let report = await runRefresh()
+                self.state.withLock { $0.refreshRunning = false }
+                return report
+            }
+            state.refresh = task
+            return task
+        }
     }
 
     // MARK: What is held
@@ -100,6 +159,11 @@ public final class ConsentManager: Sendable {
     /// The vendor list held.
     public var vendorList: VendorList? { state.withLock { $0.vendorList } }
 
+    /// The CMP identity written into strings and `IABTCF_CmpSdkID` now: the configuration's,
+    /// else the operator's from consentd (kept across launches), else
+    /// ``CMPIdentity/development``.
+    public var cmp: CMPIdentity { storage.cmp }
+
     /// Whether the user is tagged as under the age of consent: the notice is not shown
     /// (``AskRules`` answers ``AskRules/Verdict/underAgeOfConsent``) and Google ads are
     /// non-personalized. Kept across launches.
@@ -107,22 +171,35 @@ public final class ConsentManager: Sendable {
         configuration.store.value(forKey: ConsentStorage.underAgeKey)?.bool ?? false
     }
 
-    /// Tags (or untags) the user as under the age of consent.
+    /// Tags (or untags) the user as under the age of consent; emits
+    /// ``ConsentEvent/underAgeOfConsentChanged(_:)`` when that changes anything.
     public func setTagForUnderAgeOfConsent(_ tagged: Bool) {
-        configuration.store.write([ConsentStorage.underAgeKey: tagged ? .bool(true) : nil])
-    }
-
-    /// Forgets consentd's configuration answer, kept or fresh (as a reset does).
-    public func forgetAppConfig() {
-        state.withLock { state in
-            state.appConfig = nil
-            state.appConfigJSON = nil
+        exclusive {
+            guard tagged != isTaggedForUnderAgeOfConsent else { return }
+            configuration.store.write([ConsentStorage.underAgeKey: tagged ? .bool(true) : nil])
+            hub.enqueue(.underAgeOfConsentChanged(tagged))
         }
-        configuration.store.write([ConsentStorage.appConfigKey: nil])
     }
 
-    /// Whether to ask the user, and the rule that decided (see ``AskRules``). While the
-    /// publisher's vendors are not known, vendor additions are not judged.
+    /// Forgets consentd's configuration answer, kept or fresh (as a reset does); emits
+    /// ``ConsentEvent/appConfigChanged(_:)`` with nil.
+    public func forgetAppConfig() {
+        exclusive {
+            state.withLock { state in
+                state.appConfig = nil
+                state.appConfigJSON = nil
+            }
+            configuration.store.write([ConsentStorage.appConfigKey: nil])
+            hub.enqueue(.appConfigChanged(nil))
+        }
+    }
+
+    // MARK: What to do
+
+    /// Whether to ask the user, and the rule that decided (see ``AskRules``): the one rule the
+    /// manager, `GoogleAdsConsent` and `ConsentFlow` share. While the publisher's vendors are not
+    /// known, vendor additions are not judged. Before the first refresh has decided the region,
+    /// the region counts as unknown: await ``refreshed()`` first.
     public func askVerdict() -> AskRules.Verdict {
         let config = appConfig
         let (consent, gdpr, list) = state.withLock { ($0.consent, $0.gdprApplies, $0.vendorList) }
@@ -131,6 +208,26 @@ public final class ConsentManager: Sendable {
             publisherVendorIds: try? scope().vendorIds, adTechProviderIds: config.map(\.adTechProviderIds),
             nonPersonalizedOnly: config.map(\.nonPersonalizedOnly), underAgeOfConsent: isTaggedForUnderAgeOfConsent,
             now: configuration.now()))
+    }
+
+    /// Whether the notice should be shown now: ``askVerdict()`` says to ask.
+    public var shouldAsk: Bool { askVerdict().shouldAsk }
+
+    /// Whether the app's ad code may request ads now, as Google's UMP answers it: true when no
+    /// consent is needed (GDPR does not apply, the user is under the age of consent and gets
+    /// non-personalized ads, or the region is unknown under ``AskRules/RegionUnknownPolicy/doNotAsk``)
+    /// or the user's decision still holds; false while the user should be asked. The ad SDKs
+    /// read what they may do from the IAB keys.
+    public var canRequestAds: Bool { !askVerdict().shouldAsk }
+
+    /// Whether the app must offer the user a way back to their choices (a "Privacy settings"
+    /// entry calling ``presentPrivacyOptions(with:)``): required wherever GDPR applies.
+    public var privacyOptionsRequirement: PrivacyOptionsRequirement { PrivacyOptionsRequirement(gdprApplies) }
+
+    /// Shows the notice because the user asked for it (the app's "Privacy settings" entry): it
+    /// opens with the present choices and may be closed without a change.
+    public func presentPrivacyOptions(with presenter: any NoticePresenting) async -> NoticeOutcome {
+        await presenter.present(NoticeRequest(reason: askVerdict(), allowsDismissal: true, isUserInitiated: true))
     }
 
     /// What a notice shown now covers: the held vendor list, the publisher's vendors (the
@@ -184,7 +281,7 @@ public final class ConsentManager: Sendable {
     /// - Throws: ``ConsentKitError/change(_:)`` for a change a setter refused, another
     ///   ``ConsentKitError`` from the commit, or what `body` itself throws.
     public func update(_ body: (inout ConsentChanges) throws -> Void) throws {
-        try writing.withLock {
+        try exclusive {
             let now = configuration.now()
             let base: ConsentState
             if let consent {
@@ -216,10 +313,10 @@ public final class ConsentManager: Sendable {
     /// Forgets the decision: its keys are removed (the CMP-present keys and the region decision
     /// stay), and the user will be asked again.
     public func clearDecision() {
-        writing.withLock {
+        exclusive {
             state.withLock { $0.consent = nil }
             writeKeys()
-            hub.emit(.consentChanged(nil))
+            hub.enqueue(.consentChanged(nil))
         }
     }
 
@@ -232,17 +329,21 @@ public final class ConsentManager: Sendable {
     /// Removes every key the CMP owns (both generations and its own records) and forgets the
     /// decision: what a publisher removing the CMP, or a user's reset, needs.
     public func removeAll() {
-        writing.withLock {
+        exclusive {
             storage.removeAll()
             state.withLock { $0.consent = nil }
-            hub.emit(.consentChanged(nil))
+            hub.enqueue(.consentChanged(nil))
         }
     }
+
+    /// How many decisions were committed since the manager was made (for ``ConsentFlow``, which
+    /// needs to know whether a notice recorded a choice).
+    var commitCount: Int { state.withLock { $0.commits } }
 
     /// Makes the decision `make` returns, under the write lock, and commits it. `make` throws
     /// only ``ConsentKitError``s.
     private func change(_ make: () throws -> ConsentState) throws(ConsentKitError) {
-        let failure = writing.withLock { () -> ConsentKitError? in
+        let failure = exclusive { () -> ConsentKitError? in
             do {
                 try commit(make())
                 return nil
@@ -255,7 +356,7 @@ public final class ConsentManager: Sendable {
         if let failure { throw failure }
     }
 
-    /// Writes `decision`'s keys, holds it, and tells listeners; the caller holds the write lock.
+    /// Writes `decision`'s keys, holds it, and queues its event; the caller holds the write lock.
     private func commit(_ decision: ConsentState) throws(ConsentKitError) {
         let gdpr = state.withLock { $0.gdprApplies }
         do {
@@ -263,8 +364,11 @@ public final class ConsentManager: Sendable {
         } catch {
             throw .encoding(error)
         }
-        state.withLock { $0.consent = decision }
-        hub.emit(.consentChanged(decision))
+        state.withLock { state in
+            state.consent = decision
+            state.commits += 1
+        }
+        hub.enqueue(.consentChanged(decision))
     }
 
     /// Writes every key for what is held; the caller holds the write lock.
@@ -273,8 +377,20 @@ public final class ConsentManager: Sendable {
         do {
             try storage.write(consent, gdprApplies: gdpr)
         } catch {
-            hub.emit(.error(.encoding(error)))
+            hub.enqueue(.error(.encoding(error)))
         }
+    }
+
+    /// Runs `body` holding the write lock; once the outermost holder lets go, delivers the
+    /// events `body` queued.
+    private func exclusive<R>(_ body: () throws -> R) rethrows -> R {
+        let (result, outermost) = try writing.withLock { () throws -> (R, Bool) in
+            depth.value += 1
+            defer { depth.value -= 1 }
+            return (try body(), depth.value == 1)
+        }
+        if outermost { hub.deliver() }
+        return result
     }
 
     // MARK: Events
@@ -284,82 +400,132 @@ public final class ConsentManager: Sendable {
         hub.stream()
     }
 
-    /// Calls `listener` with every event from now on, in order, on the thread that made the
-    /// change; keep the token.
+    /// Calls `listener` with every event from now on, in order, after the change that made it
+    /// let go of the manager's lock, on the thread that delivers (usually the one that made the
+    /// change); keep the token.
     public func addListener(_ listener: @escaping @Sendable (ConsentEvent) -> Void) -> ObservationToken {
         hub.addListener(listener)
     }
 
     // MARK: Background work
 
-    private func decideRegion() async {
+    private func runRefresh() async -> RefreshReport {
+        let before = vendorList
+        async let region = decideRegion()
+        async let listError = loadVendorLists()
+        let (decided, vendorListError) = await (region, listError)
+        let held = vendorList
+        return RefreshReport(
+            gdprApplies: decided.gdpr, regionSource: decided.source, vendorListVersion: held?.vendorListVersion,
+            vendorListChanged: held != before, errors: [decided.error, vendorListError].compactMap { $0 })
+    }
+
+    private func decideRegion() async -> (gdpr: GDPRApplicability, source: RegionSource, error: ConsentKitError?) {
         if let forced = configuration.gdprOverride, forced != .undetermined {
-            return setRegion(forced, source: .publisher)
+            return (setRegion(forced, source: .publisher), .publisher, nil)
         }
-        let debugGeography = configuration.debug.geography(on: configuration.device)
+        let debugRegion = configuration.debug.geography(on: configuration.device)
         guard let endpoint = configuration.consentd else {
-            let decided = debugGeography.map { $0 == .eea ? GDPRApplicability.applies : .doesNotApply }
-            return setRegion(decided ?? state.withLock { $0.gdprApplies }, source: decided == nil ? .lastKnown : .publisher)
+            let decided = debugRegion.map { $0 == .eea ? GDPRApplicability.applies : .doesNotApply }
+            let source: RegionSource = decided == nil ? .lastKnown : .publisher
+            return (setRegion(decided ?? state.withLock { $0.gdprApplies }, source: source), source, nil)
         }
         let client = ConsentdClient(endpoint: endpoint, transport: configuration.transport)
         let timeout = configuration.regionTimeout.isFinite ? min(max(configuration.regionTimeout, 0), 600) : 600
         let outcome = await Self.withTimeout(seconds: timeout) { () async throws -> AppConfig in
-            try await client.config(debugGeography: debugGeography, timeout: timeout)
+            try await client.config(debugRegion: debugRegion, timeout: timeout)
         }
         let fallback = state.withLock { $0.lastKnownGDPR }
+        let failure: ConsentKitError
         switch outcome {
         case .value(let config):
+            take(config)
+            let answer = GDPRApplicability(config.gdprApplies)
+            let source: RegionSource = answer == .undetermined ? .lastKnown : .server
+            return (setRegion(answer == .undetermined ? fallback : answer, source: source), source, nil)
+        case .failed(let error):
+            failure = .server((error as? ConsentdError) ?? .transport(url: endpoint.baseURL.absoluteString, message: String(describing: error)))
+        case .timedOut:
+            failure = .regionTimeout(seconds: timeout)
+        }
+        configuration.log(.warning, "\(failure); the region decision falls back to the last known one (\(fallback))")
+        exclusive { hub.enqueue(.error(failure)) }
+        return (setRegion(fallback, source: .lastKnown), .lastKnown, failure)
+    }
+
+    /// Holds consentd's answer and keeps it, with the operator's CMP identity, for the next
+    /// launch; adopts that identity unless the configuration names one.
+    private func take(_ config: AppConfig) {
+        let identity = Self.operatorIdentity(in: config)
+        exclusive {
             state.withLock { state in
                 state.appConfig = config
                 state.appConfigJSON = nil
             }
-            storage.keep(config)
-            let answer = GDPRApplicability(config.gdprApplies)
-            setRegion(answer == .undetermined ? fallback : answer, source: answer == .undetermined ? .lastKnown : .server)
-        case .failed(let error):
-            let reason = (error as? ConsentdError) ?? .transport(url: endpoint.baseURL.absoluteString, message: String(describing: error))
-            hub.emit(.error(.server(reason)))
-            setRegion(fallback, source: .lastKnown)
-        case .timedOut:
-            hub.emit(.error(.regionTimeout(seconds: timeout)))
-            setRegion(fallback, source: .lastKnown)
+            storage.keep(config, cmp: identity)
+            if configuration.cmp == nil, let identity { storage.adopt(identity) }
+            hub.enqueue(.appConfigChanged(config))
         }
+        warnIfDevelopmentCMP()
+    }
+
+    /// The CMP identity consentd's operator set, from its answer.
+    static func operatorIdentity(in config: AppConfig) -> CMPIdentity? {
+        nil
+    }
+
+    /// Logs, once per manager, that strings carry the development CMP id.
+    private func warnIfDevelopmentCMP() {
+        guard cmp.isDevelopment, !state.withLock({ $0.warnedDevelopmentCMP }) else { return }
+        state.withLock { $0.warnedDevelopmentCMP = true }
+        configuration.log(.warning, """
+            consent strings carry CMP id \(cmp.cmpId), ConsentKit's development identity, which the IAB has not \
+            registered: vendors will ignore them. Set the registered id on consentd (--cmp-id) before release; \
+            `consent doctor --consentd URL --key KEY` checks it.
+            """)
     }
 
     /// Takes the region decision and writes every key once (also when the answer did not
     /// change: keys an earlier launch or configuration left that no longer apply go).
-    private func setRegion(_ gdpr: GDPRApplicability, source: RegionSource) {
-        writing.withLock {
+    @discardableResult
+    private func setRegion(_ gdpr: GDPRApplicability, source: RegionSource) -> GDPRApplicability {
+        exclusive {
             state.withLock { state in
                 state.gdprApplies = gdpr
                 if gdpr != .undetermined { state.lastKnownGDPR = gdpr }
             }
             writeKeys()
-            hub.emit(.regionDecided(gdpr, source: source))
+            hub.enqueue(.regionDecided(gdpr, source: source))
         }
+        return gdpr
     }
 
-    private func loadVendorLists() async {
-        guard let loader = configuration.vendorLists else { return }
+    /// Holds the local list, then the refreshed one; returns the refresh's failure, if any.
+    private func loadVendorLists() async -> ConsentKitError? {
+        guard let loader = vendorLists else { return nil }
         if let local = await loader.localVendorList() { hold(local) }
         do {
             if let fresh = try await loader.refreshVendorList() { hold(fresh) }
+            return nil
         } catch {
-            hub.emit(.error(.vendorList(String(describing: error))))
+            let failure = ConsentKitError.vendorList(String(describing: error))
+            configuration.log(.warning, "\(failure); the held vendor list stays")
+            exclusive { hub.enqueue(.error(failure)) }
             // A download that arrived but could not be stored is still held by the loader.
             if let held = await loader.localVendorList() { hold(held) }
+            return failure
         }
     }
 
     /// Holds `list` unless it is the one held already.
     public func hold(_ list: VendorList) {
-        writing.withLock {
+        exclusive {
             let changed = state.withLock { state -> Bool in
                 guard state.vendorList != list else { return false }
                 state.vendorList = list
                 return true
             }
-            if changed { hub.emit(.vendorListUpdated(version: list.vendorListVersion)) }
+            if changed { hub.enqueue(.vendorListUpdated(version: list.vendorListVersion)) }
         }
     }
 
@@ -397,4 +563,9 @@ public final class ConsentManager: Sendable {
             if resumed.withLock({ $0 }) { worker.cancel(); timer.cancel() }
         }
     }
+}
+
+/// The write lock's nesting depth, touched only by the thread holding the lock.
+private final class WriteDepth: @unchecked Sendable {
+    var value = 0
 }

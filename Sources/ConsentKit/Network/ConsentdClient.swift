@@ -16,6 +16,20 @@ public struct ConsentdEndpoint: Sendable, Equatable {
         self.publishableKey = publishableKey
         self.publisherIds = publisherIds
     }
+
+    /// consentd's vendor list trimmed to these publishers' vendors, in `language` (nil or `EN`:
+    /// as published).
+    ///
+    /// - Throws: ``VendorListLoadingError/invalidSource(_:)`` when the endpoint cannot name
+    ///   such a list (no publisher id, an empty key).
+    public func vendorListSource(
+        language: String? = nil, bundledSnapshot: URL? = nil, cacheDirectory: URL = VendorListSource.defaultCacheDirectory
+    ) throws(VendorListLoadingError) -> VendorListSource {
+        let translated = language.flatMap { $0.uppercased() == "EN" || $0.isEmpty ? nil : $0.lowercased() }
+        return try .consentd(
+            baseURL: baseURL, publishableKey: publishableKey, publisherIds: publisherIds, language: translated,
+            cacheDirectory: cacheDirectory, bundledSnapshot: bundledSnapshot)
+    }
 }
 
 /// A consentd request that did not give an answer the SDK can use.
@@ -50,11 +64,11 @@ public struct ConsentdClient: Sendable {
         self.transport = transport
     }
 
-    /// `GET /v1/config` for the app's publishers; `debugGeography` forces the region decision.
-    public func config(debugGeography: DebugRegion? = nil, timeout: TimeInterval) async throws(ConsentdError) -> AppConfig {
+    /// `GET /v1/config` for the app's publishers; `debugRegion` forces the region decision.
+    public func config(debugRegion: DebugRegion? = nil, timeout: TimeInterval) async throws(ConsentdError) -> AppConfig {
         var components = URLComponents(url: endpoint.baseURL.appendingPathComponent("v1/config"), resolvingAgainstBaseURL: false)
         var query = [URLQueryItem(name: "publisherIds", value: endpoint.publisherIds.joined(separator: ","))]
-        if let debugGeography { query.append(URLQueryItem(name: "debug_geo", value: debugGeography.rawValue)) }
+        if let debugRegion { query.append(URLQueryItem(name: "debug_geo", value: debugRegion.rawValue)) }
         components?.queryItems = query
         guard let url = components?.url else { throw .malformed(url: endpoint.baseURL.absoluteString, message: "cannot build the config URL") }
         let response: TransportResponse

@@ -16,12 +16,29 @@ struct ConsentStorage: Sendable {
     static let appConfigKey = "ConsentKit_AppConfig"
     /// Set when the user is tagged as under the age of consent.
     static let underAgeKey = "ConsentKit_UnderAgeOfConsent"
+    /// The CMP identity consentd's operator set (`id.version`), kept so the next launch writes
+    /// it from the start.
+    static let cmpKey = "ConsentKit_CMP"
     /// Every key the CMP owns besides the IAB keys.
-    static let privateKeys = [decisionKey, gdprAppliesKey, appConfigKey, underAgeKey]
+    static let privateKeys = [decisionKey, gdprAppliesKey, appConfigKey, underAgeKey, cmpKey]
 
     let store: any KeyValueStore
-    let cmp: CMPIdentity
     let generations: IABKeyGenerations
+    private let identity: Locked<CMPIdentity>
+
+    init(store: any KeyValueStore, cmp: CMPIdentity, generations: IABKeyGenerations) {
+        self.store = store
+        self.generations = generations
+        identity = Locked(cmp)
+    }
+
+    /// The identity written into strings and `IABTCF_CmpSdkID` now.
+    var cmp: CMPIdentity { identity.withLock { $0 } }
+
+    /// Writes `cmp` into everything written from now on.
+    func adopt(_ cmp: CMPIdentity) {
+        identity.withLock { $0 = cmp }
+    }
 
     /// What `restore()` found.
     struct Restored: Sendable {
@@ -30,6 +47,8 @@ struct ConsentStorage: Sendable {
         /// consentd's last configuration answer, still as JSON (decoded when first needed, off
         /// the start path).
         var appConfigJSON: String?
+        /// The operator's CMP identity kept from consentd's last answer, if any.
+        var cmp: CMPIdentity?
         /// Set when a record was there but could not be read; the state is then nil.
         var problem: String?
     }
@@ -57,10 +76,13 @@ struct ConsentStorage: Sendable {
         store.write(changes)
     }
 
-    /// Keeps consentd's configuration answer for the next launch.
-    func keep(_ config: AppConfig) {
+    /// Keeps consentd's configuration answer, and the operator's CMP identity when it gives one,
+    /// for the next launch.
+    func keep(_ config: AppConfig, cmp: CMPIdentity?) {
         guard let data = try? JSONEncoder().encode(config) else { return }
-        store.write([Self.appConfigKey: .string(String(decoding: data, as: UTF8.self))])
+        var changes: [String: StoredValue?] = [Self.appConfigKey: .string(String(decoding: data, as: UTF8.self))]
+        if let cmp { changes[Self.cmpKey] = .string("\(cmp.cmpId).\(cmp.cmpVersion)") }
+        store.write(changes)
     }
 
     /// Removes every key the CMP owns, IAB keys of both generations included.
@@ -72,19 +94,28 @@ struct ConsentStorage: Sendable {
 
     /// The stored decision and region decision.
     func restore() -> Restored {
-        let values = store.values(forKeys: [Self.decisionKey, Self.gdprAppliesKey, Self.appConfigKey])
+        let values = store.values(forKeys: [Self.decisionKey, Self.gdprAppliesKey, Self.appConfigKey, Self.cmpKey])
         let gdpr: GDPRApplicability = switch values[Self.gdprAppliesKey]?.string {
         case "1": .applies
         case "0": .doesNotApply
         default: .undetermined
         }
         let config = values[Self.appConfigKey]?.string
-        guard let record = values[Self.decisionKey] else { return Restored(state: nil, gdprApplies: gdpr, appConfigJSON: config) }
+        let cmp = values[Self.cmpKey]?.string.flatMap(Self.identity(kept:))
+        guard let record = values[Self.decisionKey] else { return Restored(state: nil, gdprApplies: gdpr, appConfigJSON: config, cmp: cmp) }
         do {
-            return Restored(state: try Self.state(fromRecord: record.string ?? ""), gdprApplies: gdpr, appConfigJSON: config)
+            return Restored(state: try Self.state(fromRecord: record.string ?? ""), gdprApplies: gdpr, appConfigJSON: config, cmp: cmp)
         } catch {
-            return Restored(state: nil, gdprApplies: gdpr, appConfigJSON: config, problem: "\(Self.decisionKey): \(error)")
+            return Restored(state: nil, gdprApplies: gdpr, appConfigJSON: config, cmp: cmp, problem: "\(Self.decisionKey): \(error)")
         }
+    }
+
+    /// The identity in a kept `id.version`; nil when it is not one (ids 2-4095, versions 0-4095).
+    static func identity(kept: String) -> CMPIdentity? {
+        let parts = kept.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, let id = Int(parts[0]), let version = Int(parts[1]), (2...4095).contains(id),
+              (0...4095).contains(version) else { return nil }
+        return CMPIdentity(cmpId: id, cmpVersion: version)
     }
 
     /// `3|TC string|created ms|updated ms|notice version|AC string|flags`, flags being `a` for

@@ -11,9 +11,10 @@
 ///
 /// The notice is shown only when ``ConsentManager/askVerdict()`` says to ask. ATT is requested
 /// only while its status is not determined, so a run on every launch prompts once at most.
-/// Run the flow after the region is decided (``ConsentEvent/regionDecided(_:source:)``), one
-/// run at a time, and while the app is active: the system shows no ATT prompt to an inactive
-/// app (at launch, before the first scene is active) and answers "not determined".
+/// The flow first awaits the refresh the manager's `start()` began
+/// (``ConsentManager/refreshed()``), so the region is decided when it asks. Run it one run at a
+/// time, and while the app is active: the system shows no ATT prompt to an inactive app (at
+/// launch, before the first scene is active) and answers "not determined".
 ///
 /// ```swift
 /// let flow = ConsentFlow(manager: manager, policy: .noticeFirst(tracking: .always), notice: noticePresenter)
@@ -42,7 +43,8 @@ public struct ConsentFlow: Sendable {
 
     /// Runs the policy once and says what happened.
     public func run() async -> ConsentFlowResult {
-        switch policy {
+        await manager.refreshed()
+        return switch policy {
         case .trackingFirst: await trackingFirst()
         case .noticeFirst(let after): await noticeFirst(then: after)
         }
@@ -112,13 +114,9 @@ public struct ConsentFlow: Sendable {
         let request = NoticeRequest(reason: verdict, allowsDismissal: trackingStatus != .notDetermined)
         // A choice counts when the manager records one while the notice is up, whatever the
         // presenter says.
-        let recorded = Locked(false)
-        let token = manager.addListener { event in
-            if case .consentChanged(.some) = event { recorded.withLock { $0 = true } }
-        }
+        let commits = manager.commitCount
         let outcome = await notice.present(request)
-        token.cancel()
-        let choiceRecorded = recorded.withLock { $0 }
+        let choiceRecorded = manager.commitCount != commits && manager.consent != nil
         result.steps.append(.noticePresented(request, outcome))
         if choiceRecorded { result.decisionRecorded = true }
         if !request.allowsDismissal && !choiceRecorded {

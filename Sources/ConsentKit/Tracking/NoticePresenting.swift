@@ -1,4 +1,5 @@
-/// Shows the consent notice for ``ConsentFlow``: the app's notice UI, or a test double.
+/// Shows the consent notice for ``ConsentFlow`` and ``ConsentManager/presentPrivacyOptions(with:)``:
+/// the app's notice UI, or a test double.
 ///
 /// The presenter records the user's choice through the ``ConsentManager`` (``ConsentManager/agreeToAll()``,
 /// ``ConsentManager/disagreeToAll()``, ``ConsentManager/update(_:)``) before it returns
@@ -18,10 +19,16 @@ public struct NoticeRequest: Sendable, Equatable {
     /// prompt can be put off.
     public var allowsDismissal: Bool
 
+    /// Whether the user opened the notice (the app's "Privacy settings" entry,
+    /// ``ConsentManager/presentPrivacyOptions(with:)``) rather than the rules asking: the notice
+    /// then opens on the user's present choices.
+    public var isUserInitiated: Bool
+
     /// A request.
-    public init(reason: AskRules.Verdict, allowsDismissal: Bool) {
+    public init(reason: AskRules.Verdict, allowsDismissal: Bool, isUserInitiated: Bool = false) {
         self.reason = reason
         self.allowsDismissal = allowsDismissal
+        self.isUserInitiated = isUserInitiated
     }
 }
 

@@ -16,11 +16,26 @@ struct AskRulesTests {
                            publisherVendorIds: vendors, now: now)
     }
 
-    @Test("GDPR not applying never asks; an unknown region does not ask yet")
+    @Test("GDPR not applying never asks")
     func regionFirst() {
         #expect(rules.evaluate(situation(gdpr: .doesNotApply, decision: nil)) == .gdprDoesNotApply)
-        #expect(rules.evaluate(situation(gdpr: .undetermined, decision: nil)) == .regionUnknown)
-        #expect(!rules.evaluate(situation(gdpr: .undetermined, decision: nil)).shouldAsk)
+        #expect(rules.evaluate(situation(gdpr: .doesNotApply, decision: decision)) == .gdprDoesNotApply)
+    }
+
+    @Test("an unknown region asks by default, as where GDPR applies (seed 001: EEA or unknown)")
+    func unknownRegionAsksByDefault() {
+        #expect(AskRules().whenRegionUnknown == .ask)
+        #expect(rules.evaluate(situation(gdpr: .undetermined, decision: nil)) == .noDecision)
+        #expect(rules.evaluate(situation(gdpr: .undetermined, decision: decision)) == .decisionHolds)
+        #expect(rules.evaluate(situation(gdpr: .undetermined, decision: decision, vendors: [8, 755, 793, 1000])) == .vendorsAdded([1000]))
+    }
+
+    @Test("an unknown region does not ask under the doNotAsk policy")
+    func unknownRegionWaitsWhenConfigured() {
+        let waiting = AskRules(whenRegionUnknown: .doNotAsk)
+        #expect(waiting.evaluate(situation(gdpr: .undetermined, decision: nil)) == .regionUnknown)
+        #expect(!waiting.evaluate(situation(gdpr: .undetermined, decision: nil)).shouldAsk)
+        #expect(waiting.evaluate(situation(gdpr: .applies, decision: nil)) == .noDecision)
     }
 
     @Test("no stored decision asks; a fresh one holds")

@@ -206,7 +206,7 @@ struct GoogleAdsConsentTests {
         let http = ScriptedTransport.always(TransportResponse(status: 200, body: configJSON(gdprApplies: true, vendorIds: [8, 793])))
         let manager = makeManager(http: http)
         let google = GoogleAdsConsent(manager: manager)
-        await manager.start()?.value
+        await manager.refreshed()
         #expect(throws: ConsentKitError.googleStatusUnreachable(requested: "personalized", reached: "non_personalized")) {
             try google.setStatus(.personalized)
         }

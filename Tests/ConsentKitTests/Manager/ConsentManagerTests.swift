@@ -9,11 +9,12 @@ func makeManager(
     store: any KeyValueStore = InMemoryKeyValueStore(), http: any HTTPTransport = ScriptedTransport.forbidden,
     consentd: ConsentdEndpoint? = endpoint, timeout: TimeInterval = 3, override: GDPRApplicability? = nil,
     debug: RegionDebugSettings = RegionDebugSettings(), device: DeviceInfo = DeviceInfo(debugIdentifier: "device-A", isSimulator: false),
-    vendorLists: (any VendorListLoading)? = FixedVendorLists(local: SharedReference.vendorList), publisher: PublisherSettings = PublisherSettings()
+    vendorLists: (any VendorListLoading)? = FixedVendorLists(local: SharedReference.vendorList), publisher: PublisherSettings = PublisherSettings(),
+    askRules: AskRules = AskRules(), log: ConsentLog = .silent
 ) -> ConsentManager {
     ConsentManager(configuration: ConsentConfiguration(
-        cmp: testCMP, store: store, consentd: consentd, transport: http, regionTimeout: timeout, gdprOverride: override, debug: debug,
-        device: device, publisher: publisher, noticeVersion: 2, vendorLists: vendorLists, now: { testDate }))
+        consentd: consentd, cmp: testCMP, store: store, transport: http, regionTimeout: timeout, gdprOverride: override, debug: debug,
+        device: device, askRules: askRules, publisher: publisher, noticeVersion: 2, vendorLists: vendorLists, log: log, now: { testDate }))
 }
 
 /// Collects a manager's events.
@@ -52,7 +53,7 @@ struct ConsentManagerTests {
         let http = ScriptedTransport.always(TransportResponse(status: 200, body: configJSON(gdprApplies: true)))
         let manager = makeManager(store: store, http: http)
         let log = EventLog(manager)
-        await manager.start()?.value
+        await manager.refreshed()
         #expect(manager.gdprApplies == .applies)
         #expect(store.value(forKey: IABKey.gdprApplies) == .integer(1))
         #expect(log.all.contains(.regionDecided(.applies, source: .server)))
@@ -69,7 +70,7 @@ struct ConsentManagerTests {
         let http = ScriptedTransport.always(TransportResponse(status: 200, body: configJSON(gdprApplies: true)), delay: 5)
         let manager = makeManager(store: store, http: http, timeout: 0.2)
         let log = EventLog(manager)
-        await manager.start()?.value
+        await manager.refreshed()
         #expect(manager.gdprApplies == .doesNotApply)
         #expect(log.all.contains(.error(.regionTimeout(seconds: 0.2))))
         #expect(store.value(forKey: IABKey.gdprApplies) == .integer(0))
@@ -81,7 +82,7 @@ struct ConsentManagerTests {
             TransportResponse(status: 400, body: Data(#"{"error":{"code":"unknown_publisher","message":"no publisher pub-1"}}"#.utf8)))
         let manager = makeManager(http: http)
         let log = EventLog(manager)
-        await manager.start()?.value
+        await manager.refreshed()
         #expect(manager.gdprApplies == .undetermined)
         #expect(log.all.contains(.error(.server(.status(
             url: "https://consent.example.com/v1/config?publisherIds=pub-1", status: 400, code: "unknown_publisher",
@@ -93,7 +94,7 @@ struct ConsentManagerTests {
         let store = InMemoryKeyValueStore()
         let manager = makeManager(store: store, http: ScriptedTransport.forbidden, override: .applies)
         let log = EventLog(manager)
-        await manager.start()?.value
+        await manager.refreshed()
         #expect(manager.gdprApplies == .applies)
         #expect(log.all.contains(.regionDecided(.applies, source: .publisher)))
         #expect(store.value(forKey: IABKey.gdprApplies) == .integer(1))
@@ -108,7 +109,7 @@ struct ConsentManagerTests {
         ] {
             let http = ScriptedTransport.always(TransportResponse(status: 200, body: configJSON(gdprApplies: true)))
             let manager = makeManager(http: http, debug: RegionDebugSettings(geography: .eea, deviceIdentifiers: ["device-A"]), device: device)
-            await manager.start()?.value
+            await manager.refreshed()
             let url = try #require(http.requests.first?.url.absoluteString)
             #expect(url.contains("debug_geo=eea") == expected, "\(device)")
         }
@@ -118,7 +119,7 @@ struct ConsentManagerTests {
     func agreeToAllWritesOnce() async throws {
         let store = InMemoryKeyValueStore()
         let manager = makeManager(store: store, http: ScriptedTransport.always(TransportResponse(status: 200, body: configJSON(gdprApplies: true))))
-        await manager.start()?.value
+        await manager.refreshed()
         let writes = Locked(0)
         let observation = store.observe { writes.withLock { $0 += 1 } }
         let log = EventLog(manager)
@@ -144,7 +145,7 @@ struct ConsentManagerTests {
     func updateCommitsOnce() async throws {
         let store = InMemoryKeyValueStore()
         let manager = makeManager(store: store, consentd: nil, publisher: PublisherSettings(vendorIds: [8, 755]))
-        await manager.start()?.value
+        await manager.refreshed()
         let log = EventLog(manager)
         try manager.update { changes in
             try changes.setPurpose(1, consent: true)
@@ -177,16 +178,16 @@ struct ConsentManagerTests {
         let renamed = try renamedVendorList(id: 755, to: "Google Advertising Products (renamed)")
         let store = InMemoryKeyValueStore()
         let first = makeManager(store: store, override: .applies, publisher: PublisherSettings(vendorIds: [8, 755]))
-        await first.start()?.value
+        await first.refreshed()
         try first.agreeToAll()
         let second = makeManager(store: store, override: .applies, vendorLists: FixedVendorLists(local: renamed),
                                  publisher: PublisherSettings(vendorIds: [8, 755]))
-        await second.start()?.value
+        await second.refreshed()
         #expect(second.vendorList?.vendors[755]?.name == "Google Advertising Products (renamed)")
         #expect(second.askVerdict() == .decisionHolds)
         let third = makeManager(store: store, override: .applies, vendorLists: FixedVendorLists(local: renamed),
                                 publisher: PublisherSettings(vendorIds: [8, 755, 793]))
-        await third.start()?.value
+        await third.refreshed()
         #expect(third.askVerdict() == .vendorsAdded([793]))
     }
 
@@ -197,7 +198,7 @@ struct ConsentManagerTests {
         let loader = VendorListLoader(source: folder.source(), transport: offline)
         let manager = makeManager(http: offline, override: .applies, vendorLists: loader, publisher: PublisherSettings(vendorIds: [8, 755]))
         let log = EventLog(manager)
-        await manager.start()?.value
+        await manager.refreshed()
         #expect(manager.vendorList?.vendorListVersion == 45)
         #expect(log.all.contains(.vendorListUpdated(version: 45)))
         #expect(log.all.contains { if case .error(.vendorList) = $0 { true } else { false } })
@@ -210,17 +211,17 @@ struct ConsentManagerTests {
     func publisherVendorsComeFromConsentd() async throws {
         let store = InMemoryKeyValueStore()
         let offline = makeManager(store: store, http: ScriptedTransport.offline())
-        await offline.start()?.value
+        await offline.refreshed()
         #expect(throws: ConsentKitError.publisherVendorsUnknown) { try offline.agreeToAll() }
-        #expect(offline.askVerdict() == .regionUnknown)
+        #expect(offline.askVerdict() == .noDecision)
 
         let online = makeManager(store: store, http: ScriptedTransport.always(TransportResponse(status: 200, body: configJSON(gdprApplies: true))))
-        await online.start()?.value
+        await online.refreshed()
         try online.agreeToAll()
         #expect(online.consent?.disclosedVendors == [8, 755, 793])
 
         let later = makeManager(store: store, http: ScriptedTransport.offline())
-        await later.start()?.value
+        await later.refreshed()
         #expect(try later.scope().vendorIds == [8, 755, 793])
         #expect(later.askVerdict() == .decisionHolds)
     }
@@ -241,7 +242,7 @@ struct ConsentManagerTests {
         try ConsentStorage(store: store, cmp: testCMP, generations: .all).write(stored, gdprApplies: .applies)
         #expect(store.value(forKey: IABKey.consentString) != nil)
         let manager = makeManager(store: store, consentd: nil, override: .applies)
-        await manager.start()?.value
+        await manager.refreshed()
         #expect(store.value(forKey: IABKey.consentString) == nil)
         #expect(store.value(forKey: IABKey.cmpPresent) == nil)
         #expect(store.value(forKey: IABKey.tcString) != nil)
@@ -251,7 +252,7 @@ struct ConsentManagerTests {
     func listenersMayReenter() async throws {
         let store = InMemoryKeyValueStore()
         let manager = makeManager(store: store, consentd: nil, override: .applies, publisher: PublisherSettings(vendorIds: [8]))
-        await manager.start()?.value
+        await manager.refreshed()
         let seen = Locked<[ConsentEvent]>([])
         let storeToken = store.observe { _ = manager.consent; _ = manager.askVerdict() }
         let token = manager.addListener { event in
@@ -271,7 +272,7 @@ struct ConsentManagerTests {
     func removeAllForgets() async throws {
         let store = InMemoryKeyValueStore()
         let manager = makeManager(store: store, consentd: nil, override: .applies)
-        await manager.start()?.value
+        await manager.refreshed()
         try manager.agreeToAll()
         manager.removeAll()
         #expect(manager.consent == nil)
@@ -282,7 +283,7 @@ struct ConsentManagerTests {
     func eventStream() async throws {
         let manager = makeManager(consentd: nil, override: .doesNotApply)
         let stream = manager.events()
-        await manager.start()?.value
+        await manager.refreshed()
         try manager.disagreeToAll()
         var seen: [ConsentEvent] = []
         for await event in stream {

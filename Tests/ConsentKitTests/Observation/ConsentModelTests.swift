@@ -16,7 +16,7 @@ struct ConsentModelTests {
         let manager = makeManager(consentd: nil, override: .applies)
         let model = ConsentModel(manager: manager)
         #expect(model.gdprApplies == .undetermined)
-        await manager.start()?.value
+        await manager.refreshed()
         await eventually { model.vendorListVersion == 45 && model.gdprApplies == .applies }
         #expect(model.gdprApplies == .applies)
         #expect(model.shouldAsk)

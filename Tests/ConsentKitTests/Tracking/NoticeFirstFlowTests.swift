@@ -116,10 +116,22 @@ struct NoticeFirstFlowTests {
         #expect(tracking.promptCount == 1)
     }
 
-    @Test("the region is not known yet: neither the notice nor ATT", arguments: [TrackingAfterNotice.always, .ifAnyPurposeConsented])
+    @Test("the region is unknown: the notice comes first, as where GDPR applies", arguments: [TrackingAfterNotice.always, .ifAnyPurposeConsented])
+    func regionUnknownAsks(after: TrackingAfterNotice) async {
+        let tracking = SimulatedTrackingAuthorization(answer: .authorized)
+        let manager = makeTrackingManager(gdpr: nil)
+        let (result, notice, _) = await run(tracking, after: after, manager: manager)
+        #expect(manager.gdprApplies == .undetermined)
+        #expect(result.verdict == .noDecision)
+        #expect(notice.presentations.map(\.promptsBefore) == [0])
+        #expect(result.decisionRecorded)
+        #expect(tracking.requestCount == 1)
+    }
+
+    @Test("the region is unknown under the doNotAsk policy: neither the notice nor ATT", arguments: [TrackingAfterNotice.always, .ifAnyPurposeConsented])
     func regionUnknown(after: TrackingAfterNotice) async {
         let tracking = SimulatedTrackingAuthorization(answer: .authorized)
-        let (result, notice, _) = await run(tracking, after: after, manager: makeTrackingManager(gdpr: nil))
+        let (result, notice, _) = await run(tracking, after: after, manager: makeTrackingManager(gdpr: nil, askRules: AskRules(whenRegionUnknown: .doNotAsk)))
         #expect(result.verdict == .regionUnknown)
         #expect(notice.presentations.isEmpty)
         #expect(tracking.requestCount == 0)

@@ -9,9 +9,11 @@ let trackingTestVendors: IDSet = [8, 755, 793]
 /// A started manager over `store` that holds the real vendor list (unless `holdingList` is
 /// false) and whose region is `gdpr` (nil: undetermined).
 func makeTrackingManager(
-    store: any KeyValueStore = InMemoryKeyValueStore(), gdpr: GDPRApplicability? = .applies, holdingList: Bool = true
+    store: any KeyValueStore = InMemoryKeyValueStore(), gdpr: GDPRApplicability? = .applies, holdingList: Bool = true,
+    askRules: AskRules = AskRules()
 ) -> ConsentManager {
-    let manager = makeManager(store: store, consentd: nil, override: gdpr, vendorLists: nil, publisher: PublisherSettings(vendorIds: trackingTestVendors))
+    let manager = makeManager(
+        store: store, consentd: nil, override: gdpr, vendorLists: nil, publisher: PublisherSettings(vendorIds: trackingTestVendors), askRules: askRules)
     manager.start(refreshing: false)
     if holdingList { manager.hold(SharedReference.vendorList) }
     return manager
