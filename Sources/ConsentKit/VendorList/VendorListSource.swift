@@ -88,3 +88,19 @@ public struct VendorListSource: Sendable, Equatable {
         return url
     }
 }
+
+extension ConsentdEndpoint {
+    /// consentd's vendor list trimmed to these publishers' vendors, in `language` (nil or `EN`:
+    /// as published).
+    ///
+    /// - Throws: ``VendorListLoadingError/invalidSource(_:)`` when the endpoint cannot name
+    ///   such a list (no publisher id, an empty key).
+    public func vendorListSource(
+        language: String? = nil, bundledSnapshot: URL? = nil, cacheDirectory: URL = VendorListSource.defaultCacheDirectory
+    ) throws(VendorListLoadingError) -> VendorListSource {
+        let translated = language.flatMap { $0.uppercased() == "EN" || $0.isEmpty ? nil : $0.lowercased() }
+        return try .consentd(
+            baseURL: baseURL, publishableKey: publishableKey, publisherIds: publisherIds, language: translated,
+            cacheDirectory: cacheDirectory, bundledSnapshot: bundledSnapshot)
+    }
+}
