@@ -1,0 +1,227 @@
+// The code of every snippet in the DocC catalogs (Sources/*/*.docc) and the README's SDK
+// section, compiled here so the docs cannot rot. A region runs from `// snippet: NAME` to
+// `// end snippet`; DocumentationSyncTests checks that each ```swift block of the docs, marked
+// `<!-- snippet: NAME -->`, is that region word for word (indentation and imports aside).
+// Regions that need UIKit or SwiftUI sit behind the smallest #if; everything they call on
+// ConsentKit is also called in a region compiled here.
+import ConsentKit
+import ConsentKitAppTracking
+import ConsentKitObservation
+import Foundation
+import TCF
+#if canImport(UIKit)
+import UIKit
+#endif
+#if canImport(SwiftUI)
+import SwiftUI
+#endif
+
+enum Snippets {
+    static func configure() -> ConsentManager {
+        // snippet: configure
+        let consent = ConsentManager(consentd: ConsentdEndpoint(
+            baseURL: URL(string: "https://consent.example.com")!,
+            publishableKey: "ck_pub_…",
+            publisherIds: ["pub-0000000000000001"]))
+        // end snippet
+        return consent
+    }
+
+    static func launch(_ consent: ConsentManager, presentNotice: () async -> Void, startAds: () -> Void) async {
+        // snippet: launch
+        consent.start()                 // no network: keys published, the stored decision restored
+        await consent.refreshed()       // the region and vendor list that start() asked for
+        if consent.shouldAsk {
+            await presentNotice()       // your notice records the choice, see below
+        }
+        if consent.canRequestAds {
+            startAds()
+        }
+        // end snippet
+    }
+
+    static func record(_ consent: ConsentManager) throws {
+        // snippet: record-choice
+        try consent.agreeToAll()        // "Accept all"
+        try consent.disagreeToAll()     // "Reject all"
+        try consent.update { choices in // "Save choices"
+            try choices.setPurpose(1, consent: true)
+            try choices.setVendor(755, consent: true)
+        }
+        // end snippet
+    }
+
+    static func privacySettings(_ consent: ConsentManager, presenter: any NoticePresenting, showEntry: (Bool) -> Void) async {
+        // snippet: privacy-options
+        showEntry(consent.privacyOptionsRequirement == .required)
+        // When the user taps it:
+        _ = await consent.presentPrivacyOptions(with: presenter)
+        // end snippet
+    }
+
+    static func configuration() -> ConsentManager {
+        // snippet: configuration
+        var configuration = ConsentConfiguration(consentd: ConsentdEndpoint(
+            baseURL: URL(string: "https://consent.example.com")!,
+            publishableKey: "ck_pub_…",
+            publisherIds: ["pub-0000000000000001"]))
+        configuration.askRules = AskRules(whenRegionUnknown: .doNotAsk)
+        configuration.debug = RegionDebugSettings(geography: .eea, deviceIdentifiers: ["8D3C…"])
+        configuration.vendorListSnapshot = Bundle.main.url(forResource: "vendor-list", withExtension: "json")
+        let consent = ConsentManager(configuration: configuration)
+        // end snippet
+        return consent
+    }
+
+    static func events(_ consent: ConsentManager) async {
+        // snippet: events
+        for await event in consent.events() {
+            switch event {
+            case .consentChanged(let decision): print("decision:", decision?.purposeConsents ?? [])
+            case .regionDecided(let gdpr, let source): print("GDPR \(gdpr), from \(source)")
+            case .error(let error): print("carried on after:", error)
+            default: break
+            }
+        }
+        // end snippet
+    }
+
+    @MainActor
+    static func observe(_ consent: ConsentManager) -> Bool {
+        if #available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *) {
+            // snippet: observation
+            let model = ConsentModel(manager: consent)
+            let showNotice = model.shouldAsk
+            // end snippet
+            return showNotice
+        }
+        return false
+    }
+
+    static func google(_ consent: ConsentManager) async throws -> [String: String] {
+        // snippet: google
+        let google = GoogleAdsConsent(manager: consent)
+        _ = try await google.requestConsentInfoUpdate()   // awaits the refresh start() began
+        if google.shouldShowConsentForm {
+            // show the notice
+        }
+        let parameters = google.canRequestAds ? google.adRequestParameters : [:]
+        // end snippet
+        return parameters
+    }
+
+    static func googleStatus(_ google: GoogleAdsConsent) throws -> ([String: String], String?) {
+        // snippet: google-signals
+        try google.setStatus(.nonPersonalized)             // from the app's own form
+        let extras = google.adRequestParameters            // ["npa": "1"]
+        let additionalConsent = google.additionalConsentString
+        let consentMode = google.consentMode().byName      // ad_storage, ad_user_data, …
+        // end snippet
+        _ = consentMode
+        return (extras, additionalConsent)
+    }
+
+    static func tracking(_ consent: ConsentManager, presenter: any NoticePresenting) async -> ConsentFlowResult {
+        // snippet: att-flow
+        let flow = ConsentFlow(manager: consent, policy: .noticeFirst(tracking: .ifAnyPurposeConsented), notice: presenter)
+        let result = await flow.run()
+        // end snippet
+        return result
+    }
+
+    static func identifiers() async -> UUID? {
+        // snippet: att-identifiers
+        let identifiers = await TrackingIdentifiers.current(store: UserDefaultsStore())
+        let idfa = identifiers.advertisingIdentifier      // nil unless tracking is authorized
+        // end snippet
+        return idfa
+    }
+
+    static func vendorSide() -> Bool {
+        // snippet: vendor-side
+        let snapshot = IABConsentReader().snapshot()
+        let me = VendorDeclaration(id: 755, purposes: [1, 3, 4], legIntPurposes: [2, 7, 9, 10], flexiblePurposes: [2, 7, 9, 10])
+        let decision = snapshot.decision(for: me, purpose: 3)
+        if decision.isAllowed {
+            // personalise
+        }
+        // end snippet
+        return decision.isAllowed
+    }
+
+    static func vendorSideMacros() -> String {
+        // snippet: vendor-side-macros
+        let macros = ConsentMacros(IABConsentReader().snapshot())
+        let url = macros.expand("https://ads.example.com/bid?gdpr=${GDPR}&gdpr_consent=${GDPR_CONSENT_755}")
+        // end snippet
+        return url
+    }
+
+    static func decode(_ string: String) throws -> Bool {
+        // snippet: tcf-decode
+        let tc = try TCString(decoding: string)    // throws TCFDecodingError: field and bit offset
+        let mayStore = tc.purposesConsent.contains(1) && tc.vendorConsents.contains(755)
+        let again = try tc.encoded()               // the shortest encoding per section
+        // end snippet
+        _ = again
+        return mayStore
+    }
+
+    static func vendorList(_ data: Data) throws -> String? {
+        // snippet: tcf-vendor-list
+        let list = try VendorList(jsonData: data)  // throws VendorListError with the JSON path
+        let google = list.vendors[755]?.name
+        // end snippet
+        return google
+    }
+}
+
+#if canImport(UIKit)
+// snippet: uikit
+@main
+final class AppDelegate: UIResponder, UIApplicationDelegate {
+    let consent = ConsentManager(consentd: ConsentdEndpoint(
+        baseURL: URL(string: "https://consent.example.com")!,
+        publishableKey: "ck_pub_…",
+        publisherIds: ["pub-0000000000000001"]))
+
+    func application(_ application: UIApplication, didFinishLaunchingWithOptions options: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {
+        consent.start()
+        return true
+    }
+}
+
+final class FeedViewController: UIViewController {
+    var consent: ConsentManager { (UIApplication.shared.delegate as! AppDelegate).consent }
+
+    override func viewDidAppear(_ animated: Bool) {
+        super.viewDidAppear(animated)
+        Task {
+            await consent.refreshed()
+            if consent.shouldAsk { /* present your notice */ }
+            if consent.canRequestAds { /* load ads */ }
+        }
+    }
+}
+// end snippet
+#endif
+
+#if canImport(SwiftUI)
+// snippet: swiftui
+@available(iOS 17.0, macOS 14.0, *)
+struct NewsApp: App {
+    @State private var consent = ConsentModel(manager: ConsentManager(consentd: ConsentdEndpoint(
+        baseURL: URL(string: "https://consent.example.com")!,
+        publishableKey: "ck_pub_…",
+        publisherIds: ["pub-0000000000000001"])))
+
+    var body: some Scene {
+        WindowGroup {
+            Text("Feed")
+                .sheet(isPresented: .constant(consent.shouldAsk)) { Text("Your notice") }
+                .task { await consent.manager.refreshed() }
+        }
+    }
+}
+// end snippet
+#endif
