@@ -26,7 +26,7 @@ import Testing
 
     @Test(.enabled(if: peerAvailable, "iab-tcf is not installed (pip install iab-tcf); differential test skipped"))
     func ourDecoderAgreesWithIabTcfOnEveryStringBothAccept() throws {
-        let strings = try SharedReference.realWorldStrings() + SharedReference.vectors().map(\.string)
+        let strings = try Fixtures.realWorldStrings() + Fixtures.vectors().map(\.string)
         let peer = try runPeer(strings)
         #expect(peer.count == strings.count)
         var compared = 0, peerFailures = 0

@@ -13,7 +13,7 @@ func makeTrackingManager(
 ) -> ConsentManager {
     let manager = makeManager(store: store, consentd: nil, override: gdpr, vendorLists: nil, publisher: PublisherSettings(vendorIds: trackingTestVendors))
     manager.start(refreshing: false)
-    if holdingList { manager.hold(SharedReference.vendorList) }
+    if holdingList { manager.hold(Fixtures.vendorList) }
     return manager
 }
 
