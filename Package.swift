@@ -18,8 +18,6 @@ let package = Package(
             dependencies: ["TCF"]
         ),
         .testTarget(name: "ConsentKitTests", dependencies: ["ConsentKit", "TCF"]),
-        // The start-path benchmark (scripts/bench-cmp); never a dependency of the libraries.
-        .executableTarget(name: "ConsentKitBench", dependencies: ["ConsentKit", "TCF"], path: "Benchmarks/ConsentKitBench"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -101,7 +101,7 @@ import Testing
 
     @Test func everyPrefixOfARealStringFailsCleanlyOrDecodes() throws {
         // Truncating anywhere never crashes and never invents consent.
-        let string = try SharedReference.realWorldStrings()[0]
+        let string = try Fixtures.realWorldStrings()[0]
         let full = try TCString(decoding: string)
         let core = string.prefix { $0 != "." }
         for length in 1..<core.count {

@@ -7,10 +7,10 @@ import Testing
 @Suite struct RealWorldGoldenTests {
     let golden: [[String: Any]]
 
-    init() throws { golden = try SharedReference.realWorldGolden() }
+    init() throws { golden = try Fixtures.realWorldGolden() }
 
     @Test func theGoldenFileCoversEveryCorpusString() throws {
-        let strings = try SharedReference.realWorldStrings()
+        let strings = try Fixtures.realWorldStrings()
         #expect(golden.count == 512)
         #expect(golden.map { $0["tc_string"] as? String } == strings)
     }
@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test func everyRealWorldStringSurvivesAnEncodeDecodeRoundTrip() throws {
-        for string in try SharedReference.realWorldStrings() {
+        for string in try Fixtures.realWorldStrings() {
             let decoded = try TCString(decoding: string)
             #expect(try TCString(decoding: decoded.encoded()) == decoded, "\(string.prefix(40))")
         }

@@ -2,12 +2,12 @@ import Foundation
 import Testing
 @testable import TCF
 
-/// Every vector in `shared/reference/vectors`: its `decoded` field is the expected value, and a
+/// Every vector in `Fixtures/vectors`: its `decoded` field is the expected value, and a
 /// non-empty `decoded.errors` means the decoder must throw.
 @Suite struct VectorTests {
     let vectors: [Vector]
 
-    init() throws { vectors = try SharedReference.vectors() }
+    init() throws { vectors = try Fixtures.vectors() }
 
     @Test func theVectorFilesHoldBothVersionsAndNegativeCases() {
         #expect(vectors.count >= 300)

@@ -24,7 +24,7 @@ struct VendorListRefreshTests {
         // GVL v2 #224 has a higher number than the bundled v3 #45 but an older format.
         let olderFormat = try Data(contentsOf: URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("shared/reference/gvl/gvl-v2_vendor-list-v224_2023-11-16.json"))
+            .appendingPathComponent("Fixtures/gvl/gvl-v2_vendor-list-v224_2023-11-16.json"))
 
         let upstream = Upstream()
         let router = Router()

@@ -3,10 +3,11 @@ import Testing
 
 /// `consent gvl` summarises a real vendor list and shows one vendor.
 @Suite struct VendorListCommandTests {
+    /// The repository's `Fixtures/gvl` folder (see `Fixtures/README.md`).
     static let gvl = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("shared/reference/gvl").path
+        .deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/gvl").path
 
     @Test func theSummaryGivesVersionsCountsAndDeclarations() throws {
         let result = try Consent.run(["gvl", "\(Self.gvl)/gvl-v3_vendor-list-v45_2024-03-21.json"])

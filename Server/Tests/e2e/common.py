@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Shared helpers for consentd's end-to-end scripts (crash_test.py, schema_fuzz.py) and
-benchmarks/consentd_load.py: start and stop a real consentd, create keys with the `consent`
+Benchmarks/consentd_load.py: start and stop a real consentd, create keys with the `consent`
 tool, post consent events over keep-alive connections, page a subject's history.
 
 Standard library only. The binaries come from `--bin DIR`, else $CONSENTD_BIN, else

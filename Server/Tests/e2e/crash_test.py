@@ -54,7 +54,8 @@ class Ledger:
     """What the writers sent and what the server answered, shared across threads."""
 
     def __init__(self) -> None:
-        self.lock = threading.Lock()
+        # A condition, so the main thread can wait for acknowledgements; `with ledger.lock` locks it.
+        self.lock = threading.Condition()
         self.acknowledged: dict[str, str] = {}  # event id -> subject id (201 or 200)
         self.sent: dict[str, str] = {}  # every event id whose request was started
         self.in_flight_at_kill: dict[str, str] = {}  # sent, no answer: the connection died
@@ -86,6 +87,7 @@ def writer(index: int, server: Consentd, token: str, subjects: list[str], ledger
             with ledger.lock:
                 if response.status in (200, 201):
                     ledger.acknowledged[event_id] = subject
+                    ledger.lock.notify_all()
                     if response.status == 201:
                         ledger.created += 1
                     else:
@@ -166,7 +168,7 @@ def main() -> int:
     parser.add_argument("--writers", type=int, default=8, help="concurrent writer threads (default 8)")
     parser.add_argument("--subjects", type=int, default=50, help="subjects the events are spread over (default 50)")
     parser.add_argument("--kill-after", type=float, default=3.0, metavar="SECONDS",
-                        help="seconds of writing before SIGKILL (default 3)")
+                        help="seconds of writing before SIGKILL (default 3; more until one event is acknowledged)")
     parser.add_argument("--rounds", type=int, default=1, help="kill/restart cycles on the same database (default 1)")
     parser.add_argument("--seed", type=int, default=None, help="random seed (default: random, printed)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (database, logs)")
@@ -203,7 +205,12 @@ def main() -> int:
                 started = time.monotonic()
                 for thread in threads:
                     thread.start()
+                # --kill-after seconds of writing is the load the kill interrupts. On a slow or busy
+                # machine that may pass before the first answer, so the kill also waits (at most
+                # 60 s more) until this round has an acknowledged event: otherwise nothing is tested.
                 time.sleep(args.kill_after)
+                with ledger.lock:
+                    ledger.lock.wait_for(lambda: len(ledger.acknowledged) > acknowledged_before, timeout=60)
                 server.kill()
                 killed_at = time.monotonic()
                 stop.set()

@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """Schema fuzzing of a running consentd against Server/openapi.yaml with schemathesis.
 
-Installs schemathesis with pip when it is missing, starts consentd (SQLite in a temporary
-directory, or --database URL) with a publishers file it writes and rate limits off, creates a
-secret key and a few subjects, and runs `schemathesis run` against the contract with
-`Authorization: Bearer <secret key>`: positive and negative cases, --max-examples per operation,
-within --max-time seconds.
+Starts consentd (SQLite in a temporary directory, or --database URL) with a publishers file it
+writes and rate limits off, creates a secret key and a few subjects, and runs `schemathesis run`
+against the contract with `Authorization: Bearer <secret key>`: positive and negative cases,
+--max-examples per operation, within --max-time seconds.
+
+schemathesis must be installed beforehand, at the version pinned in Tests/python/requirements.txt
+(scripts/python-tools installs it; scripts/test runs that first). Without it the run fails in CI
+(CI=true) and elsewhere is skipped with the reason and exit status 0.
 
 Every check in --checks runs (default: not_a_server_error, status_code_conformance,
 content_type_conformance, response_headers_conformance, response_schema_conformance,
@@ -28,6 +31,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 import time
@@ -109,10 +113,11 @@ publishers:
 CLI = "import sys; from schemathesis.cli import schemathesis; sys.argv[0] = 'schemathesis'; sys.exit(schemathesis())"
 
 
-def ensure_schemathesis() -> str:
-    if importlib.util.find_spec("schemathesis") is None:
-        print("schemathesis is missing: python3 -m pip install -q schemathesis")
-        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "schemathesis"], check=True)
+MISSING = ("schemathesis is not installed for " + sys.executable
+           + "; install the test tools with scripts/python-tools (Tests/python/requirements.txt)")
+
+
+def schemathesis_version() -> str:
     version = subprocess.run([sys.executable, "-c", CLI, "--version"], capture_output=True, text=True)
     if version.returncode != 0:
         raise E2EError(f"schemathesis does not run: {version.stderr}")
@@ -171,8 +176,14 @@ def main() -> int:
     if "not_a_server_error" not in checks:
         checks.insert(0, "not_a_server_error")
 
+    if importlib.util.find_spec("schemathesis") is None:
+        if os.environ.get("CI") == "true":
+            print(f"FAIL: {MISSING}; CI runs every test", file=sys.stderr)
+            return 1
+        print(f"SKIP: {MISSING}")
+        return 0
     try:
-        print(ensure_schemathesis())
+        print(schemathesis_version())
         bin_dir = resolve_bin_dir(args.bin)
         temp = TempDir("consentd-fuzz-", args.keep)
         with temp as workdir:

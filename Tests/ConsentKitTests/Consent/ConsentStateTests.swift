@@ -9,7 +9,7 @@ struct ConsentStateTests {
     func agreeToAllCoversTheList() {
         let scope = testScope()
         let state = ConsentState.agreeToAll(scope: scope, at: testDate)
-        let list = SharedReference.vendorList
+        let list = Fixtures.vendorList
         #expect(state.purposeConsents == IDSet(list.purposes.keys))
         #expect(state.specialFeatureOptIns == IDSet(list.specialFeatures.keys))
         #expect(state.disclosedVendors == scope.vendorIds)

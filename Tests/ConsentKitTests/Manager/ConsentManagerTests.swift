@@ -9,7 +9,7 @@ func makeManager(
     store: any KeyValueStore = InMemoryKeyValueStore(), http: any HTTPTransport = ScriptedTransport.forbidden,
     consentd: ConsentdEndpoint? = endpoint, timeout: TimeInterval = 3, override: GDPRApplicability? = nil,
     debug: RegionDebugSettings = RegionDebugSettings(), device: DeviceInfo = DeviceInfo(debugIdentifier: "device-A", isSimulator: false),
-    vendorLists: (any VendorListLoading)? = FixedVendorLists(local: SharedReference.vendorList), publisher: PublisherSettings = PublisherSettings(),
+    vendorLists: (any VendorListLoading)? = FixedVendorLists(local: Fixtures.vendorList), publisher: PublisherSettings = PublisherSettings(),
     askRules: AskRules = AskRules(), log: ConsentLog = .silent
 ) -> ConsentManager {
     ConsentManager(configuration: ConsentConfiguration(
@@ -299,7 +299,7 @@ struct ConsentManagerTests {
 
 /// The real GVL with one vendor's name changed, as happened to providers in 2019.
 func renamedVendorList(id: Int, to name: String) throws -> VendorList {
-    let url = SharedReference.root.appendingPathComponent("gvl/gvl-v3_vendor-list-v45_2024-03-21.json")
+    let url = Fixtures.root.appendingPathComponent("gvl/gvl-v3_vendor-list-v45_2024-03-21.json")
     var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
     var vendors = try #require(json["vendors"] as? [String: Any])
     var vendor = try #require(vendors[String(id)] as? [String: Any])

@@ -208,7 +208,7 @@ struct EventDeliveryTests {
     func listenerWaitingOnAnotherThread() throws {
         let manager = makeManager(consentd: nil, override: .applies, vendorLists: nil, publisher: PublisherSettings(vendorIds: [8, 755]))
         manager.start(refreshing: false)
-        manager.hold(SharedReference.vendorList)
+        manager.hold(Fixtures.vendorList)
         let seen = Locked<[Bool?]>([])
         let token = manager.addListener { event in
             guard case .consentChanged(let state) = event else { return }
@@ -228,7 +228,7 @@ struct EventDeliveryTests {
     func orderAcrossThreads() async throws {
         let manager = makeManager(consentd: nil, override: .applies, vendorLists: nil, publisher: PublisherSettings(vendorIds: [8, 755]))
         manager.start(refreshing: false)
-        manager.hold(SharedReference.vendorList)
+        manager.hold(Fixtures.vendorList)
         let tags = Locked<[Bool]>([])
         let token = manager.addListener { event in
             if case .underAgeOfConsentChanged(let tagged) = event {

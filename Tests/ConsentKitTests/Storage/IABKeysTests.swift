@@ -23,7 +23,7 @@ struct IABKeysTests {
             let defaults = try #require(UserDefaults(suiteName: name))
             #expect(defaults.integer(forKey: "IABTCF_CmpSdkID") == 300)
             #expect(defaults.integer(forKey: "IABTCF_CmpSdkVersion") == 7)
-            #expect(defaults.integer(forKey: "IABTCF_PolicyVersion") == SharedReference.vendorList.tcfPolicyVersion)
+            #expect(defaults.integer(forKey: "IABTCF_PolicyVersion") == Fixtures.vendorList.tcfPolicyVersion)
             #expect((defaults.object(forKey: "IABTCF_gdprApplies") as? NSNumber)?.intValue == 1)
             #expect(defaults.string(forKey: "IABTCF_PublisherCC") == "DE")
             #expect((defaults.object(forKey: "IABTCF_PurposeOneTreatment") as? NSNumber)?.intValue == 0)

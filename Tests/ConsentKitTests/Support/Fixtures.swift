@@ -2,23 +2,23 @@ import Foundation
 import TCF
 @testable import ConsentKit
 
-/// Files of the shared reference folder (`../shared/reference` beside the repository), found
-/// the way `TCFTests` finds them.
-enum SharedReference {
+/// The repository's public test data in `Fixtures/` (see `Fixtures/README.md`), found the way
+/// `TCFTests` finds it.
+enum Fixtures {
+    /// `<repository>/Fixtures`.
     static let root: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()  // Support
         .deletingLastPathComponent()  // ConsentKitTests
         .deletingLastPathComponent()  // Tests
         .deletingLastPathComponent()  // repository
-        .deletingLastPathComponent()
-        .appendingPathComponent("shared/reference")
+        .appendingPathComponent("Fixtures")
 
-    /// The file URL of `reference/<path>`.
+    /// The file URL of `Fixtures/<path>`.
     static func url(_ path: String) -> URL {
         root.appendingPathComponent(path)
     }
 
-    /// The bytes of `reference/<path>`.
+    /// The bytes of `Fixtures/<path>`.
     static func data(_ path: String) throws -> Data {
         try Data(contentsOf: url(path))
     }
@@ -45,9 +45,9 @@ let testDate = Date(timeIntervalSince1970: 1_772_600_767.89)
 /// A scope over the real GVL with the given vendors (default: the first `count` vendor ids).
 func testScope(vendorIds: IDSet? = nil, count: Int = 850, publisherPurposes: IDSet = [], customPurposes: Int = 0,
                restrictions: [PublisherRestriction] = [], purposeOneTreatment: Bool = false) -> ConsentScope {
-    let ids = vendorIds ?? IDSet(SharedReference.vendorList.vendors.keys.sorted().prefix(count))
+    let ids = vendorIds ?? IDSet(Fixtures.vendorList.vendors.keys.sorted().prefix(count))
     return ConsentScope(
-        vendorList: SharedReference.vendorList, vendorIds: ids, publisherPurposes: publisherPurposes, numCustomPurposes: customPurposes,
+        vendorList: Fixtures.vendorList, vendorIds: ids, publisherPurposes: publisherPurposes, numCustomPurposes: customPurposes,
         publisherCC: "de", purposeOneTreatment: purposeOneTreatment, publisherRestrictions: restrictions,
         consentScreen: 2, consentLanguage: "fr", noticeVersion: 3)
 }

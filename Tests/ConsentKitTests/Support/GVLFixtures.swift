@@ -1,9 +1,9 @@
 import Foundation
 
-/// Real Global Vendor Lists from the shared reference folder, and lists derived from them.
+/// Real Global Vendor Lists from `Fixtures/gvl`, and lists derived from them.
 enum GVLFixtures {
     /// The published GVL v3 #45 (2024-03-21), as a file.
-    static let v3v45File = SharedReference.url("gvl/gvl-v3_vendor-list-v45_2024-03-21.json")
+    static let v3v45File = Fixtures.url("gvl/gvl-v3_vendor-list-v45_2024-03-21.json")
 
     /// The published GVL v3 #45, byte for byte.
     static func v3v45() throws -> Data {
@@ -12,7 +12,7 @@ enum GVLFixtures {
 
     /// The published GVL v2 #224 (2023-11-16): a higher number, but of the older format.
     static func v2v224() throws -> Data {
-        try SharedReference.data("gvl/gvl-v2_vendor-list-v224_2023-11-16.json")
+        try Fixtures.data("gvl/gvl-v2_vendor-list-v224_2023-11-16.json")
     }
 
     /// GVL v3 #45 with its `vendorListVersion` changed to `version`; everything else as published.

@@ -15,7 +15,7 @@ func makeTrackingManager(
     let manager = makeManager(
         store: store, consentd: nil, override: gdpr, vendorLists: nil, publisher: PublisherSettings(vendorIds: trackingTestVendors), askRules: askRules)
     manager.start(refreshing: false)
-    if holdingList { manager.hold(SharedReference.vendorList) }
+    if holdingList { manager.hold(Fixtures.vendorList) }
     return manager
 }
 

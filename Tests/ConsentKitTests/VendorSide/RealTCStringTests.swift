@@ -9,7 +9,7 @@ import TCF
 @Suite("Decisions on the keys of a real TC string")
 struct RealTCStringTests {
     static func decoded() throws -> TCString {
-        let string = try SharedReference.realWorldString(line: 152)
+        let string = try Fixtures.realWorldString(line: 152)
         #expect(string.hasPrefix("CQa0zsAQa0zsAAGABCENCCFsAP_gAEPgAAqIK8NB9G5faTlBMDJ3adoEYYQXx1hpqsQhAgCBEwAASDKAZIwWEGAw"))
         return try TCString(decoding: string)
     }
@@ -81,14 +81,14 @@ struct RealTCStringTests {
         (10, 3, .refused(.notDeclared)),
     ] as [(Int, Int, ProcessingDecision)])
     func handComputed(vendorId: Int, purpose: Int, expected: ProcessingDecision) throws {
-        let vendor = try #require(SharedReference.vendorList.vendors[vendorId])
+        let vendor = try #require(Fixtures.vendorList.vendors[vendorId])
         let snapshot = try snapshot(of: keys(for: Self.decoded()))
         #expect(snapshot.decision(for: VendorDeclaration(vendor), purpose: purpose) == expected)
     }
 
     @Test("special feature 1 is allowed to Index Exchange, which declares it, and refused to Quantcast, which does not")
     func specialFeatures() throws {
-        let list = SharedReference.vendorList
+        let list = Fixtures.vendorList
         let snapshot = try snapshot(of: keys(for: Self.decoded()))
         #expect(snapshot.mayUse(vendor: VendorDeclaration(try #require(list.vendors[10])), specialFeature: 1))
         #expect(!snapshot.mayUse(vendor: VendorDeclaration(try #require(list.vendors[11])), specialFeature: 1))
@@ -96,7 +96,7 @@ struct RealTCStringTests {
 
     @Test("a declaration made from a GVL vendor carries its purposes, legitimate interests, flexible purposes and special features")
     func declarationFromVendor() throws {
-        let vendor = try #require(SharedReference.vendorList.vendors[10])
+        let vendor = try #require(Fixtures.vendorList.vendors[10])
         #expect(VendorDeclaration(vendor) == VendorDeclaration(
             id: 10, purposes: [1, 2, 7], legIntPurposes: [10], flexiblePurposes: [2, 7], specialFeatures: [1]))
     }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import TCF
 
-/// The real Global Vendor Lists in `shared/reference/gvl` decode into the one model, and every
+/// The real Global Vendor Lists in `Fixtures/gvl` decode into the one model, and every
 /// vendor matches what Foundation's JSON parser reads from the same file.
 @Suite struct VendorListDecodingTests {
     static let v1 = "gvl/gvl-v1_vendorlist-v66_2018-07-03.json"
@@ -10,7 +10,7 @@ import Testing
     static let v3 = "gvl/gvl-v3_vendor-list-v45_2024-03-21.json"
 
     static func load(_ path: String) throws -> VendorList {
-        try VendorList(jsonData: SharedReference.data(path))
+        try VendorList(jsonData: Fixtures.data(path))
     }
 
     static func date(_ text: String) -> Date { TCFTimestamp(iso8601: text)!.date }
@@ -104,7 +104,7 @@ import Testing
     @Test(arguments: [v1, v2, v3])
     func everyVendorMatchesFoundationsReadingOfTheFile(path: String) throws {
         let list = try Self.load(path)
-        let json = try SharedReference.json(path) as! [String: Any]
+        let json = try Fixtures.json(path) as! [String: Any]
         let vendors: [[String: Any]] = (json["vendors"] as? [[String: Any]])
             ?? (json["vendors"] as! [String: [String: Any]]).map(\.value)
         #expect(list.vendors.count == vendors.count)
@@ -150,7 +150,7 @@ import Testing
     @Test(arguments: [v1, v2, v3])
     func everyDeclarationMatchesFoundationsReadingOfTheFile(path: String) throws {
         let list = try Self.load(path)
-        let json = try SharedReference.json(path) as! [String: Any]
+        let json = try Fixtures.json(path) as! [String: Any]
         let sections: [(String, [Int: Declaration])] = [
             ("purposes", list.purposes), ("specialPurposes", list.specialPurposes), ("features", list.features),
             ("specialFeatures", list.specialFeatures), ("dataCategories", list.dataCategories),

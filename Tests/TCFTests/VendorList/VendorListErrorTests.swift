@@ -130,7 +130,7 @@ import Testing
     }
 
     @Test func aTruncatedRealListIsAnError() throws {
-        let data = try SharedReference.data(VendorListDecodingTests.v3)
+        let data = try Fixtures.data(VendorListDecodingTests.v3)
         for length in stride(from: 0, to: data.count, by: data.count / 29) {
             #expect(throws: VendorListError.self) { try VendorList(jsonData: data.prefix(length)) }
         }

@@ -5,7 +5,7 @@ import Testing
 /// A translation file replaces the texts of a vendor list and nothing else.
 @Suite struct VendorListTranslationTests {
     static func german() throws -> VendorListTranslation {
-        try VendorListTranslation(jsonData: SharedReference.data("gvl/gvl-v2_purposes-de.json"))
+        try VendorListTranslation(jsonData: Fixtures.data("gvl/gvl-v2_purposes-de.json"))
     }
 
     @Test func aTranslationFileDecodesItsSections() throws {
@@ -40,7 +40,7 @@ import Testing
 
     @Test func theFrenchTranslationAppliesToo() throws {
         let list = try VendorListDecodingTests.load(VendorListDecodingTests.v2)
-        let french = try VendorListTranslation(jsonData: SharedReference.data("gvl/gvl-v2_purposes-fr.json"))
+        let french = try VendorListTranslation(jsonData: Fixtures.data("gvl/gvl-v2_purposes-fr.json"))
         let translated = list.translated(by: french, language: "fr")
         #expect(translated.language == "FR")
         #expect(translated.features[1]?.name == french.features[1]?.name)

@@ -1,22 +1,22 @@
 import Foundation
 
-/// Files in the project's shared reference folder (`../shared/reference` beside the repository).
-enum SharedReference {
-    /// `<repository>/../shared/reference`.
+/// The repository's public test data in `Fixtures/` (IAB vectors, real-world strings, vendor
+/// lists; see `Fixtures/README.md`).
+enum Fixtures {
+    /// `<repository>/Fixtures`.
     static let root: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()  // Support
         .deletingLastPathComponent()  // TCFTests
         .deletingLastPathComponent()  // Tests
         .deletingLastPathComponent()  // repository
-        .deletingLastPathComponent()
-        .appendingPathComponent("shared/reference")
+        .appendingPathComponent("Fixtures")
 
-    /// The bytes of `reference/<path>`.
+    /// The bytes of `Fixtures/<path>`.
     static func data(_ path: String) throws -> Data {
         try Data(contentsOf: root.appendingPathComponent(path))
     }
 
-    /// The parsed JSON of `reference/<path>`.
+    /// The parsed JSON of `Fixtures/<path>`.
     static func json(_ path: String) throws -> Any {
         try JSONSerialization.jsonObject(with: data(path))
     }

@@ -1,7 +1,7 @@
--- wrk script for benchmarks/consentd_load.py: drives consentd's write and read paths.
+-- wrk script for Benchmarks/consentd_load.py: drives consentd's write and read paths.
 --
---   wrk -t2 -c32 -d10s -s benchmarks/consentd_append.lua URL -- append TOKEN RUN SUBJECTS
---   wrk -t2 -c32 -d10s -s benchmarks/consentd_append.lua URL -- read   TOKEN RUN SUBJECTS
+--   wrk -t2 -c32 -d10s -s Benchmarks/consentd_append.lua URL -- append TOKEN RUN SUBJECTS
+--   wrk -t2 -c32 -d10s -s Benchmarks/consentd_append.lua URL -- read   TOKEN RUN SUBJECTS
 --
 -- append: every request POSTs /v1/consents with a unique eventId (run prefix, wrk thread
 --         number and a per-thread counter make it unique) for a random subject of SUBJECTS,

@@ -2,7 +2,7 @@
 
 The Python side of `scripts/bench`, measured the way `consent bench` measures full decode:
 
-    python3 benchmarks/iab_tcf_peer.py CORPUS [--seconds S] [--json]
+    python3 Benchmarks/iab_tcf_peer.py CORPUS [--seconds S] [--json]
 
 Every non-blank line is decoded with `iab_tcf.decode`, and every vendor set is materialised:
 iab-tcf keeps bitfields as {id: bool} dicts but range-encoded sections only as (start, end)

@@ -11,13 +11,13 @@ temporary directory (or --database URL for PostgreSQL) with rate limits off, cre
       CONNECTIONS clients GET /v1/subjects/{id} with the secret key for DURATION seconds;
 
 and reports requests/s, p50 and p99 latency and the non-2xx count of each. The clients are wrk
-with benchmarks/consentd_append.lua when wrk is installed (`apt-get install -y wrk`), else
+with Benchmarks/consentd_append.lua when wrk is installed (`apt-get install -y wrk`), else
 Python processes (which, on a 2-core machine, may be the bottleneck rather than the server;
 --client python forces them). Afterwards `consent chain verify` must hold for the append app
 and count the stored events: no fewer than the 2xx answers (a lost acknowledged write), and no
 more than that plus the requests still in flight when the clients stopped.
 
-    python3 benchmarks/consentd_load.py --bin DIR [--database URL] [--connections 32]
+    python3 Benchmarks/consentd_load.py --bin DIR [--database URL] [--connections 32]
         [--duration 10] [--client auto|wrk|python] [--json]
 
 Benchmark tooling only; the product never uses it. Exits 1 when a check fails.

@@ -1,0 +1,25 @@
+// swift-tools-version:6.0
+// ConsentKit's benchmarks: the start-path benchmark `ConsentKitBench` (scripts/bench-cmp). A
+// package of its own, like Fuzz/, so the SDK's package carries no benchmark executable (one that
+// uses `Process`, which iOS does not have). The Python and Lua files beside it are the other
+// benchmarks' tools (scripts/bench, consentd_load.py); see README.md.
+import PackageDescription
+
+let package = Package(
+    name: "ConsentKitBenchmarks",
+    // Must not be lower than the SDK's own platforms, or SwiftPM refuses the dependency.
+    platforms: [.iOS(.v15), .macOS(.v12)],
+    dependencies: [
+        .package(name: "ConsentKit", path: ".."),
+    ],
+    targets: [
+        .executableTarget(
+            name: "ConsentKitBench",
+            dependencies: [
+                .product(name: "ConsentKit", package: "ConsentKit"),
+                .product(name: "TCF", package: "ConsentKit"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
