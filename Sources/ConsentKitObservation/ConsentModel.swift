@@ -1,7 +1,13 @@
+import ConsentKit
 import Observation
 
 /// The CMP for SwiftUI (Observation): the decision, the region decision and whether to ask,
-/// kept up to date from a ``ConsentManager``'s events on the main actor.
+/// kept up to date from a `ConsentManager`'s events on the main actor.
+///
+/// Observation is iOS 17, macOS 14, tvOS 17, watchOS 10, so the model lives in its own module,
+/// `ConsentKitObservation`, apart from `ConsentKit`: link it when the app's minimum is iOS 17 or
+/// macOS 14. An app that also runs on older systems follows the manager's `events()` instead
+/// (a binary that links Observation does not start on iOS 16: "Library not loaded").
 ///
 /// ```swift
 /// @State var consent = ConsentModel(manager: manager)
