@@ -9,15 +9,34 @@ let package = Package(
     products: [
         .library(name: "TCF", targets: ["TCF"]),
         .library(name: "ConsentKit", targets: ["ConsentKit"]),
+        // Opt-in: App Tracking Transparency, AdSupport and UIKit, linked only by apps that use them.
+        .library(name: "ConsentKitAppTracking", targets: ["ConsentKitAppTracking"]),
+        // Opt-in: ConsentModel for SwiftUI; Observation is iOS 17 / macOS 14.
+        .library(name: "ConsentKitObservation", targets: ["ConsentKitObservation"]),
     ],
     targets: [
         .target(name: "TCF"),
         .target(name: "ConsentKit", dependencies: ["TCF"]),
+        .target(name: "ConsentKitAppTracking", dependencies: ["ConsentKit"]),
+        .target(name: "ConsentKitObservation", dependencies: ["ConsentKit"]),
         .testTarget(
             name: "TCFTests",
             dependencies: ["TCF"]
         ),
         .testTarget(name: "ConsentKitTests", dependencies: ["ConsentKit", "TCF"]),
+        .testTarget(name: "ConsentKitAppTrackingTests", dependencies: ["ConsentKitAppTracking", "ConsentKit"]),
+        .testTarget(name: "ConsentKitObservationTests", dependencies: ["ConsentKitObservation", "ConsentKit", "TCF"]),
+        // Every Swift block of the DocC catalogs and the README, compiled (Snippets.swift) and compared.
+        .testTarget(
+            name: "DocumentationTests",
+            dependencies: ["ConsentKit", "TCF", "ConsentKitAppTracking", "ConsentKitObservation"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Apple's privacy manifests, one per target that needs one (scripts/check-apple says which and
+// checks them; README "Privacy manifests" says why).
+for target in package.targets where ["ConsentKit", "ConsentKitAppTracking"].contains(target.name) {
+    target.resources = (target.resources ?? []) + [.copy("PrivacyInfo.xcprivacy")]
+}

@@ -45,13 +45,14 @@ struct DocumentationSyncTests {
 
     /// The code without import lines, surrounding blank lines or common indentation.
     static func normalized<S: StringProtocol>(_ lines: [S]) -> String {
-        var kept = lines.map(String.init).filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("import ") }
-        while kept.first?.trimmingCharacters(in: .whitespaces).isEmpty == true { kept.removeFirst() }
-        while kept.last?.trimmingCharacters(in: .whitespaces).isEmpty == true { kept.removeLast() }
-        let indent = kept.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
-            .map { $0.prefix(while: { $0 == " " }).count }.min() ?? 0
-        return kept.map { $0.count >= indent ? String($0.dropFirst(indent)) : $0.trimmingCharacters(in: .whitespaces) }
-            .joined(separator: "\n")
+        func trimmed(_ line: String) -> String { line.trimmingCharacters(in: CharacterSet.whitespaces) }
+        var kept: [String] = lines.map { String($0) }.filter { !trimmed($0).hasPrefix("import ") }
+        while let first = kept.first, trimmed(first).isEmpty { kept.removeFirst() }
+        while let last = kept.last, trimmed(last).isEmpty { kept.removeLast() }
+        let indents: [Int] = kept.filter { !trimmed($0).isEmpty }.map { line in line.prefix(while: { $0 == " " }).count }
+        let indent = indents.min() ?? 0
+        let dedented: [String] = kept.map { line in trimmed(line).isEmpty ? "" : String(line.dropFirst(indent)) }
+        return dedented.joined(separator: "\n")
     }
 
     /// Every ```swift block of `document`, with the snippet name marked above it (nil: none).

@@ -129,6 +129,13 @@ enum Snippets {
         return result
     }
 
+    static func systemTracking(manager: ConsentManager, presenter: any NoticePresenting) async -> ConsentFlowResult {
+        // snippet: att-flow-system
+        let result = await ConsentFlow(manager: manager, policy: .trackingFirst, notice: presenter).run()
+        // end snippet
+        return result
+    }
+
     static func identifiers() async -> UUID? {
         // snippet: att-identifiers
         let identifiers = await TrackingIdentifiers.current(store: UserDefaultsStore())

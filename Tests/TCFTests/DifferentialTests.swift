@@ -1,3 +1,5 @@
+// Runs the Python peer as a subprocess: `Process` exists on macOS and Linux only.
+#if os(macOS) || os(Linux)
 import Foundation
 import Testing
 @testable import TCF
@@ -110,3 +112,4 @@ import Testing
         switch value { case .v1(let v): v.lastUpdated; case .v2(let v): v.lastUpdated }
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// The golden file is gunzipped by a subprocess (`SharedReference.realWorldGolden`): macOS and Linux only.
+#if os(macOS) || os(Linux)
 import Foundation
 import Testing
 @testable import TCF
@@ -97,3 +99,4 @@ import Testing
         return map
     }
 }
+#endif

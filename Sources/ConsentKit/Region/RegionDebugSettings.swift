@@ -34,7 +34,7 @@ public struct RegionDebugSettings: Sendable, Equatable {
 public struct DeviceInfo: Sendable, Equatable {
     /// The identifier a developer lists to make this a debug device; nil when there is none.
     /// ``current`` sets none: an app that lists devices passes its own, typically the identifier
-    /// for vendor (``SystemDeviceIdentifiers`` reads it).
+    /// for vendor (`SystemDeviceIdentifiers` in `ConsentKitAppTracking` reads it).
     public var debugIdentifier: String?
     /// Whether this is the iOS simulator.
     public var isSimulator: Bool

@@ -30,9 +30,11 @@ public struct ConsentFlow: Sendable {
     /// The notice.
     public let notice: any NoticePresenting
 
-    /// A flow; `tracking` is the system's ATT unless given.
+    /// A flow asking ATT through `tracking`: `SystemTrackingAuthorization` (the app links
+    /// `ConsentKitAppTracking`, which also has this initializer without `tracking:`) or
+    /// ``SimulatedTrackingAuthorization``.
     public init(
-        manager: ConsentManager, policy: ConsentFlowPolicy, tracking: any TrackingAuthorizing = SystemTrackingAuthorization(),
+        manager: ConsentManager, policy: ConsentFlowPolicy, tracking: any TrackingAuthorizing,
         notice: any NoticePresenting
     ) {
         self.manager = manager

@@ -1,8 +1,8 @@
 import Foundation
 
-/// The identifiers the system gives the app, read as they are: ``SystemDeviceIdentifiers`` on
-/// a device, ``SimulatedDeviceIdentifiers`` in tests. ``TrackingIdentifiers`` decides which of
-/// them may be used.
+/// The identifiers the system gives the app, read as they are: `SystemDeviceIdentifiers`
+/// (`ConsentKitAppTracking`) on a device, ``SimulatedDeviceIdentifiers`` in tests.
+/// ``TrackingIdentifiers`` decides which of them may be used.
 public protocol DeviceIdentifierSource: Sendable {
     /// The advertising identifier (IDFA) exactly as the system reports it: since iOS 14.5 all
     /// zeros unless the user authorized tracking.

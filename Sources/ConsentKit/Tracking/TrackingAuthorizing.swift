@@ -1,7 +1,7 @@
 /// App Tracking Transparency as the SDK sees it: the current status and the one request the
 /// system answers with a prompt.
 ///
-/// ``SystemTrackingAuthorization`` is Apple's `ATTrackingManager`;
+/// `SystemTrackingAuthorization` (`ConsentKitAppTracking`) is Apple's `ATTrackingManager`;
 /// ``SimulatedTrackingAuthorization`` behaves like it in tests, the app's included.
 public protocol TrackingAuthorizing: Sendable {
     /// Whether this device has ATT (iOS and tvOS 14+, macOS 11+). When false, ``status`` means

@@ -32,10 +32,10 @@ public struct TrackingIdentifiers: Sendable, Hashable {
     }
 
     /// The identifiers now: the status from `tracking`, the system's identifiers from `device`,
-    /// the installation id from `store` (made there on first use).
+    /// the installation id from `store` (made there on first use). `ConsentKitAppTracking` has
+    /// `current(store:)`, which reads the system's.
     public static func current(
-        tracking: any TrackingAuthorizing = SystemTrackingAuthorization(), device: any DeviceIdentifierSource = SystemDeviceIdentifiers(),
-        store: any KeyValueStore
+        tracking: any TrackingAuthorizing, device: any DeviceIdentifierSource, store: any KeyValueStore
     ) async -> TrackingIdentifiers {
         let status = tracking.isAvailable ? tracking.status : nil
         // The IDFA is not even read unless tracking is authorized.

@@ -61,13 +61,4 @@ struct SimulatedTrackingAuthorizationTests {
         #expect(await tracking.requestAuthorization() == .denied)
         #expect(tracking.promptCount == 0)
     }
-
-    #if !canImport(AppTrackingTransparency)
-    @Test("on a platform without AppTrackingTransparency the system's ATT is unavailable and never asks")
-    func systemWithoutATT() async {
-        let system = SystemTrackingAuthorization()
-        #expect(!system.isAvailable)
-        #expect(await system.requestAuthorization() == .notDetermined)
-    }
-    #endif
 }

@@ -5,6 +5,7 @@ import Testing
 /// Refreshes that overlap.
 @Suite("Vendor list: concurrent refreshes")
 struct VendorListConcurrencyTests {
+    @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
     @Test("concurrent refreshes share one request and its result")
     func concurrentRefreshesShareOneRequest() async throws {
         let folder = try TestFolder()

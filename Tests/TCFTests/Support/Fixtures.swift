@@ -42,7 +42,9 @@ enum Fixtures {
             .split(separator: "\n").map(String.init)
     }
 
-    /// The golden decodes of the real-world strings (gunzipped with the system's `gzip`).
+    #if os(macOS) || os(Linux)
+    /// The golden decodes of the real-world strings (gunzipped with the system's `gzip`; `Process`
+    /// exists on macOS and Linux only).
     static func realWorldGolden() throws -> [[String: Any]] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -56,6 +58,7 @@ enum Fixtures {
             try JSONSerialization.jsonObject(with: Data($0)) as! [String: Any]
         }
     }
+    #endif
 }
 
 /// One test vector: a string and the independent decoder's full decode of it.

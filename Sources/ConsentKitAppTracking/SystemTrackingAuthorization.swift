@@ -1,11 +1,14 @@
+import ConsentKit
 #if canImport(AppTrackingTransparency)
 import AppTrackingTransparency
 
 /// App Tracking Transparency on this device: Apple's `ATTrackingManager`. Asking needs
 /// `NSUserTrackingUsageDescription` in the app's Info.plist (without it the request crashes).
 ///
-/// The package's iOS 15, macOS 12 and visionOS minimums all have ATT; only tvOS (no minimum
-/// declared) is checked, so the checks are not redundant where they would warn.
+/// `ATTrackingManager` is iOS 14, macOS 11, tvOS 14 and visionOS 1: the package's iOS 15 and
+/// macOS 12 minimums and visionOS's first release all have it. tvOS declares no minimum (SwiftPM's
+/// default is older than 14), so there the type checks at run time and reports ATT unavailable
+/// below tvOS 14. watchOS has no AppTrackingTransparency.
 public struct SystemTrackingAuthorization: TrackingAuthorizing {
     /// The system's ATT.
     public init() {}

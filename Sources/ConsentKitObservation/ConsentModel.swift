@@ -1,7 +1,13 @@
+import ConsentKit
 import Observation
 
 /// The CMP for SwiftUI (Observation): the decision, the region decision and whether to ask,
-/// kept up to date from a ``ConsentManager``'s events on the main actor.
+/// kept up to date from a `ConsentManager`'s events on the main actor.
+///
+/// Observation is iOS 17, macOS 14, tvOS 17, watchOS 10, so the model lives in its own module,
+/// `ConsentKitObservation`, apart from `ConsentKit`: link it when the app's minimum is iOS 17 or
+/// macOS 14. An app that also runs on older systems follows the manager's `events()` instead
+/// (a binary that links Observation does not start on iOS 16: "Library not loaded").
 ///
 /// ```swift
 /// @State var consent = ConsentModel(manager: manager)
@@ -20,12 +26,15 @@ public final class ConsentModel {
     public private(set) var verdict: AskRules.Verdict
     /// Whether the user should be asked now.
     public var shouldAsk: Bool { verdict.shouldAsk }
+    /// Whether ads may be requested now (``ConsentManager/canRequestAds``).
+    public var canRequestAds: Bool { !verdict.shouldAsk }
     /// The vendor list version held, if any.
     public private(set) var vendorListVersion: Int?
     /// The last error the CMP reported, if any.
     public private(set) var lastError: ConsentKitError?
 
-    @ObservationIgnored private let manager: ConsentManager
+    /// The manager the model follows.
+    @ObservationIgnored public let manager: ConsentManager
     @ObservationIgnored private let listener = Locked<Task<Void, Never>?>(nil)
 
     /// A model over `manager`; it follows the manager's events from now on.

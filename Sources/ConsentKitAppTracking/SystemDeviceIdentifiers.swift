@@ -1,3 +1,4 @@
+import ConsentKit
 import Foundation
 #if canImport(AdSupport)
 import AdSupport
@@ -8,7 +9,11 @@ import UIKit
 
 /// The device's identifiers: `ASIdentifierManager` (AdSupport) for the advertising
 /// identifier, `UIDevice.identifierForVendor` (UIKit) for the vendor's; nil where the platform
-/// has no such framework (Linux; macOS has no vendor identifier).
+/// has no such framework (Linux, watchOS; macOS has no vendor identifier).
+///
+/// Both APIs are older than every minimum the package supports (AdSupport: iOS 6, macOS 10.14,
+/// tvOS 9; `identifierForVendor`: iOS 6, tvOS 9), so neither needs an availability check. The
+/// identifiers are read and handed to the caller, never sent anywhere by ConsentKit.
 public struct SystemDeviceIdentifiers: DeviceIdentifierSource {
     /// The system's identifiers.
     public init() {}
