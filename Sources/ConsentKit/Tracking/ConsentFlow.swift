@@ -17,6 +17,8 @@
 /// launch, before the first scene is active) and answers "not determined".
 ///
 /// ```swift
+/// import ConsentKitAppTracking   // the system's ATT; without it, pass tracking: yourself
+///
 /// let flow = ConsentFlow(manager: manager, policy: .noticeFirst(tracking: .always), notice: noticePresenter)
 /// let result = await flow.run()
 /// ```
