@@ -9,15 +9,19 @@ let package = Package(
     products: [
         .library(name: "TCF", targets: ["TCF"]),
         .library(name: "ConsentKit", targets: ["ConsentKit"]),
+        .library(name: "ConsentdAPI", targets: ["ConsentdAPI"]),
     ],
     targets: [
         .target(name: "TCF"),
-        .target(name: "ConsentKit", dependencies: ["TCF"]),
+        .target(name: "ConsentKit", dependencies: ["TCF", "ConsentdAPI"]),
+        // consentd's HTTP API types, shared by the SDK and the server; Foundation only.
+        .target(name: "ConsentdAPI"),
         .testTarget(
             name: "TCFTests",
             dependencies: ["TCF"]
         ),
         .testTarget(name: "ConsentKitTests", dependencies: ["ConsentKit", "TCF"]),
+        .testTarget(name: "ConsentdAPITests", dependencies: ["ConsentdAPI"]),
         // The start-path benchmark (scripts/bench-cmp); never a dependency of the libraries.
         .executableTarget(name: "ConsentKitBench", dependencies: ["ConsentKit", "TCF"], path: "Benchmarks/ConsentKitBench"),
     ],
