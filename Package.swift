@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "TCF", targets: ["TCF"]),
         .library(name: "ConsentKit", targets: ["ConsentKit"]),
+        .library(name: "ConsentdAPI", targets: ["ConsentdAPI"]),
         // Opt-in: App Tracking Transparency, AdSupport and UIKit, linked only by apps that use them.
         .library(name: "ConsentKitAppTracking", targets: ["ConsentKitAppTracking"]),
         // Opt-in: ConsentModel for SwiftUI; Observation is iOS 17 / macOS 14.
@@ -16,7 +17,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "TCF"),
-        .target(name: "ConsentKit", dependencies: ["TCF"]),
+        .target(name: "ConsentKit", dependencies: ["TCF", "ConsentdAPI"]),
+        // consentd's HTTP API types, shared by the SDK and the server; Foundation only.
+        .target(name: "ConsentdAPI"),
         .target(name: "ConsentKitAppTracking", dependencies: ["ConsentKit"]),
         .target(name: "ConsentKitObservation", dependencies: ["ConsentKit"]),
         .testTarget(
@@ -31,6 +34,7 @@ let package = Package(
             name: "DocumentationTests",
             dependencies: ["ConsentKit", "TCF", "ConsentKitAppTracking", "ConsentKitObservation"]
         ),
+        .testTarget(name: "ConsentdAPITests", dependencies: ["ConsentdAPI"]),
     ],
     swiftLanguageModes: [.v6]
 )

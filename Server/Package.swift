@@ -31,6 +31,7 @@ let package = Package(
             name: "ConsentServer",
             dependencies: [
                 .product(name: "TCF", package: "ConsentKit"),
+                .product(name: "ConsentdAPI", package: "ConsentKit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
@@ -72,6 +73,7 @@ let package = Package(
             name: "ConsentServerTests",
             dependencies: [
                 "ConsentServer",
+                .product(name: "ConsentdAPI", package: "ConsentKit"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "TCF", package: "ConsentKit"),

@@ -60,6 +60,12 @@ struct ConsentdCommand: AsyncParsableCommand {
     @Option(help: "Rate limit per client IP, RATE or RATE/BURST per second; 0 turns it off (default 100/200). [CONSENTD_RATE_LIMIT_IP]")
     var rateLimitIp: String?
 
+    @Option(help: "The CMP id the IAB registered for you, 2-4095; TC strings carry it (default: 4095, the development identity, with a warning at start). [CONSENTD_CMP_ID]")
+    var cmpId: String?
+
+    @Option(help: "Your CMP's version, 0-4095, used with --cmp-id (default 1). [CONSENTD_CMP_VERSION]")
+    var cmpVersion: String?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (default info). [CONSENTD_LOG_LEVEL]")
     var logLevel: String?
 
@@ -105,6 +111,13 @@ struct ConsentdCommand: AsyncParsableCommand {
                 guard let limit = RateLimit(parsing: value) else { throw ValidationError("\(variable): \(value) is not RATE or RATE/BURST") }
                 apply(limit)
             }
+        }
+        do {
+            try settings.setCMP(id: setting(cmpId, "CONSENTD_CMP_ID"), version: setting(cmpVersion, "CONSENTD_CMP_VERSION"))
+        } catch {
+            var standardError = FileHandle.standardError
+            print("consentd: \(error)", to: &standardError)
+            throw ExitCode(78)  // EX_CONFIG
         }
         let level = setting(logLevel, "CONSENTD_LOG_LEVEL") ?? "info"
         guard let logLevel = Logger.Level(rawValue: level) else { throw ValidationError("unknown log level \(level)") }

@@ -67,6 +67,26 @@ struct ConfigAndVendorListAPITests {
         }
     }
 
+    @Test("the config carries the development CMP identity until the operator sets one")
+    func cmpIdentity() async throws {
+        let development = try await TestServer.make()
+        try await development.test { client async throws in
+            let response = try await client.send(.get, "/v1/config?publisherIds=pub-news", bearer: development.publishable)
+            let cmp = try #require(response.object["cmp"] as? [String: Any])
+            #expect(cmp["id"] as? Int == 4095)
+            #expect(cmp["version"] as? Int == 1)
+            #expect(cmp["development"] as? Bool == true)
+        }
+        let registered = try await TestServer.make { try? $0.setCMP(id: "300", version: "7") }
+        try await registered.test { client async throws in
+            let response = try await client.send(.get, "/v1/config?publisherIds=pub-news", bearer: registered.publishable)
+            let cmp = try #require(response.object["cmp"] as? [String: Any])
+            #expect(cmp["id"] as? Int == 300)
+            #expect(cmp["version"] as? Int == 7)
+            #expect(cmp["development"] as? Bool == false)
+        }
+    }
+
     @Test("unknown publishers are named; a missing list or key is refused")
     func configRefusals() async throws {
         let server = try await TestServer.make()

@@ -1,4 +1,5 @@
 @testable import ConsentServer
+import ConsentdAPI
 import Foundation
 import SQLKit
 import Testing

@@ -83,12 +83,15 @@ final class ConsentdProcess: @unchecked Sendable {
     let process = Process()
     let url: String
 
-    init(arguments: [String]) throws {
+    /// Starts consentd with `arguments` and `environment` added to this process's; its standard
+    /// error goes to `standardError` when given.
+    init(arguments: [String], environment: [String: String] = [:], standardError: FileHandle? = nil) throws {
         process.executableURL = Bundle.main.bundleURL.appendingPathComponent("consentd")
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        process.standardError = standardError ?? FileHandle.nullDevice
         try process.run()
         // The first line on stdout is "consentd listening on URL (database: ...)".
         var line = Data()

@@ -55,7 +55,7 @@ public struct ConsentdClient: Sendable {
     public func config(debugRegion: DebugRegion? = nil, timeout: TimeInterval) async throws(ConsentdError) -> AppConfig {
         var components = URLComponents(url: endpoint.baseURL.appendingPathComponent("v1/config"), resolvingAgainstBaseURL: false)
         var query = [URLQueryItem(name: "publisherIds", value: endpoint.publisherIds.joined(separator: ","))]
-        if let debugRegion { query.append(URLQueryItem(name: "debug_geo", value: debugRegion.rawValue)) }
+        if let debugRegion { query.append(URLQueryItem(name: DebugRegion.queryName, value: debugRegion.rawValue)) }
         components?.queryItems = query
         guard let url = components?.url else { throw .malformed(url: endpoint.baseURL.absoluteString, message: "cannot build the config URL") }
         let response: TransportResponse
@@ -66,7 +66,7 @@ public struct ConsentdClient: Sendable {
             throw .transport(url: url.absoluteString, message: String(describing: error))
         }
         guard response.status == 200 else {
-            let problem = try? JSONDecoder().decode(ServerProblem.self, from: response.body)
+            let problem = try? JSONDecoder().decode(ConsentdErrorBody.self, from: response.body)
             throw .status(url: url.absoluteString, status: response.status, code: problem?.error.code, message: problem?.error.message)
         }
         do {
@@ -74,14 +74,5 @@ public struct ConsentdClient: Sendable {
         } catch {
             throw .malformed(url: url.absoluteString, message: String(describing: error))
         }
-    }
-
-    /// consentd's error body: `{"error": {"code", "message"}}`.
-    private struct ServerProblem: Decodable {
-        struct Detail: Decodable {
-            var code: String?
-            var message: String?
-        }
-        var error: Detail
     }
 }

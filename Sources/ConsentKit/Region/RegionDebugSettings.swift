@@ -1,12 +1,3 @@
-/// A region to pretend to be in while testing, as in Google's Consent SDK: honoured only on
-/// debug devices (see ``RegionDebugSettings``).
-public enum DebugRegion: String, Sendable, Equatable {
-    /// Inside the EEA (GDPR applies).
-    case eea
-    /// Outside the EEA.
-    case notEEA = "not_eea"
-}
-
 /// Debug geography and the devices it applies to.
 public struct RegionDebugSettings: Sendable, Equatable {
     /// The region to pretend to be in.

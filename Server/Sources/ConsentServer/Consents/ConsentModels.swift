@@ -1,3 +1,5 @@
+import ConsentdAPI
+
 /// The credential an event was appended with, kept with the event as part of its proof.
 public enum CredentialKind: String, Codable, Sendable, CaseIterable {
     /// A publishable key, from inside an app.
@@ -6,40 +8,6 @@ public enum CredentialKind: String, Codable, Sendable, CaseIterable {
     case secret
     /// A subject token, minted by the customer's backend for one subject.
     case subjectToken
-}
-
-/// Whether an appended event became the subject's current state.
-public enum AppendOutcome: String, Codable, Sendable {
-    /// The event is now the subject's current state.
-    case current
-    /// A choice made later (by `collectedAt`, then event id) stands; the event is kept as history.
-    case history
-}
-
-/// A subject's current state and the event that proves it.
-public struct SubjectState: Codable, Sendable, Equatable {
-    /// The subject, as the caller named it.
-    public var subjectId: String
-    /// The event whose choice this is.
-    public var eventId: String
-    /// When the choice was made (client clock).
-    public var collectedAt: String
-    /// When the server received it.
-    public var receivedAt: String
-    /// The choice and its proof.
-    public var consent: ConsentRecord
-}
-
-/// The answer to an append: the outcome and the winning state, so a client converges.
-public struct AppendResult: Codable, Sendable, Equatable {
-    /// The event appended (or found, for a retry).
-    public var eventId: String
-    /// The subject, as given or as created.
-    public var subjectId: String
-    /// Whether this event became the current state.
-    public var outcome: AppendOutcome
-    /// The subject's current state after the append.
-    public var current: SubjectState
 }
 
 /// One event of a subject's history.

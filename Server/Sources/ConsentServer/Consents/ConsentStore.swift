@@ -1,3 +1,4 @@
+import ConsentdAPI
 import Crypto
 import Foundation
 import PostgresKit
@@ -42,7 +43,7 @@ public final class ConsentStore: Sendable {
     /// content) returns the first answer; the same event id with other content throws
     /// `StoreError.eventIdConflict`.
     public func append(
-        appId: String, request: ConsentEventRequest, credential: CredentialKind, receivedAt: Date = Date()
+        appId: String, request: CheckedConsentEvent, credential: CredentialKind, receivedAt: Date = Date()
     ) async throws -> AppendAnswer {
         let givenSubject = request.subjectId
         let subjectId = givenSubject ?? Self.newSubjectId()

@@ -1,3 +1,5 @@
+import ConsentdAPI
+
 /// Compact JSON written by hand for the append and read paths, where Foundation's `JSONEncoder`
 /// was the largest cost (a profile of the append load put 16 % of all samples in it).
 ///

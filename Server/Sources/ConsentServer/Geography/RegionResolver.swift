@@ -1,3 +1,4 @@
+import ConsentdAPI
 import Foundation
 
 /// Where a request comes from, as far as the GDPR is concerned.
@@ -5,45 +6,11 @@ public struct RegionDecision: Codable, Sendable, Equatable {
     /// True in the EEA, the UK and Switzerland; false elsewhere; nil when the country is unknown.
     public var gdprApplies: Bool?
     /// The region.
-    public var region: Region
+    public var region: AppConfig.Region
     /// The ISO 3166-1 alpha-2 country, upper-case, when known.
     public var country: String?
     /// What the decision rests on.
-    public var geoSource: Source
-
-    /// The regions consentd tells apart.
-    public enum Region: String, Codable, Sendable {
-        /// The European Economic Area (the EU, Iceland, Liechtenstein, Norway).
-        case eea
-        /// The United Kingdom (UK GDPR).
-        case uk
-        /// Switzerland (revFADP, treated like the GDPR by the IAB's framework).
-        case ch
-        /// Anywhere else.
-        case other
-        /// The country could not be determined.
-        case unknown
-    }
-
-    /// What a decision rests on.
-    public enum Source: String, Codable, Sendable {
-        /// The trusted edge header.
-        case header
-        /// The CIDR-to-country table.
-        case cidr
-        /// The request's `debug_geo` parameter.
-        case debug
-        /// Nothing: the country is unknown.
-        case none
-    }
-}
-
-/// The `debug_geo` override a test device sends, as in Google's Consent SDK.
-public enum DebugGeography: String, Sendable {
-    /// Behave as if the request came from the EEA.
-    case eea
-    /// Behave as if it came from outside the EEA.
-    case notEEA = "not_eea"
+    public var geoSource: AppConfig.GeoSource
 }
 
 /// Decides a request's region from a trusted edge header (such as Cloudflare's `CF-IPCountry`),
@@ -67,7 +34,7 @@ public struct RegionResolver: Sendable {
     ]
 
     /// Decides; `headerValue` is the country header's value, `address` the client's IP address.
-    public func decide(headerValue: String?, address: String?, debug: DebugGeography?) -> RegionDecision {
+    public func decide(headerValue: String?, address: String?, debug: DebugRegion?) -> RegionDecision {
         if let debug {
             return debug == .eea
                 ? RegionDecision(gdprApplies: true, region: .eea, country: nil, geoSource: .debug)
@@ -82,8 +49,8 @@ public struct RegionResolver: Sendable {
         return RegionDecision(gdprApplies: nil, region: .unknown, country: nil, geoSource: .none)
     }
 
-    static func decision(country: String, source: RegionDecision.Source) -> RegionDecision {
-        let region: RegionDecision.Region =
+    static func decision(country: String, source: AppConfig.GeoSource) -> RegionDecision {
+        let region: AppConfig.Region =
             eeaCountries.contains(country) ? .eea : country == "GB" ? .uk : country == "CH" ? .ch : .other
         return RegionDecision(gdprApplies: region != .other, region: region, country: country, geoSource: source)
     }

@@ -1,7 +1,9 @@
+import ConsentdAPI
 import Foundation
 import Hummingbird
 
-/// A refusal as the API sends it: a status and `{"error": {"code", "message", "field"}}`.
+/// A refusal as the API sends it: a status and `{"error": {"code", "message", "field"}}`
+/// (`ConsentdErrorBody`).
 ///
 /// Every refusal consentd makes is one of these; the error middleware turns anything else into
 /// one too, so no input produces a 500.
@@ -26,20 +28,16 @@ public struct APIError: HTTPResponseError, Sendable, Equatable {
         self.retryAfter = retryAfter
     }
 
-    private struct Body: Encodable {
-        struct Detail: Encodable {
-            var code: String
-            var message: String
-            var field: String?
-        }
-        var error: Detail
+    /// The body the API sends.
+    public var errorBody: ConsentdErrorBody {
+        ConsentdErrorBody(code: code, message: message, field: field)
     }
 
     /// The JSON response.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
         if let retryAfter { headers[.retryAfter] = String(retryAfter) }
-        let data = (try? JSONEncoder().encode(Body(error: .init(code: code, message: message, field: field)))) ?? Data()
+        let data = (try? JSONEncoder().encode(errorBody)) ?? Data()
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(data: data)))
     }
 

@@ -28,9 +28,12 @@ public final class Consentd: Sendable {
     let ipLimiter: RateLimiter
     let logger: Logger
 
-    /// Opens the database, runs migrations, loads the secret, the configuration and the vendor
-    /// list. Any failure stops here with a message saying what to fix.
+    /// Checks the CMP identity, opens the database, runs migrations, loads the secret, the
+    /// configuration and the vendor list. Any failure stops here with a message saying what to
+    /// fix. With the development CMP identity it logs a warning that says how to set the
+    /// registered one.
     public static func start(settings: ServerSettings, logger: Logger) async throws -> Consentd {
+        try settings.checkCMP()
         let publishers = try settings.publishersFile.map { try PublisherConfiguration.load(path: $0) } ?? .empty
         let table = try settings.cidrTableFile.map { try CIDRTable.load(path: $0) } ?? CIDRTable()
         let secret = try settings.secretHex.map { try ServerSecret(hex: $0) } ?? ServerSecret.loadOrCreate(at: settings.secretFile)
@@ -44,6 +47,9 @@ public final class Consentd: Sendable {
         } catch {
             await database.close()
             throw error
+        }
+        if settings.cmp.isDevelopment {
+            logger.warning("\(ServerSettings.developmentCMPWarning)")
         }
         return Consentd(settings: settings, database: database, secret: secret, catalog: catalog, publishers: publishers,
                         resolver: RegionResolver(countryHeader: settings.countryHeader, table: table), logger: logger)

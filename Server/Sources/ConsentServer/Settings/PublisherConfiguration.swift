@@ -1,3 +1,4 @@
+import ConsentdAPI
 import Foundation
 import Yams
 
@@ -6,39 +7,15 @@ import Yams
 /// Loaded from a YAML file at start (see `Server/config/publishers.example.yaml`). A file that
 /// does not hold exactly this shape stops the server with the file, line and field at fault.
 public struct PublisherConfiguration: Sendable, Equatable {
-    /// The publishers by id.
-    public var publishers: [String: Publisher]
+    /// The publishers by id, as `GET /v1/config` sends them.
+    public var publishers: [String: AppConfig.Publisher]
 
     /// An empty configuration: every publisher id is unknown.
     public static let empty = PublisherConfiguration(publishers: [:])
 
     /// Creates a configuration.
-    public init(publishers: [String: Publisher]) {
+    public init(publishers: [String: AppConfig.Publisher]) {
         self.publishers = publishers
-    }
-
-    /// One publisher.
-    public struct Publisher: Codable, Sendable, Equatable {
-        /// The publisher id apps send (for example an AdMob `pub-…` id).
-        public var id: String
-        /// The publisher's name.
-        public var name: String
-        /// The IAB vendor ids the publisher works with.
-        public var vendorIds: [Int]
-        /// The ad-tech providers outside the IAB framework (Google's Additional Consent ids).
-        public var adTechProviders: [AdTechProvider]
-        /// Whether the publisher serves only non-personalized ads.
-        public var nonPersonalizedOnly: Bool
-    }
-
-    /// An ad-tech provider, as Google's consent SDK lists them.
-    public struct AdTechProvider: Codable, Sendable, Equatable, Hashable {
-        /// The provider's id in Google's ad-tech provider list.
-        public var id: Int
-        /// The provider's name.
-        public var name: String
-        /// Where its privacy policy is.
-        public var privacyPolicyUrl: String
     }
 
     /// Reads a configuration file.
@@ -65,7 +42,7 @@ public struct PublisherConfiguration: Sendable, Equatable {
         guard let root else { return .empty }
         let reader = Reader(file: file)
         let top = try reader.mapping(root, field: "", known: ["publishers"])
-        var publishers: [String: Publisher] = [:]
+        var publishers: [String: AppConfig.Publisher] = [:]
         guard let list = top["publishers"] else { return PublisherConfiguration(publishers: [:]) }
         for (index, node) in try reader.sequence(list, field: "publishers").enumerated() {
             let field = "publishers[\(index)]"
@@ -81,7 +58,7 @@ public struct PublisherConfiguration: Sendable, Equatable {
                     vendorIds.append(try reader.integer(vendor, field: "\(field).vendorIds[\(vendorIndex)]", range: 1...65535))
                 }
             }
-            var providers: [AdTechProvider] = []
+            var providers: [AppConfig.AdTechProvider] = []
             if let list = entry["adTechProviders"] {
                 for (providerIndex, providerNode) in try reader.sequence(list, field: "\(field).adTechProviders").enumerated() {
                     let providerField = "\(field).adTechProviders[\(providerIndex)]"
@@ -91,7 +68,7 @@ public struct PublisherConfiguration: Sendable, Equatable {
                     guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? ""), parsed.host != nil else {
                         throw reader.error(provider["privacyPolicyUrl"], field: "\(providerField).privacyPolicyUrl", "must be an http(s) URL")
                     }
-                    providers.append(AdTechProvider(
+                    providers.append(AppConfig.AdTechProvider(
                         id: try reader.integer(try reader.required(provider, "id", in: providerNode, field: providerField),
                                                field: "\(providerField).id", range: 1...Int(Int32.max)),
                         name: try reader.string(try reader.required(provider, "name", in: providerNode, field: providerField),
@@ -106,7 +83,7 @@ public struct PublisherConfiguration: Sendable, Equatable {
                 }
                 nonPersonalizedOnly = value
             }
-            publishers[id] = Publisher(id: id, name: name, vendorIds: Array(Set(vendorIds)).sorted(), adTechProviders: providers,
+            publishers[id] = AppConfig.Publisher(id: id, name: name, vendorIds: Array(Set(vendorIds)).sorted(), adTechProviders: providers,
                                        nonPersonalizedOnly: nonPersonalizedOnly)
         }
         return PublisherConfiguration(publishers: publishers)
@@ -161,7 +138,8 @@ public struct PublisherConfiguration: Sendable, Equatable {
     }
 }
 
-/// A configuration file that cannot be used, with the file, line and field at fault.
+/// A configuration file or setting that cannot be used, with the file, line and field at fault
+/// (for a command-line or environment setting: `settings` and the setting's name).
 public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file.
     public var file: String

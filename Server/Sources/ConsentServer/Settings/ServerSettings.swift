@@ -1,3 +1,4 @@
+import ConsentdAPI
 import Foundation
 
 /// Everything consentd can be told at start. Each setting has a command-line option and an
@@ -37,6 +38,10 @@ public struct ServerSettings: Sendable {
     public var rateLimitPerIP = RateLimit(perSecond: 100, burst: 200)
     /// How long a checked API key is trusted before the database is asked again.
     public var keyCacheSeconds = 5.0
+    /// The CMP identity TC strings carry, sent to apps in `GET /v1/config`: the id the IAB
+    /// registered for whoever runs this server, and its version. The default is the development
+    /// identity (`AppConfig.CMP.development`, id 4095), which consentd warns about at start.
+    public var cmp: AppConfig.CMP = .development
 
     /// The defaults.
     public init() {}

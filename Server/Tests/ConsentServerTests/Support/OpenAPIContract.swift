@@ -56,6 +56,61 @@ struct OpenAPIContract {
         return validate(json, against: schema, at: "body").map { "\(here): \($0)" }
     }
 
+    /// The schema `#/components/schemas/NAME`.
+    func schema(_ name: String) -> [String: Any] {
+        resolve(["$ref": "#/components/schemas/\(name)"])
+    }
+
+    /// What is wrong with a JSON document as an instance of the schema `NAME`.
+    func problems(json: Data, schema name: String) -> [String] {
+        guard let value = try? JSONDecoder().decode(JSONValue.self, from: json) else { return ["\(name): not JSON"] }
+        return validate(value, against: schema(name), at: name)
+    }
+
+    /// The `enum` of the property `property` of schema `NAME`, following `$ref`.
+    func enumValues(schema name: String, property: String) -> [String] {
+        let properties = schema(name)["properties"] as? [String: Any] ?? [:]
+        return (resolve(properties[property] as? [String: Any] ?? [:])["enum"] as? [Any] ?? []).map { "\($0)" }
+    }
+
+    /// The `enum` of the parameter `#/components/parameters/NAME`.
+    func enumValues(parameter name: String) -> [String] {
+        let parameter = resolve(["$ref": "#/components/parameters/\(name)"])
+        return ((parameter["schema"] as? [String: Any])?["enum"] as? [Any] ?? []).map { "\($0)" }
+    }
+
+    /// Where the objects of a JSON document and the schema `NAME` disagree on property names,
+    /// at every level the schema declares properties for. With `requiredOnly`, the schema's
+    /// `required` lists stand for its properties: a document holding only what is always
+    /// written must hold exactly those.
+    func propertyDifferences(json: Data, schema name: String, requiredOnly: Bool = false) -> [String] {
+        guard let value = try? JSONDecoder().decode(JSONValue.self, from: json) else { return ["\(name): not JSON"] }
+        return propertyDifferences(value, schema: schema(name), at: name, requiredOnly: requiredOnly)
+    }
+
+    private func propertyDifferences(_ value: JSONValue, schema rawSchema: [String: Any], at path: String, requiredOnly: Bool) -> [String] {
+        let schema = resolve(rawSchema)
+        switch value {
+        case .object(let object):
+            guard let properties = schema["properties"] as? [String: Any] else { return [] }
+            let declared = requiredOnly ? Set(schema["required"] as? [String] ?? []) : Set(properties.keys)
+            let written = Set(object.keys)
+            var differences = declared.subtracting(written).sorted().map { "\(path).\($0) is \(requiredOnly ? "required" : "declared") but not written" }
+            differences += written.subtracting(declared).sorted().map { "\(path).\($0) is written but not \(requiredOnly ? "required" : "declared")" }
+            for (key, child) in object {
+                if let childSchema = properties[key] as? [String: Any] {
+                    differences += propertyDifferences(child, schema: childSchema, at: "\(path).\(key)", requiredOnly: requiredOnly)
+                }
+            }
+            return differences
+        case .array(let array):
+            guard let items = schema["items"] as? [String: Any] else { return [] }
+            return array.enumerated().flatMap { propertyDifferences($1, schema: items, at: "\(path)[\($0)]", requiredOnly: requiredOnly) }
+        default:
+            return []
+        }
+    }
+
     private func resolve(_ node: [String: Any]) -> [String: Any] {
         guard let ref = node["$ref"] as? String, ref.hasPrefix("#/") else { return node }
         var current: Any = document

@@ -1,4 +1,5 @@
 import ConsentServer
+import ConsentdAPI
 import Foundation
 import Logging
 import Testing
@@ -49,12 +50,12 @@ func uniqueAppId() -> String {
 /// A fixed secret for tests.
 let testSecret = try! ServerSecret(material: Data(repeating: 7, count: 32))
 
-/// A consent event request with sensible defaults.
+/// A checked consent event with sensible defaults.
 func event(
     _ id: UUID = UUID(), subject: String? = "user-1", collectedAt: Int64 = 1_763_000_000_000,
     purposes: [Int] = [1, 2, 3], method: ConsentProof.Method = .custom
-) -> ConsentEventRequest {
-    ConsentEventRequest(
+) -> CheckedConsentEvent {
+    CheckedConsentEvent(
         eventId: id.uuidString.lowercased(), subjectId: subject, collectedAtMilliseconds: collectedAt,
         consent: ConsentRecord(
             purposeConsents: purposes,

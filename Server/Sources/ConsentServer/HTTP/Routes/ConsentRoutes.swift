@@ -7,9 +7,9 @@ extension Consentd {
             let principal = try await self.authenticate(request, allowing: [.publishable, .secret, .subjectToken], action: "append consent events")
             var request = request
             let body = try await request.jsonBody(limit: self.settings.bodyLimit)
-            let event: ConsentEventRequest
+            let event: CheckedConsentEvent
             do {
-                event = try ConsentEventRequest.decode(body)
+                event = try CheckedConsentEvent.decode(body)
             } catch let error as InvalidField {
                 let status: HTTPResponse.Status = error.code == .invalidConsentString ? .unprocessableContent : .badRequest
                 throw APIError(status, error.code.rawValue, error.message, field: error.field)

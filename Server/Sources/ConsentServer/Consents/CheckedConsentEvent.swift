@@ -1,21 +1,23 @@
+import ConsentdAPI
 import Foundation
 import TCF
 
-/// The body of `POST /v1/consents`, checked field by field.
+/// A `POST /v1/consents` body that passed every check: what the store appends.
 ///
-/// Decoding refuses unknown fields, wrong types, out-of-range ids and consent strings that do not
-/// decode, with an `InvalidField` error that names the field.
-public struct ConsentEventRequest: Sendable, Equatable {
+/// The body's shape (field names, optionality, nesting) is `ConsentdAPI`'s `ConsentEventRequest`;
+/// decoding here also refuses unknown fields, then checks each field (UUID, time, lengths, id
+/// ranges, consent strings that must decode) with an `InvalidField` error that names the field.
+public struct CheckedConsentEvent: Sendable, Equatable {
     /// The client-generated event id (a UUID, lower-cased here).
     public var eventId: String
     /// The subject the event is about; nil asks the server to create one.
     public var subjectId: String?
     /// When the user made the choice, by the client's clock, in milliseconds since 1970.
     public var collectedAtMilliseconds: Int64
-    /// The choice and its proof.
+    /// The choice and its proof, id lists sorted and without repeats.
     public var consent: ConsentRecord
 
-    /// Creates a request.
+    /// Creates an event that is known to be valid.
     public init(eventId: String, subjectId: String?, collectedAtMilliseconds: Int64, consent: ConsentRecord) {
         self.eventId = eventId
         self.subjectId = subjectId
@@ -33,10 +35,10 @@ public struct ConsentEventRequest: Sendable, Equatable {
     public static let earliestCollectedAt = Date(timeIntervalSince1970: 1_527_206_400)  // 2018-05-25
 
     /// Decodes and checks a request body; `now` bounds `collectedAt`.
-    public static func decode(_ body: Data, now: Date = Date()) throws(InvalidField) -> ConsentEventRequest {
-        let raw: RawEvent
+    public static func decode(_ body: Data, now: Date = Date()) throws(InvalidField) -> CheckedConsentEvent {
+        let request: ConsentEventRequest
         do {
-            raw = try JSONDecoder().decode(RawEvent.self, from: body)
+            request = try JSONDecoder().decode(StrictConsentEventRequest.self, from: body).request
         } catch let error as InvalidField {
             throw error
         } catch let error as DecodingError {
@@ -44,7 +46,7 @@ public struct ConsentEventRequest: Sendable, Equatable {
         } catch {
             throw InvalidField(code: .invalidJSON, field: nil, message: "the body is not JSON: \(error)")
         }
-        return try raw.checked(now: now)
+        return try CheckedConsentEvent(checking: request, now: now)
     }
 }
 
@@ -97,12 +99,23 @@ public struct InvalidField: Error, Sendable, Equatable, CustomStringConvertible 
                       message: "\(field ?? "the body") must be \(Self.describe(type))")
         case .dataCorrupted(let context):
             let field = path(context.codingPath)
+            if let field, let allowed = Self.allowedValues[field] {
+                self.init(code: .invalidField, field: field, message: "\(field) must be one of \(allowed.joined(separator: ", "))")
+                return
+            }
             self.init(code: field == nil ? .invalidJSON : .invalidField, field: field,
                       message: field == nil ? "the body is not valid JSON" : "\(field!) is not valid: \(context.debugDescription)")
         @unknown default:
             self.init(code: .invalidJSON, field: nil, message: "the body could not be read")
         }
     }
+
+    /// The values of the body's enumerated fields, as the shared types define them.
+    private static let allowedValues: [String: [String]] = [
+        "googleAdsChoice": GoogleAdsChoice.allCases.map(\.rawValue),
+        "proof.platform": ConsentProof.Platform.allCases.map(\.rawValue),
+        "proof.method": ConsentProof.Method.allCases.map(\.rawValue),
+    ]
 
     private static func describe(_ type: Any.Type) -> String {
         switch type {
@@ -118,66 +131,46 @@ public struct InvalidField: Error, Sendable, Equatable, CustomStringConvertible 
     public var description: String { message }
 }
 
-/// The body as sent, before range checks.
-private struct RawEvent: Decodable {
-    var eventId: String
-    var subjectId: String?
-    var collectedAt: String
-    var tcString: String?
-    var consentStringV1: String?
-    var googleAdsChoice: String?
-    var additionalConsent: String?
-    var purposeConsents: [Int]?
-    var purposeLegitimateInterests: [Int]?
-    var specialFeatureOptins: [Int]?
-    var vendorConsents: [Int]?
-    var vendorLegitimateInterests: [Int]?
-    var proof: RawProof
-
-    private enum CodingKeys: String, CodingKey, CaseIterable {
-        case eventId, subjectId, collectedAt, tcString, consentStringV1, googleAdsChoice, additionalConsent
-        case purposeConsents, purposeLegitimateInterests, specialFeatureOptins, vendorConsents, vendorLegitimateInterests
-        case proof
-    }
+/// `ConsentEventRequest` as the server reads it: a field the shared type does not define, at the
+/// top or in `proof`, is refused (by name) before anything else is read.
+private struct StrictConsentEventRequest: Decodable {
+    let request: ConsentEventRequest
 
     init(from decoder: any Decoder) throws {
-        try refuseUnknownKeys(in: decoder, known: CodingKeys.allCases.map(\.rawValue))
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        eventId = try c.decode(String.self, forKey: .eventId)
-        subjectId = try c.decodeIfPresent(String.self, forKey: .subjectId)
-        collectedAt = try c.decode(String.self, forKey: .collectedAt)
-        tcString = try c.decodeIfPresent(String.self, forKey: .tcString)
-        consentStringV1 = try c.decodeIfPresent(String.self, forKey: .consentStringV1)
-        googleAdsChoice = try c.decodeIfPresent(String.self, forKey: .googleAdsChoice)
-        additionalConsent = try c.decodeIfPresent(String.self, forKey: .additionalConsent)
-        purposeConsents = try c.decodeIfPresent([Int].self, forKey: .purposeConsents)
-        purposeLegitimateInterests = try c.decodeIfPresent([Int].self, forKey: .purposeLegitimateInterests)
-        specialFeatureOptins = try c.decodeIfPresent([Int].self, forKey: .specialFeatureOptins)
-        vendorConsents = try c.decodeIfPresent([Int].self, forKey: .vendorConsents)
-        vendorLegitimateInterests = try c.decodeIfPresent([Int].self, forKey: .vendorLegitimateInterests)
-        proof = try c.decode(RawProof.self, forKey: .proof)
+        try refuseUnknownKeys(in: decoder, known: ConsentEventRequest.fieldNames)
+        let container = try decoder.container(keyedBy: AnyKey.self)
+        let proofKey = AnyKey(stringValue: ConsentRecord.CodingKeys.proof.rawValue)
+        if let proof = try? container.nestedContainer(keyedBy: AnyKey.self, forKey: proofKey) {
+            try refuseUnknownKeys(proof.allKeys, known: ConsentProof.CodingKeys.allCases.map(\.rawValue), prefix: proofKey.stringValue)
+        }
+        request = try ConsentEventRequest(from: decoder)
     }
+}
 
-    func checked(now: Date) throws(InvalidField) -> ConsentEventRequest {
-        guard let uuid = UUID(uuidString: eventId) else {
+extension CheckedConsentEvent {
+    /// Checks every field of a decoded request; `now` bounds `collectedAt`.
+    public init(checking request: ConsentEventRequest, now: Date = Date()) throws(InvalidField) {
+        guard let uuid = UUID(uuidString: request.eventId) else {
             throw InvalidField(code: .invalidField, field: "eventId", message: "eventId must be a UUID (8-4-4-4-12 hexadecimal digits)")
         }
-        if let subjectId {
+        if let subjectId = request.subjectId {
             try checkLength(subjectId, field: "subjectId", max: 256)
         }
+        let collectedAt = request.collectedAt
         guard let collected = Timestamps.parse(collectedAt) else {
             throw InvalidField(code: .invalidField, field: "collectedAt",
                                message: "collectedAt must be an ISO 8601 date-time with a time zone, such as 2026-11-23T10:15:30.250Z")
         }
-        if collected > now.addingTimeInterval(ConsentEventRequest.allowedClockSkew) {
+        if collected > now.addingTimeInterval(Self.allowedClockSkew) {
             throw InvalidField(code: .invalidField, field: "collectedAt",
                                message: "collectedAt \(collectedAt) lies more than 10 minutes after the server's clock (\(Timestamps.format(now)))")
         }
-        if collected < ConsentEventRequest.earliestCollectedAt {
+        if collected < Self.earliestCollectedAt {
             throw InvalidField(code: .invalidField, field: "collectedAt", message: "collectedAt must not be before 2018-05-25")
         }
-        if let tcString {
-            try checkLength(tcString, field: "tcString", max: ConsentEventRequest.maxStringLength)
+        var consent = request.consent
+        if let tcString = consent.tcString {
+            try checkLength(tcString, field: "tcString", max: Self.maxStringLength)
             do {
                 let decoded = try ConsentString(decoding: tcString)
                 guard case .v2 = decoded else {
@@ -191,99 +184,54 @@ private struct RawEvent: Decodable {
                 throw InvalidField(code: .invalidConsentString, field: "tcString", message: "tcString does not decode: \(error)")
             }
         }
-        if let consentStringV1 {
-            try checkLength(consentStringV1, field: "consentStringV1", max: ConsentEventRequest.maxStringLength)
+        if let consentStringV1 = consent.consentStringV1 {
+            try checkLength(consentStringV1, field: "consentStringV1", max: Self.maxStringLength)
             do {
                 _ = try ConsentStringV1(decoding: consentStringV1)
             } catch {
                 throw InvalidField(code: .invalidConsentString, field: "consentStringV1", message: "consentStringV1 does not decode: \(error)")
             }
         }
-        var choice: GoogleAdsChoice?
-        if let googleAdsChoice {
-            guard let value = GoogleAdsChoice(rawValue: googleAdsChoice) else {
-                throw InvalidField(code: .invalidField, field: "googleAdsChoice",
-                                   message: "googleAdsChoice must be one of personalized, nonPersonalized, adFree")
-            }
-            choice = value
-        }
-        if let additionalConsent {
-            try checkLength(additionalConsent, field: "additionalConsent", max: ConsentEventRequest.maxStringLength)
+        if let additionalConsent = consent.additionalConsent {
+            try checkLength(additionalConsent, field: "additionalConsent", max: Self.maxStringLength)
             guard AdditionalConsent.isWellFormed(additionalConsent) else {
                 throw InvalidField(code: .invalidConsentString, field: "additionalConsent",
                                    message: "additionalConsent must look like 2~1.35.41~dv.9.21 (version~consented ids[~dv.disclosed ids])")
             }
         }
-        let lists: [(String, [Int]?)] = [
-            ("purposeConsents", purposeConsents), ("purposeLegitimateInterests", purposeLegitimateInterests),
-            ("specialFeatureOptins", specialFeatureOptins), ("vendorConsents", vendorConsents),
-            ("vendorLegitimateInterests", vendorLegitimateInterests),
+        let lists: [(String, WritableKeyPath<ConsentRecord, [Int]?>)] = [
+            ("purposeConsents", \.purposeConsents), ("purposeLegitimateInterests", \.purposeLegitimateInterests),
+            ("specialFeatureOptins", \.specialFeatureOptins), ("vendorConsents", \.vendorConsents),
+            ("vendorLegitimateInterests", \.vendorLegitimateInterests),
         ]
-        var sorted: [String: [Int]] = [:]
-        for (field, ids) in lists {
-            guard let ids else { continue }
-            for (index, id) in ids.enumerated() where !(1...ConsentEventRequest.maxId).contains(id) {
+        var anyList = false
+        for (field, keyPath) in lists {
+            guard let ids = consent[keyPath: keyPath] else { continue }
+            for (index, id) in ids.enumerated() where !(1...Self.maxId).contains(id) {
                 throw InvalidField(code: .invalidField, field: "\(field)[\(index)]", message: "\(field)[\(index)] is \(id); ids run from 1 to 65535")
             }
-            sorted[field] = Array(Set(ids)).sorted()
+            consent[keyPath: keyPath] = Array(Set(ids)).sorted()
+            anyList = true
         }
-        let anyConsent = tcString != nil || consentStringV1 != nil || googleAdsChoice != nil || additionalConsent != nil || !sorted.isEmpty
+        let anyConsent = consent.tcString != nil || consent.consentStringV1 != nil || consent.googleAdsChoice != nil
+            || consent.additionalConsent != nil || anyList
         guard anyConsent else {
             throw InvalidField(code: .missingField, field: nil,
                                message: "an event needs at least one of tcString, consentStringV1, googleAdsChoice, additionalConsent or an id list")
         }
-        let record = ConsentRecord(
-            tcString: tcString, consentStringV1: consentStringV1, googleAdsChoice: choice, additionalConsent: additionalConsent,
-            purposeConsents: sorted["purposeConsents"], purposeLegitimateInterests: sorted["purposeLegitimateInterests"],
-            specialFeatureOptins: sorted["specialFeatureOptins"], vendorConsents: sorted["vendorConsents"],
-            vendorLegitimateInterests: sorted["vendorLegitimateInterests"], proof: try proof.checked()
-        )
-        return ConsentEventRequest(
-            eventId: uuid.uuidString.lowercased(), subjectId: subjectId,
-            collectedAtMilliseconds: Timestamps.milliseconds(collected), consent: record
-        )
-    }
-}
-
-private struct RawProof: Decodable {
-    var noticeId: String
-    var noticeVersion: String
-    var language: String
-    var sdkVersion: String
-    var platform: String
-    var method: String
-
-    private enum CodingKeys: String, CodingKey, CaseIterable {
-        case noticeId, noticeVersion, language, sdkVersion, platform, method
+        try Self.check(consent.proof)
+        self.init(eventId: uuid.uuidString.lowercased(), subjectId: request.subjectId,
+                  collectedAtMilliseconds: Timestamps.milliseconds(collected), consent: consent)
     }
 
-    init(from decoder: any Decoder) throws {
-        try refuseUnknownKeys(in: decoder, known: CodingKeys.allCases.map(\.rawValue))
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        noticeId = try c.decode(String.self, forKey: .noticeId)
-        noticeVersion = try c.decode(String.self, forKey: .noticeVersion)
-        language = try c.decode(String.self, forKey: .language)
-        sdkVersion = try c.decode(String.self, forKey: .sdkVersion)
-        platform = try c.decode(String.self, forKey: .platform)
-        method = try c.decode(String.self, forKey: .method)
-    }
-
-    func checked() throws(InvalidField) -> ConsentProof {
-        try checkLength(noticeId, field: "proof.noticeId", max: 200)
-        try checkLength(noticeVersion, field: "proof.noticeVersion", max: 100)
-        try checkLength(sdkVersion, field: "proof.sdkVersion", max: 100)
+    private static func check(_ proof: ConsentProof) throws(InvalidField) {
+        try checkLength(proof.noticeId, field: "proof.noticeId", max: 200)
+        try checkLength(proof.noticeVersion, field: "proof.noticeVersion", max: 100)
+        try checkLength(proof.sdkVersion, field: "proof.sdkVersion", max: 100)
+        let language = proof.language
         guard (2...35).contains(language.count), language.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
             throw InvalidField(code: .invalidField, field: "proof.language", message: "proof.language must be a BCP 47 language tag such as de or pt-BR")
         }
-        guard let platform = ConsentProof.Platform(rawValue: platform) else {
-            throw InvalidField(code: .invalidField, field: "proof.platform", message: "proof.platform must be one of ios, android, web, other")
-        }
-        guard let method = ConsentProof.Method(rawValue: method) else {
-            throw InvalidField(code: .invalidField, field: "proof.method",
-                               message: "proof.method must be one of acceptAll, rejectAll, custom, sync, programmatic")
-        }
-        return ConsentProof(noticeId: noticeId, noticeVersion: noticeVersion, language: language, sdkVersion: sdkVersion,
-                            platform: platform, method: method)
     }
 }
 
@@ -304,9 +252,13 @@ private struct AnyKey: CodingKey {
 /// Refuses an object with a key outside `known`, naming it.
 private func refuseUnknownKeys(in decoder: any Decoder, known: [String]) throws {
     let container = try decoder.container(keyedBy: AnyKey.self)
-    let unknown = container.allKeys.map(\.stringValue).filter { !known.contains($0) }.sorted()
+    try refuseUnknownKeys(container.allKeys, known: known, prefix: decoder.codingPath.map(\.stringValue).joined(separator: "."))
+}
+
+/// Refuses the first of `keys` (in name order) outside `known`, naming it under `prefix`.
+private func refuseUnknownKeys(_ keys: [AnyKey], known: [String], prefix: String) throws(InvalidField) {
+    let unknown = keys.map(\.stringValue).filter { !known.contains($0) }.sorted()
     if let first = unknown.first {
-        let prefix = decoder.codingPath.map(\.stringValue).joined(separator: ".")
         let field = prefix.isEmpty ? first : "\(prefix).\(first)"
         throw InvalidField(code: .invalidField, field: field, message: "\(field) is not a field of this object")
     }

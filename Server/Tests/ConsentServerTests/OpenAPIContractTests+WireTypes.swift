@@ -1,0 +1,128 @@
+@testable import ConsentServer
+import ConsentdAPI
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// The wire types are defined once, in `ConsentdAPI`, for the SDK and the server: these tests
+/// hold that one definition to `Server/openapi.yaml`, field by field and value by value.
+extension OpenAPIContractTests {
+    static let proof = ConsentProof(noticeId: "main", noticeVersion: "3", language: "de", sdkVersion: "1.0.0", platform: .ios, method: .custom)
+    static let fullRecord = ConsentRecord(
+        tcString: "CQSbk4AQSbk4ANwAAAENAwCgAAAAAAAAAAYgACPAAAAA.IDKQA4AAgAKAGQAygAAA.YAAAAAAAAAAA",
+        consentStringV1: "BOEFEAyOEFEAyAHABDENAI4AAAB9vABAASA", googleAdsChoice: .personalized, additionalConsent: "2~89.1301~dv.",
+        purposeConsents: [1, 2, 3], purposeLegitimateInterests: [2, 7], specialFeatureOptins: [1], vendorConsents: [21, 755],
+        vendorLegitimateInterests: [755], proof: proof)
+    static let provider = AppConfig.AdTechProvider(id: 89, name: "Example Ads", privacyPolicyUrl: "https://ads.example.com/privacy")
+    static let publisher = AppConfig.Publisher(id: "pub-news", name: "Example News", vendorIds: [21, 755], adTechProviders: [provider],
+                                               nonPersonalizedOnly: false)
+    static let state = SubjectState(subjectId: "user-1", eventId: "0f8fad5b-d9cb-469f-a165-70867728950e",
+                                    collectedAt: "2026-11-23T10:15:30.250Z", receivedAt: "2026-11-23T10:15:31.000Z", consent: fullRecord)
+
+    /// Values with every field set, by the schema that describes them.
+    static func fullValues() throws -> [(String, Data)] {
+        let encoder = JSONEncoder()
+        return [
+            ("Config", try encoder.encode(AppConfig(
+                appId: "com.example.news", gdprApplies: true, region: .eea, country: "DE", geoSource: .header, publishers: [publisher],
+                vendorIds: [21, 755], adTechProviders: [provider], vendorListVersion: 45, tcfPolicyVersion: 4,
+                gvlSpecificationVersion: 3, cmp: AppConfig.CMP(id: 300, version: 2)))),
+            ("ConsentEvent", try encoder.encode(ConsentEventRequest(
+                eventId: UUID(), subjectId: "user-1", collectedAt: Date(), consent: fullRecord))),
+            ("AppendResult", try encoder.encode(AppendResult(eventId: state.eventId, subjectId: "user-1", outcome: .current, current: state))),
+            ("Error", try encoder.encode(ConsentdErrorBody(code: "invalid_field", message: "proof.method must be …", field: "proof.method"))),
+        ]
+    }
+
+    /// Values with only what is always written, by the schema that describes them.
+    static func minimalValues() throws -> [(String, Data)] {
+        let encoder = JSONEncoder()
+        let record = ConsentRecord(proof: proof)
+        return [
+            ("Config", try encoder.encode(AppConfig(
+                appId: "com.example.news", gdprApplies: nil, region: .unknown, country: nil, geoSource: .none, publishers: [publisher],
+                vendorIds: [21, 755], adTechProviders: [provider], vendorListVersion: 45, tcfPolicyVersion: 4))),
+            ("ConsentEvent", try encoder.encode(ConsentEventRequest(eventId: UUID(), collectedAt: Date(), consent: record))),
+            ("AppendResult", try encoder.encode(AppendResult(
+                eventId: state.eventId, subjectId: "user-1", outcome: .history,
+                current: SubjectState(subjectId: "user-1", eventId: state.eventId, collectedAt: state.collectedAt,
+                                      receivedAt: state.receivedAt, consent: record)))),
+            ("Error", try encoder.encode(ConsentdErrorBody(code: "unauthorized", message: "send a key"))),
+        ]
+    }
+
+    @Test("each shared wire type writes exactly the properties openapi.yaml declares, of the documented types")
+    func sharedTypesWriteTheDeclaredProperties() throws {
+        let contract = OpenAPIContract.shared
+        for (schema, json) in try Self.fullValues() {
+            #expect(contract.propertyDifferences(json: json, schema: schema) == [], "\(schema)")
+            #expect(contract.problems(json: json, schema: schema) == [], "\(schema)")
+        }
+    }
+
+    @Test("what the shared wire types always write is what openapi.yaml requires")
+    func sharedTypesWriteTheRequiredProperties() throws {
+        let contract = OpenAPIContract.shared
+        // Optional in Swift only so that an answer an app kept from an older server still decodes;
+        // this server always writes them (the tour in answersAreDocumented checks its answers).
+        let alwaysSentByThisServer = ["Config.cmp is required but not written", "Config.gvlSpecificationVersion is required but not written"]
+        for (schema, json) in try Self.minimalValues() {
+            let differences = contract.propertyDifferences(json: json, schema: schema, requiredOnly: true)
+            #expect(differences.filter { !alwaysSentByThisServer.contains($0) } == [], "\(schema)")
+        }
+    }
+
+    @Test("the request's and proof's field names are the ones openapi.yaml allows, and no others")
+    func requestFieldNames() {
+        let contract = OpenAPIContract.shared
+        #expect(Set(ConsentEventRequest.fieldNames) == Set((contract.schema("ConsentEvent")["properties"] as? [String: Any] ?? [:]).keys))
+        #expect(contract.schema("ConsentEvent")["additionalProperties"] as? Bool == false)
+        #expect(Set(ConsentProof.CodingKeys.allCases.map(\.rawValue)) == Set((contract.schema("Proof")["properties"] as? [String: Any] ?? [:]).keys))
+        #expect(contract.schema("Proof")["additionalProperties"] as? Bool == false)
+        #expect(Set(ConsentRecord.CodingKeys.allCases.map(\.rawValue)) == Set((contract.schema("Consent")["properties"] as? [String: Any] ?? [:]).keys))
+    }
+
+    @Test("the shared enumerations have exactly openapi.yaml's values")
+    func sharedEnumerations() {
+        let contract = OpenAPIContract.shared
+        #expect(AppConfig.Region.allCases.map(\.rawValue) == contract.enumValues(schema: "Config", property: "region"))
+        #expect(AppConfig.GeoSource.allCases.map(\.rawValue) == contract.enumValues(schema: "Config", property: "geoSource"))
+        #expect(DebugRegion.allCases.map(\.rawValue) == contract.enumValues(parameter: "DebugGeo"))
+        #expect(GoogleAdsChoice.allCases.map(\.rawValue) == contract.enumValues(schema: "ConsentEvent", property: "googleAdsChoice"))
+        #expect(GoogleAdsChoice.allCases.map(\.rawValue) == contract.enumValues(schema: "Consent", property: "googleAdsChoice"))
+        #expect(ConsentProof.Platform.allCases.map(\.rawValue) == contract.enumValues(schema: "Proof", property: "platform"))
+        #expect(ConsentProof.Method.allCases.map(\.rawValue) == contract.enumValues(schema: "Proof", property: "method"))
+        #expect(AppendOutcome.allCases.map(\.rawValue) == contract.enumValues(schema: "AppendResult", property: "outcome"))
+    }
+
+    @Test("the server accepts what the shared request type writes and answers in the shared types")
+    func serverSpeaksTheSharedTypes() async throws {
+        let server = try await TestServer.make()
+        try await server.test { client async throws in
+            let decoder = JSONDecoder()
+            let configResponse = try await client.send(.get, "/v1/config?publisherIds=pub-news", bearer: server.publishable,
+                                                       headers: [HTTPField.Name("CF-IPCountry")!: "DE"])
+            let config = try decoder.decode(AppConfig.self, from: Data(configResponse.body.readableBytesView))
+            #expect(config.region == .eea && config.geoSource == .header && config.cmp == .development)
+
+            var record = Self.fullRecord
+            record.vendorConsents = config.vendorIds
+            let event = ConsentEventRequest(subjectId: "user-7", collectedAt: Date(), consent: record)
+            let json = String(decoding: try JSONEncoder().encode(event), as: UTF8.self)
+            let appended = try await client.send(.post, "/v1/consents", bearer: server.publishable, json: json)
+            #expect(appended.status == .created)
+            let result = try decoder.decode(AppendResult.self, from: Data(appended.body.readableBytesView))
+            #expect(result.eventId == event.eventId && result.outcome == .current)
+            #expect(result.current.consent == record)
+
+            let state = try await client.send(.get, "/v1/subjects/user-7", bearer: server.secret)
+            #expect(try decoder.decode(SubjectState.self, from: Data(state.body.readableBytesView)) == result.current)
+
+            let refused = try await client.send(.get, "/v1/config?publisherIds=pub-news&debug_geo=mars", bearer: server.publishable)
+            let body = try decoder.decode(ConsentdErrorBody.self, from: Data(refused.body.readableBytesView))
+            #expect(body.error.code == "invalid_field" && body.error.field == DebugRegion.queryName)
+        }
+    }
+}

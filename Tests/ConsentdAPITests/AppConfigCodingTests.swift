@@ -1,0 +1,89 @@
+import ConsentdAPI
+import Foundation
+import Testing
+
+/// `GET /v1/config`'s answer as JSON: what is written as null, what may be missing.
+@Suite("AppConfig coding")
+struct AppConfigCodingTests {
+    static let provider = AppConfig.AdTechProvider(id: 89, name: "Example Ads", privacyPolicyUrl: "https://ads.example.com/privacy")
+    static let full = AppConfig(
+        appId: "com.example.news", gdprApplies: true, region: .eea, country: "DE", geoSource: .header,
+        publishers: [AppConfig.Publisher(id: "pub-news", name: "Example News", vendorIds: [1, 755], adTechProviders: [provider],
+                                         nonPersonalizedOnly: false)],
+        vendorIds: [1, 755], adTechProviders: [provider], vendorListVersion: 45, tcfPolicyVersion: 4,
+        gvlSpecificationVersion: 3, cmp: .development)
+
+    @Test("unknown gdprApplies and country are written as null, not left out")
+    func unknownIsNull() throws {
+        var config = Self.full
+        config.gdprApplies = nil
+        config.country = nil
+        config.region = .unknown
+        config.geoSource = .none
+        let object = try jsonObject(config)
+        #expect(object["gdprApplies"] is NSNull)
+        #expect(object["country"] is NSNull)
+        #expect(object["region"] as? String == "unknown")
+        #expect(object["geoSource"] as? String == "none")
+    }
+
+    @Test("the CMP identity is written as id, version and development")
+    func cmpIsWritten() throws {
+        let object = try jsonObject(Self.full)
+        let cmp = try #require(object["cmp"] as? [String: Any])
+        #expect(cmp["id"] as? Int == 4095)
+        #expect(cmp["version"] as? Int == 1)
+        #expect(cmp["development"] as? Bool == true)
+        #expect(cmp.count == 3)
+    }
+
+    @Test("the development identity is CMP id 4095, version 1, marked as development")
+    func developmentIdentity() {
+        #expect(AppConfig.CMP.development == AppConfig.CMP(id: 4095, version: 1, isDevelopment: true))
+        #expect(AppConfig.CMP(id: 300, version: 2).isDevelopment == false)
+    }
+
+    @Test("an answer kept from before the CMP identity and format version decodes with them nil")
+    func olderAnswerDecodes() throws {
+        let json = """
+            {"appId":"com.example.app","gdprApplies":null,"region":"unknown","country":null,"geoSource":"none",
+             "publishers":[],"vendorIds":[],"adTechProviders":[],"vendorListVersion":45,"tcfPolicyVersion":4}
+            """
+        let config = try JSONDecoder().decode(AppConfig.self, from: Data(json.utf8))
+        #expect(config.cmp == nil)
+        #expect(config.gvlSpecificationVersion == nil)
+        #expect(config.gdprApplies == nil)
+        #expect(config.country == nil)
+        let object = try jsonObject(config)
+        #expect(object["cmp"] == nil)
+        #expect(object["gvlSpecificationVersion"] == nil)
+    }
+
+    @Test("a configuration survives encoding and decoding unchanged")
+    func roundTrip() throws {
+        let data = try JSONEncoder().encode(Self.full)
+        #expect(try JSONDecoder().decode(AppConfig.self, from: data) == Self.full)
+    }
+
+    @Test("regions, geo sources and debug regions carry the API's raw values")
+    func rawValues() {
+        #expect(AppConfig.Region.allCases.map(\.rawValue) == ["eea", "uk", "ch", "other", "unknown"])
+        #expect(AppConfig.GeoSource.allCases.map(\.rawValue) == ["header", "cidr", "debug", "none"])
+        #expect(DebugRegion.allCases.map(\.rawValue) == ["eea", "not_eea"])
+        #expect(DebugRegion.queryName == "debug_geo")
+    }
+
+    @Test("a region the SDK does not know fails decoding rather than being guessed")
+    func unknownRegionIsRefused() {
+        let json = """
+            {"appId":"a","gdprApplies":true,"region":"mars","country":null,"geoSource":"none",
+             "publishers":[],"vendorIds":[],"adTechProviders":[],"vendorListVersion":1,"tcfPolicyVersion":4}
+            """
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(AppConfig.self, from: Data(json.utf8)) }
+    }
+}
+
+/// The JSON object a value encodes to.
+func jsonObject(_ value: some Encodable) throws -> [String: Any] {
+    try #require(JSONSerialization.jsonObject(with: JSONEncoder().encode(value)) as? [String: Any])
+}
