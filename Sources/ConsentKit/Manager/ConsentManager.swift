@@ -469,9 +469,10 @@ public final class ConsentManager: Sendable {
         warnIfDevelopmentCMP()
     }
 
-    /// The CMP identity consentd's operator set, from its answer.
+    /// The CMP identity consentd's operator set (the development one while the operator has set
+    /// none), from its answer; nil from a consentd that names none.
     static func operatorIdentity(in config: AppConfig) -> CMPIdentity? {
-        nil
+        config.cmp.map { CMPIdentity(cmpId: $0.id, cmpVersion: $0.version) }
     }
 
     /// Logs, once per manager, that strings carry the development CMP id.

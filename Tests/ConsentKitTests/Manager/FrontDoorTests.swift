@@ -11,8 +11,13 @@ final class FakeConsentd: HTTPTransport {
     let delay: TimeInterval
     let failing: Bool
     let gate: Gate?
+    let cmp: (id: Int, version: Int, development: Bool)?
 
-    init(gdprApplies: Bool?, delay: TimeInterval = 0, failing: Bool = false, gate: Gate? = nil) {
+    init(
+        gdprApplies: Bool?, delay: TimeInterval = 0, failing: Bool = false, gate: Gate? = nil,
+        cmp: (id: Int, version: Int, development: Bool)? = nil
+    ) {
+        self.cmp = cmp
         self.gdprApplies = gdprApplies
         self.delay = delay
         self.failing = failing
@@ -28,7 +33,7 @@ final class FakeConsentd: HTTPTransport {
         if delay > 0 { try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000)) }
         if failing { return TransportResponse(status: 503, body: Data(#"{"error":{"code":"unavailable","message":"down"}}"#.utf8)) }
         switch request.url.path {
-        case "/v1/config": return TransportResponse(status: 200, body: configJSON(gdprApplies: gdprApplies))
+        case "/v1/config": return TransportResponse(status: 200, body: configJSON(gdprApplies: gdprApplies, cmp: cmp))
         case "/v1/vendor-list/trimmed": return .list(try GVLFixtures.v3v45())
         default: return TransportResponse(status: 404)
         }
@@ -291,5 +296,36 @@ struct CMPIdentityTests {
         #expect(store.value(forKey: IABKey.cmpSdkID) == .integer(testCMP.cmpId))
         #expect(try TCString(decoding: #require(store.value(forKey: IABKey.tcString)?.string)).cmpId == testCMP.cmpId)
         #expect(lines.warnings.isEmpty)
+    }
+
+    @Test("the operator's identity from consentd goes into every string and is kept for the next launch")
+    func operatorIdentityIsAdoptedAndKept() async throws {
+        let folder = try TestFolder()
+        let lines = LogLines()
+        let store = InMemoryKeyValueStore()
+        let manager = frontDoorManager(FakeConsentd(gdprApplies: true, cmp: (300, 2, false)), store: store, folder: folder, log: lines.log)
+        await manager.refreshed()
+        #expect(manager.cmp == CMPIdentity(cmpId: 300, cmpVersion: 2))
+        try manager.agreeToAll()
+        #expect(store.value(forKey: IABKey.cmpSdkID) == .integer(300))
+        #expect(store.value(forKey: IABKey.cmpSdkVersion) == .integer(2))
+        #expect(try TCString(decoding: #require(store.value(forKey: IABKey.tcString)?.string)).cmpId == 300)
+
+        // The next launch writes it from start(), before any network.
+        let laterLines = LogLines()
+        let later = frontDoorManager(FakeConsentd(gdprApplies: true, failing: true), store: store, folder: try TestFolder(), log: laterLines.log)
+        later.start(refreshing: false)
+        #expect(later.cmp == CMPIdentity(cmpId: 300, cmpVersion: 2))
+        #expect(laterLines.warnings.isEmpty)
+    }
+
+    @Test("a consentd still on the development identity is reported once, after its answer")
+    func developmentFromConsentdIsReported() async throws {
+        let lines = LogLines()
+        let manager = frontDoorManager(FakeConsentd(gdprApplies: true, cmp: (4095, 1, true)), folder: try TestFolder(), log: lines.log)
+        await manager.refreshed()
+        await manager.refresh()
+        #expect(manager.cmp.isDevelopment)
+        #expect(lines.warnings.filter { $0.contains("development") }.count == 1)
     }
 }

@@ -116,15 +116,17 @@ extension TransportResponse {
 
 /// consentd's `/v1/config` answer as JSON; `providers` are (id, name) pairs.
 func configJSON(
-    gdprApplies: Bool?, vendorIds: [Int] = [8, 755, 793], providers: [(Int, String)] = [], nonPersonalizedOnly: Bool = false
+    gdprApplies: Bool?, vendorIds: [Int] = [8, 755, 793], providers: [(Int, String)] = [], nonPersonalizedOnly: Bool = false,
+    cmp: (id: Int, version: Int, development: Bool)? = nil
 ) -> Data {
+    let identity = cmp.map { #","cmp":{"id":\#($0.id),"version":\#($0.version),"development":\#($0.development)}"# } ?? ""
     let gdpr = gdprApplies.map { $0 ? "true" : "false" } ?? "null"
     let list = providers.map { #"{"id":\#($0.0),"name":"\#($0.1)","privacyPolicyUrl":"https://p\#($0.0).example/privacy"}"# }
         .joined(separator: ",")
     return Data("""
         {"appId":"com.example.app","gdprApplies":\(gdpr),"region":"eea","country":"DE","geoSource":"header",
          "publishers":[{"id":"pub-1","name":"Example","vendorIds":\(vendorIds),"adTechProviders":[\(list)],"nonPersonalizedOnly":\(nonPersonalizedOnly)}],
-         "vendorIds":\(vendorIds),"adTechProviders":[\(list)],"vendorListVersion":45,"tcfPolicyVersion":4,"gvlSpecificationVersion":3}
+         "vendorIds":\(vendorIds),"adTechProviders":[\(list)],"vendorListVersion":45,"tcfPolicyVersion":4,"gvlSpecificationVersion":3\(identity)}
         """.utf8)
 }
 
