@@ -126,4 +126,30 @@ import Testing
         #expect(result.status == 2)
         #expect(result.error.hasPrefix("consent doctor: cannot read \(path): "))
     }
+
+    @Test func theCMPIdentityConsentdHandsOutIsReported() throws {
+        let database = KeysCommandTests.database()
+        let publishers = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("config/publishers.example.yaml").path
+        let key = try Consent.run(["keys", "create", "--app", "com.example.news", "--kind", "publishable", "--database", database])
+            .output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let cases: [([String], Int32, String)] = [
+            ([], 1, "development identity, which the IAB never assigned"),
+            (["--cmp-id", "300", "--cmp-version", "2"], 0, "CMP id 300, version 2, set by consentd's operator"),
+        ]
+        for (settings, status, text) in cases {
+            let secret = FileManager.default.temporaryDirectory.appendingPathComponent("consentd-secret-\(UUID().uuidString)").path
+            let server = try ConsentdProcess(
+                arguments: ["--port", "0", "--database", database, "--secret-file", secret, "--publishers", publishers] + settings)
+            defer { server.stop() }
+            let result = try Consent.run(["doctor", "--consentd", server.url, "--key", key, "--publisher-ids", "pub-0000000000000001"])
+            #expect(result.status == status, "\(settings): \(result.output) \(result.error)")
+            #expect(result.output.contains(text))
+        }
+        let nobody = try Consent.run(["doctor", "--consentd", "http://127.0.0.1:9", "--key", key, "--publisher-ids", "pub-0000000000000001"])
+        #expect(nobody.status == 2)
+        let incomplete = try Consent.run(["doctor", "--consentd", "http://127.0.0.1:9"])
+        #expect(incomplete.status != 0)
+        #expect(incomplete.error.contains("--consentd needs --key"))
+    }
 }
