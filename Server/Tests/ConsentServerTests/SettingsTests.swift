@@ -138,6 +138,11 @@ struct SettingsTests {
         now.withLock { $0 = 0.5 }
         #expect(limiter.take("a") == nil)
         #expect(limiter.take("a") != nil)
+        // At 0.5/s an empty bucket needs 2 s for a token: Retry-After 2.
+        let slow = RateLimiter(limit: RateLimit(perSecond: 0.5, burst: 2), clock: { now.withLock { $0 } })
+        #expect(slow.take("a") == nil)
+        #expect(slow.take("a") == nil)
+        #expect(slow.take("a") == 2)
         #expect(RateLimit(parsing: "100/300") == RateLimit(perSecond: 100, burst: 300))
         #expect(RateLimit(parsing: "fast") == nil)
     }
