@@ -33,8 +33,9 @@ public final class ConsentManager: Sendable {
     private let writing = RecursiveLock()
     /// How deep the current holder of `writing` is; read and written only while holding it.
     private let depth = WriteDepth()
-    /// The vendor list source: the configuration's, or consentd's trimmed list.
-    private let vendorLists: (any VendorListLoading)?
+    /// The vendor list source: the configuration's, or consentd's trimmed list; the reason when
+    /// the endpoint cannot name that list (reported by every refresh).
+    private let vendorLists: Result<(any VendorListLoading)?, VendorListLoadingError>
 
     private struct State {
         var consent: ConsentState?
@@ -59,10 +60,16 @@ public final class ConsentManager: Sendable {
     public init(configuration: ConsentConfiguration) {
         self.configuration = configuration
         storage = ConsentStorage(store: configuration.store, cmp: configuration.cmp ?? .development, generations: configuration.generations)
-        vendorLists = configuration.vendorLists ?? configuration.consentd.flatMap { endpoint in
-            try? VendorListLoader(source: endpoint.vendorListSource(
-                language: configuration.consentLanguage, bundledSnapshot: configuration.vendorListSnapshot,
-                cacheDirectory: configuration.cacheDirectory), transport: configuration.transport)
+        if let given = configuration.vendorLists {
+            vendorLists = .success(given)
+        } else if let endpoint = configuration.consentd {
+            vendorLists = Result { () throws(VendorListLoadingError) -> (any VendorListLoading)? in
+                VendorListLoader(source: try endpoint.vendorListSource(
+                    language: configuration.consentLanguage, bundledSnapshot: configuration.vendorListSnapshot,
+                    cacheDirectory: configuration.cacheDirectory), transport: configuration.transport)
+            }
+        } else {
+            vendorLists = .success(nil)
         }
     }
 
@@ -503,7 +510,16 @@ public final class ConsentManager: Sendable {
 
     /// Holds the local list, then the refreshed one; returns the refresh's failure, if any.
     private func loadVendorLists() async -> ConsentKitError? {
-        guard let loader = vendorLists else { return nil }
+        let loader: any VendorListLoading
+        switch vendorLists {
+        case .success(let given?): loader = given
+        case .success(nil): return nil
+        case .failure(let problem):
+            let failure = ConsentKitError.vendorList("consentd's vendor list cannot be named: \(problem)")
+            configuration.log(.error, "\(failure)")
+            exclusive { hub.enqueue(.error(failure)) }
+            return failure
+        }
         if let local = await loader.localVendorList() { hold(local) }
         do {
             if let fresh = try await loader.refreshVendorList() { hold(fresh) }

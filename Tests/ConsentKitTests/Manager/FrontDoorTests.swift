@@ -111,6 +111,17 @@ struct FrontDoorTests {
         await #expect(throws: ConsentKitError.self) { try await google.requestConsentInfoUpdate() }
     }
 
+    @Test("an endpoint that cannot name a vendor list is reported by the refresh, not dropped")
+    func badEndpointIsReported() async throws {
+        let manager = ConsentManager(configuration: ConsentConfiguration(
+            consentd: ConsentdEndpoint(baseURL: URL(string: "https://consent.example.com")!, publishableKey: "ck_pub_k_s", publisherIds: []),
+            store: InMemoryKeyValueStore(), transport: FakeConsentd(gdprApplies: true), cacheDirectory: try TestFolder().cacheDirectory,
+            log: .silent))
+        let report = await manager.refreshed()
+        #expect(report.errors.contains { if case .vendorList(let message) = $0 { message.contains("publisherIds is empty") } else { false } })
+        #expect(report.vendorListVersion == nil)
+    }
+
     @Test("an explicit refresh() while one runs joins it")
     func refreshJoins() async throws {
         let folder = try TestFolder()
