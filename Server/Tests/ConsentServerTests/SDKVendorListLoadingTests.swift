@@ -56,7 +56,7 @@ struct SDKVendorListLoadingTests {
         }
         #expect(url == source.url)
         #expect(later.cached()?.vendors.keys.sorted() == [1, 21, 755])
-        #expect(try Data(contentsOf: later.cacheFile) == stored)
+        #expect(Bytes(try Data(contentsOf: later.cacheFile)) == Bytes(stored))
     }
 
     @Test("a translated trimmed list from consentd decodes with the translation's texts")

@@ -35,7 +35,10 @@ struct TestServer {
                 privacyPolicyUrl: https://other.example.org/policy
         """
 
-    static func make(_ configure: (inout ServerSettings) -> Void = { _ in }) async throws -> TestServer {
+    /// A server holding `catalog`, by default the bundled vendor list.
+    static func make(
+        catalog: VendorListCatalog? = nil, _ configure: (inout ServerSettings) -> Void = { _ in }
+    ) async throws -> TestServer {
         var settings = ServerSettings()
         settings.databaseURL = "sqlite:" + temporaryDirectory().appendingPathComponent("consentd.sqlite").path
         settings.countryHeader = "CF-IPCountry"
@@ -47,7 +50,7 @@ struct TestServer {
         let database = try await Database.open(url: settings.databaseURL, logger: logger)
         try await Migrations.run(on: database)
         let consentd = Consentd(
-            settings: settings, database: database, secret: testSecret, catalog: try VendorListCatalog.bundled(),
+            settings: settings, database: database, secret: testSecret, catalog: try catalog ?? VendorListCatalog.bundled(),
             publishers: try PublisherConfiguration.parse(publishersYAML, file: "publishers.yaml"),
             resolver: RegionResolver(countryHeader: settings.countryHeader,
                                      table: try CIDRTable.parse("203.0.113.0/24,FR\n", file: "table")),
