@@ -87,7 +87,9 @@ struct VendorListBrokenDownloadTests {
             return
         }
         #expect(download.isExpected(error), "unexpected error: \(error)")
-        #expect(try Data(contentsOf: folder.cacheFile) == before)
+        // A Bool, not `==` inside #expect: on failure Swift Testing would diff the two lists byte by byte.
+        let cacheUnchanged = try Data(contentsOf: folder.cacheFile) == before
+        #expect(cacheUnchanged, "the held list's file changed")
         #expect(loader.cached() == (try VendorList(jsonData: good)))
         #expect(loader.loadLocal().origin == .stored(folder.cacheFile))
     }
@@ -103,7 +105,9 @@ struct VendorListBrokenDownloadTests {
 
         #expect(await loader.refresh() == .failed(.olderThanHeld(url: TestFolder.listURL, offered: v3(44), held: v3(45))))
 
-        #expect(try Data(contentsOf: folder.cacheFile) == before)
+        // A Bool, not `==` inside #expect: on failure Swift Testing would diff the two lists byte by byte.
+        let cacheUnchanged = try Data(contentsOf: folder.cacheFile) == before
+        #expect(cacheUnchanged, "the held list's file changed")
         #expect(loader.cached()?.vendorListVersion == 45)
     }
 
