@@ -10,11 +10,11 @@ func makeManager(
     consentd: ConsentdEndpoint? = endpoint, timeout: TimeInterval = 3, override: GDPRApplicability? = nil,
     debug: RegionDebugSettings = RegionDebugSettings(), device: DeviceInfo = DeviceInfo(debugIdentifier: "device-A", isSimulator: false),
     vendorLists: (any VendorListLoading)? = FixedVendorLists(local: Fixtures.vendorList), publisher: PublisherSettings = PublisherSettings(),
-    askRules: AskRules = AskRules(), log: ConsentLog = .silent
+    askRules: AskRules = AskRules(), log: ConsentLog = .silent, generations: IABKeyGenerations = .version2, now: Date = testDate
 ) -> ConsentManager {
     ConsentManager(configuration: ConsentConfiguration(
-        consentd: consentd, cmp: testCMP, store: store, transport: http, regionTimeout: timeout, gdprOverride: override, debug: debug,
-        device: device, askRules: askRules, publisher: publisher, noticeVersion: 2, vendorLists: vendorLists, log: log, now: { testDate }))
+        consentd: consentd, cmp: testCMP, generations: generations, store: store, transport: http, regionTimeout: timeout, gdprOverride: override, debug: debug,
+        device: device, askRules: askRules, publisher: publisher, noticeVersion: 2, vendorLists: vendorLists, log: log, now: { now }))
 }
 
 /// Collects a manager's events.
