@@ -4,7 +4,8 @@ import TCF
 /// Something the CMP tells the app about, in order, on ``ConsentManager/events()`` and to
 /// listeners.
 public enum ConsentEvent: Sendable, Equatable {
-    /// `start()` restored the stored decision (nil when there is none) and region decision.
+    /// `start()` restored the stored decision, or took another CMP's over (``ConsentState/takenOver``),
+    /// nil when there is none, and the region decision.
     case ready(ConsentState?, GDPRApplicability)
     /// The decision changed and its keys are written (nil: removed).
     case consentChanged(ConsentState?)

@@ -82,7 +82,10 @@ public final class ConsentManager: Sendable {
     // MARK: Lifecycle
 
     /// Publishes the CMP-present keys and restores the stored decision, synchronously and
-    /// without network (a publisher override of the region applies at once); then, unless
+    /// without network (a publisher override of the region applies at once). With no decision
+    /// record of its own, it first reads another CMP's stored string and takes a valid one over
+    /// (``ConsentTakeover``; an invalid one is reported with
+    /// ``ConsentKitError/foreignConsentRejected(key:reason:)`` and removed). Then, unless
     /// `refreshing` is false, begins the refresh (``refresh()``) in the background and returns
     /// its task. A second call restores nothing again and joins the refresh begun.
     @discardableResult
