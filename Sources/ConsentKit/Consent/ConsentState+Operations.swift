@@ -53,9 +53,18 @@ extension ConsentState {
     }
 
     /// The decision a TC string records (consent received from elsewhere: another device, the
-    /// web). `created` and `updated` are the string's `Created` and `LastUpdated`.
-    public init(tcString: TCString) {
+    /// web).
+    ///
+    /// A TC string keeps only the day (`Created` and `LastUpdated` are rounded to it since
+    /// 2021), so pass the time the choice was made as `collectedAt`: it becomes ``updated``, to
+    /// the millisecond, and ``created`` too when the string records a first decision (equal
+    /// `Created` and `LastUpdated`); an earlier `Created` day stays. Without `collectedAt`, both
+    /// are the string's days.
+    public init(tcString: TCString, collectedAt: Date? = nil, takenOver: ConsentTakeover? = nil) {
         let publisher = tcString.publisherTC
+        let stringCreated = tcString.created.date
+        let updated = collectedAt ?? tcString.lastUpdated.date
+        let created = collectedAt != nil && tcString.created == tcString.lastUpdated ? updated : min(stringCreated, updated)
         self.init(
             purposeConsents: tcString.purposesConsent, purposeLegitimateInterests: tcString.purposesLITransparency,
             specialFeatureOptIns: tcString.specialFeatureOptIns, vendorConsents: tcString.vendorConsents,
@@ -67,7 +76,7 @@ extension ConsentState {
             tcfPolicyVersion: tcString.tcfPolicyVersion, publisherCC: tcString.publisherCC,
             purposeOneTreatment: tcString.purposeOneTreatment, useNonStandardTexts: tcString.useNonStandardTexts,
             publisherRestrictions: tcString.publisherRestrictions, consentScreen: tcString.consentScreen,
-            consentLanguage: tcString.consentLanguage, created: tcString.created.date, updated: tcString.lastUpdated.date)
+            consentLanguage: tcString.consentLanguage, created: created, updated: updated, takenOver: takenOver)
     }
 
     /// Applies a set of changes made in `body` at once and returns the new decision, updated at

@@ -5,7 +5,10 @@ extension ConsentState {
     /// The decision as a TCF v2.x TC string value: core segment, DisclosedVendors and, when
     /// the publisher has purposes of its own, PublisherTC. `Created` and `LastUpdated` both
     /// carry the day of ``updated`` (the v2 format's day-level rule since December 2021).
+    /// `CmpId` and `CmpVersion` are `cmp`'s, or, for a decision taken over from another CMP
+    /// and unchanged since, that CMP's (``takenOver``).
     public func tcString(cmp: CMPIdentity) -> TCString {
+        let cmp = takenOver?.cmp ?? cmp
         let day = TCFTimestamp(deciseconds: TCFTimestamp(updated).deciseconds / 864_000 * 864_000)
         let hasPublisherSegment = !publisherConsents.isEmpty || !publisherLegitimateInterests.isEmpty || numCustomPurposes > 0
         return TCString(
@@ -26,13 +29,21 @@ extension ConsentState {
     /// `IABConsent_ConsentString`. v1 has consent only, and five purposes of its own:
     /// `PurposesAllowed` holds a v1 purpose when the user consented to every v2 purpose of
     /// ``version1Purposes`` standing for it; `VendorConsents` is ``vendorConsents``. Legitimate
-    /// interests, special features and the publisher's purposes have no place in v1.
+    /// interests, special features and the publisher's purposes have no place in v1. `CmpId` as
+    /// in ``tcString(cmp:)``.
+    ///
+    /// `VendorListVersion` is ``vendorListVersion``, the version of the v2 or v3 list the
+    /// notice showed: the v1 list stopped being published in 2020 and ConsentKit never loads
+    /// one. A v1 reader that fetches `v-<version>/vendorlist.json` gets an unrelated v1 list
+    /// of that number (or none); vendor ids mean the same vendors in every generation, so
+    /// `VendorConsents` reads right, and `PurposesAllowed` holds v1's five purposes as above.
     public func consentStringV1(cmp: CMPIdentity) -> ConsentStringV1 {
-        ConsentStringV1(
+        let cmp = takenOver?.cmp ?? cmp
+        return ConsentStringV1(
             created: TCFTimestamp(created), lastUpdated: TCFTimestamp(updated), cmpId: cmp.cmpId, cmpVersion: cmp.cmpVersion,
             consentScreen: consentScreen, consentLanguage: consentLanguage, vendorListVersion: vendorListVersion,
             purposesAllowed: IDSet(Self.version1Purposes.filter { $0.value.isSubset(of: purposeConsents) }.map(\.key)),
-            maxVendorId: max(vendorConsents.max, disclosedVendors.max), vendorConsents: vendorConsents)
+            maxVendorId: max(vendorConsents.max, vendorLegitimateInterests.max, disclosedVendors.max), vendorConsents: vendorConsents)
     }
 
     /// The TCF v2.2 purposes each v1.1 purpose stands for, by their texts (the IAB published no

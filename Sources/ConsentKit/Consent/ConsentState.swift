@@ -73,6 +73,10 @@ public struct ConsentState: Sendable, Equatable {
     public let created: Date
     /// When the decision last changed, to the millisecond.
     public let updated: Date
+    /// The other CMP whose stored string this decision was taken over from at ConsentKit's
+    /// first start (``ConsentTakeover``); nil for a decision made through ConsentKit. Any
+    /// change makes the decision ConsentKit's own again.
+    public let takenOver: ConsentTakeover?
 
     /// Creates a state from every field; see each property. Prefer the operations, which
     /// derive the fields from what a notice showed.
@@ -85,7 +89,7 @@ public struct ConsentState: Sendable, Equatable {
         purposeOneTreatment: Bool = false, useNonStandardTexts: Bool = false, publisherRestrictions: [PublisherRestriction] = [],
         consentScreen: Int = 0, consentLanguage: String = "EN", noticeVersion: Int = 0, created: Date, updated: Date,
         adTechProviderConsents: IDSet = [], disclosedAdTechProviders: IDSet = [], prefersAdFree: Bool = false,
-        nonPersonalizedOnly: Bool = false
+        nonPersonalizedOnly: Bool = false, takenOver: ConsentTakeover? = nil
     ) {
         self.purposeConsents = purposeConsents
         self.purposeLegitimateInterests = purposeLegitimateInterests
@@ -111,6 +115,7 @@ public struct ConsentState: Sendable, Equatable {
         self.disclosedAdTechProviders = disclosedAdTechProviders.union(adTechProviderConsents)
         self.prefersAdFree = prefersAdFree
         self.nonPersonalizedOnly = nonPersonalizedOnly
+        self.takenOver = takenOver
         self.created = Self.toMilliseconds(created)
         self.updated = Self.toMilliseconds(updated)
     }

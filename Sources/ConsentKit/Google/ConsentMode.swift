@@ -49,15 +49,18 @@ public struct ConsentModeSignals: Sendable, Equatable {
     /// | `ad_personalization` | purposes 1, 3 and 4 (store, create and use an ads profile), and no publisher non-personalized-only |
     /// | `analytics_storage` | purposes 1 and 9 (understand audiences), Google not needed |
     ///
-    /// No decision, or a user under the age of consent for `ad_personalization`, denies.
+    /// No decision denies every signal. A user under the age of consent gets `ad_storage`,
+    /// `ad_user_data` and `ad_personalization` denied whatever the decision says (their stored
+    /// decision has no vendor consent anyway: ``ConsentState/underAgeOfConsent(at:)``);
+    /// `analytics_storage` follows the decision.
     public static func from(_ decision: ConsentState?, underAgeOfConsent: Bool = false) -> ConsentModeSignals {
         guard let decision else { return .allDenied }
-        let google = decision.vendorConsents.contains(GoogleConsentStatus.googleVendorId)
+        let google = !underAgeOfConsent && decision.vendorConsents.contains(GoogleConsentStatus.googleVendorId)
         func consented(_ purposes: IDSet) -> Value { purposes.isSubset(of: decision.purposeConsents) ? .granted : .denied }
         return ConsentModeSignals(
             adStorage: google ? consented([1]) : .denied,
             analyticsStorage: consented([1, 9]),
             adUserData: google ? consented([1, 7]) : .denied,
-            adPersonalization: google && !underAgeOfConsent && !decision.nonPersonalizedOnly ? consented([1, 3, 4]) : .denied)
+            adPersonalization: google && !decision.nonPersonalizedOnly ? consented([1, 3, 4]) : .denied)
     }
 }

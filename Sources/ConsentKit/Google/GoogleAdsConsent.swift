@@ -149,12 +149,19 @@ public final class GoogleAdsConsent: Sendable {
     // MARK: Under age of consent
 
     /// Whether the user is tagged as under the age of consent: the consent notice must not be
-    /// shown (``checkConsentFormCanLoad()``) and ads are non-personalized. Kept across launches.
+    /// shown (``checkConsentFormCanLoad()``), ads are non-personalized (``adRequestParameters``
+    /// gives `npa=1`), Consent Mode denies the advertising signals, and no consent stands in
+    /// the stored decision (``ConsentManager/setTagForUnderAgeOfConsent(_:)``). Kept across
+    /// launches. Google's TFUA tag itself goes on the Google Mobile Ads request configuration
+    /// (`tagForUnderAge(ofConsent:)`), which the app sets from this value: ConsentKit does not
+    /// link Google's SDK.
     public var isTaggedForUnderAgeOfConsent: Bool {
         manager.isTaggedForUnderAgeOfConsent
     }
 
-    /// Tags (or untags) the user as under the age of consent.
+    /// Tags (or untags) the user as under the age of consent
+    /// (``ConsentManager/setTagForUnderAgeOfConsent(_:)``: tagging withdraws the consents, untagging
+    /// forgets the decision).
     public func setTagForUnderAgeOfConsent(_ tagged: Bool) {
         manager.setTagForUnderAgeOfConsent(tagged)
     }
@@ -195,14 +202,19 @@ public final class GoogleAdsConsent: Sendable {
     /// Consent Mode v2 signals, consistent with ``status`` and ``adRequestParameters``: from the
     /// decision (``ConsentModeSignals/from(_:underAgeOfConsent:)``) while the status is known;
     /// all denied while it is unknown where GDPR applies or may; where GDPR does not apply and
-    /// the user has not decided, `outsideEEA` (all granted unless the app says otherwise), with
-    /// `ad_personalization` denied for a user under the age of consent.
+    /// the user has not decided, `outsideEEA` (all granted unless the app says otherwise). For a
+    /// user under the age of consent `ad_storage`, `ad_user_data` and `ad_personalization` are
+    /// denied in every case.
     public func consentMode(outsideEEA: ConsentModeSignals = .allGranted) -> ConsentModeSignals {
         let underAge = isTaggedForUnderAgeOfConsent
         switch (status, manager.gdprApplies) {
         case (.unknown, .doesNotApply):
             var signals = outsideEEA
-            if underAge { signals.adPersonalization = .denied }
+            if underAge {
+                signals.adStorage = .denied
+                signals.adUserData = .denied
+                signals.adPersonalization = .denied
+            }
             return signals
         case (.unknown, _):
             return .allDenied

@@ -1,9 +1,11 @@
+import Foundation
 import TCF
 
 /// Something the CMP tells the app about, in order, on ``ConsentManager/events()`` and to
 /// listeners.
 public enum ConsentEvent: Sendable, Equatable {
-    /// `start()` restored the stored decision (nil when there is none) and region decision.
+    /// `start()` restored the stored decision, or took another CMP's over (``ConsentState/takenOver``),
+    /// nil when there is none, and the region decision.
     case ready(ConsentState?, GDPRApplicability)
     /// The decision changed and its keys are written (nil: removed).
     case consentChanged(ConsentState?)
@@ -52,6 +54,12 @@ public enum ConsentKitError: Error, Sendable, Equatable, CustomStringConvertible
     case storedDecisionUnreadable(String)
     /// The Google status asked for cannot follow from a decision for what the notice covers.
     case googleStatusUnreachable(requested: String, reached: String)
+    /// Another CMP's consent string found at the first start (`key`) is not a valid string of
+    /// that key's version, for `reason`: it was not taken over, and it was removed.
+    case foreignConsentRejected(key: String, reason: String)
+    /// A decision given with ``ConsentManager/setConsent(tcString:collectedAt:)`` says it was
+    /// collected before the day its TC string was last updated: pass the time the user chose.
+    case collectedBeforeLastUpdated(collectedAt: Date, lastUpdated: Date)
 
     /// What went wrong.
     public var description: String {
@@ -66,6 +74,9 @@ public enum ConsentKitError: Error, Sendable, Equatable, CustomStringConvertible
         case .invalidTCString(let error): "TC string: \(error)"
         case .encoding(let error): "the decision cannot be encoded: \(error)"
         case .storedDecisionUnreadable(let message): "stored decision unreadable: \(message)"
+        case .foreignConsentRejected(let key, let reason): "another CMP's \(key) is not taken over: \(reason)"
+        case .collectedBeforeLastUpdated(let collectedAt, let lastUpdated):
+            "collected at \(collectedAt), before the day of the TC string's LastUpdated (\(lastUpdated))"
         case .googleStatusUnreachable(let requested, let reached):
             "Google status \(requested) cannot be recorded: the decision would read \(reached) (is vendor 755 among the publisher's vendors? does a publisher serve only non-personalized ads?)"
         }

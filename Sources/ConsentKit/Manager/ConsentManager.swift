@@ -82,7 +82,10 @@ public final class ConsentManager: Sendable {
     // MARK: Lifecycle
 
     /// Publishes the CMP-present keys and restores the stored decision, synchronously and
-    /// without network (a publisher override of the region applies at once); then, unless
+    /// without network (a publisher override of the region applies at once). With no decision
+    /// record of its own, it first reads another CMP's stored string and takes a valid one over
+    /// (``ConsentTakeover``; an invalid one is reported with
+    /// ``ConsentKitError/foreignConsentRejected(key:reason:)`` and removed). Then, unless
     /// `refreshing` is false, begins the refresh (``refresh()``) in the background and returns
     /// its task. A second call restores nothing again and joins the refresh begun.
     @discardableResult
@@ -90,20 +93,27 @@ public final class ConsentManager: Sendable {
         let first = exclusive { () -> Bool in
             guard !state.withLock({ $0.started }) else { return false }
             let restored = storage.restore()
+            // Another CMP's consent is read before anything is written over it.
+            let foreign = restored.hasRecord ? nil : storage.foreignConsent(now: configuration.now())
             if configuration.cmp == nil, let kept = restored.cmp { storage.adopt(kept) }
             storage.publishPresence()
             let forced = configuration.gdprOverride.flatMap { $0 == .undetermined ? nil : $0 }
-            let gdpr = forced ?? restored.gdprApplies
+            let known = restored.gdprApplies == .undetermined ? foreign?.gdprApplies ?? .undetermined : restored.gdprApplies
+            let gdpr = forced ?? known
+            var decision = foreign?.decision ?? restored.state
+            if isTaggedForUnderAgeOfConsent { decision = decision?.underAgeOfConsent(at: configuration.now()) }
             state.withLock { state in
                 state.started = true
-                state.consent = restored.state
+                state.consent = decision
                 state.gdprApplies = gdpr
-                state.lastKnownGDPR = restored.gdprApplies
+                state.lastKnownGDPR = known
                 state.appConfigJSON = restored.appConfigJSON
             }
             if let problem = restored.problem { hub.enqueue(.error(.storedDecisionUnreadable(problem))) }
-            if gdpr != restored.gdprApplies { writeKeys() }
-            hub.enqueue(.ready(restored.state, gdpr))
+            if let foreign { reportTakeover(foreign) }
+            let leftovers = !(foreign?.rejected.isEmpty ?? true)
+            if gdpr != restored.gdprApplies || decision != restored.state || leftovers { writeKeys() }
+            hub.enqueue(.ready(decision, gdpr))
             return true
         }
         if first { warnIfDevelopmentCMP() }
@@ -129,6 +139,19 @@ public final class ConsentManager: Sendable {
     public func refreshed() async -> RefreshReport {
         if let running = state.withLock({ $0.refresh }) { return await running.value }
         return await (start() ?? beginRefresh()).value
+    }
+
+    /// Logs and reports what start() found of another CMP's consent; the caller holds the write
+    /// lock, and writes the keys afterwards (which removes the strings that were rejected).
+    private func reportTakeover(_ foreign: ForeignConsent) {
+        for (key, reason) in foreign.rejected {
+            let failure = ConsentKitError.foreignConsentRejected(key: key, reason: reason)
+            configuration.log(.warning, "\(failure); it is removed")
+            hub.enqueue(.error(failure))
+        }
+        guard let taken = foreign.decision, let source = taken.takenOver else { return }
+        let findings = foreign.findings.isEmpty ? "" : "; policy findings: \(foreign.findings.map(\.description).joined(separator: "; "))"
+        configuration.log(.info, "took over the decision CMP \(source.cmp.cmpId) stored in \(source.key)\(findings)")
     }
 
     /// Begins a refresh unless one is running, and returns the running one.
@@ -172,18 +195,38 @@ public final class ConsentManager: Sendable {
     public var cmp: CMPIdentity { storage.cmp }
 
     /// Whether the user is tagged as under the age of consent: the notice is not shown
-    /// (``AskRules`` answers ``AskRules/Verdict/underAgeOfConsent``) and Google ads are
-    /// non-personalized. Kept across launches.
+    /// (``AskRules`` answers ``AskRules/Verdict/underAgeOfConsent``), and no consent stands:
+    /// every decision held while tagged is ``ConsentState/underAgeOfConsent(at:)`` (no vendor
+    /// or ad-tech provider consent, no personalised-advertising purposes, no special features),
+    /// so every output says so. Kept across launches.
     public var isTaggedForUnderAgeOfConsent: Bool {
         configuration.store.value(forKey: ConsentStorage.underAgeKey)?.bool ?? false
     }
 
-    /// Tags (or untags) the user as under the age of consent; emits
-    /// ``ConsentEvent/underAgeOfConsentChanged(_:)`` when that changes anything.
+    /// Tags (or untags) the user as under the age of consent, writing the tag and every key of
+    /// what then stands in one store write; emits ``ConsentEvent/consentChanged(_:)`` when the
+    /// decision changed, then ``ConsentEvent/underAgeOfConsentChanged(_:)``, when anything
+    /// changed.
+    ///
+    /// Tagging withdraws what a child cannot give (``ConsentState/underAgeOfConsent(at:)``).
+    /// Untagging forgets the decision altogether, so the user is asked afresh: consent given
+    /// before the tag is not restored, and the withdrawn decision does not stand as if chosen.
     public func setTagForUnderAgeOfConsent(_ tagged: Bool) {
         exclusive {
             guard tagged != isTaggedForUnderAgeOfConsent else { return }
-            configuration.store.write([ConsentStorage.underAgeKey: tagged ? .bool(true) : nil])
+            let (before, gdpr) = state.withLock { ($0.consent, $0.gdprApplies) }
+            var after = tagged ? before?.underAgeOfConsent(at: configuration.now()) : nil
+            let tag: [String: StoredValue?] = [ConsentStorage.underAgeKey: tagged ? .bool(true) : nil]
+            do throws(TCFEncodingError) {
+                try storage.write(after, gdprApplies: gdpr, also: tag)
+            } catch {
+                // Unreachable for a decision written before; should it happen, no decision stands.
+                hub.enqueue(.error(.encoding(error)))
+                after = nil
+                try? storage.write(nil, gdprApplies: gdpr, also: tag)
+            }
+            state.withLock { $0.consent = after }
+            if after != before { hub.enqueue(.consentChanged(after)) }
             hub.enqueue(.underAgeOfConsentChanged(tagged))
         }
     }
@@ -306,15 +349,26 @@ public final class ConsentManager: Sendable {
         }
     }
 
-    /// Takes the decision a TC string records (consent received from another device or the web).
-    public func setConsent(tcString: String) throws(ConsentKitError) {
+    /// Takes the decision a TC string records (consent received from another device or the web),
+    /// made at `collectedAt` (now by default): the string keeps only the day, so the time of the
+    /// choice comes from the caller and is kept to the millisecond
+    /// (``ConsentState/init(tcString:collectedAt:takenOver:)``).
+    ///
+    /// - Throws: ``ConsentKitError/invalidTCString(_:)`` when the string does not decode;
+    ///   ``ConsentKitError/collectedBeforeLastUpdated(collectedAt:lastUpdated:)`` when
+    ///   `collectedAt` is before the day of the string's `LastUpdated`. Nothing is written then.
+    public func setConsent(tcString: String, collectedAt: Date? = nil) throws(ConsentKitError) {
         let decoded: TCString
         do {
             decoded = try TCString(decoding: tcString)
         } catch {
             throw .invalidTCString(error)
         }
-        try change { ConsentState(tcString: decoded) }
+        let collected = collectedAt ?? configuration.now()
+        let lastUpdated = decoded.lastUpdated.date
+        let day = Date(timeIntervalSince1970: (lastUpdated.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400)
+        guard collected >= day else { throw .collectedBeforeLastUpdated(collectedAt: collected, lastUpdated: lastUpdated) }
+        try change { ConsentState(tcString: decoded, collectedAt: collected) }
     }
 
     /// Forgets the decision: its keys are removed (the CMP-present keys and the region decision
@@ -364,7 +418,9 @@ public final class ConsentManager: Sendable {
     }
 
     /// Writes `decision`'s keys, holds it, and queues its event; the caller holds the write lock.
+    /// For a user tagged under the age of consent, what stands of it is committed instead.
     private func commit(_ decision: ConsentState) throws(ConsentKitError) {
+        let decision = isTaggedForUnderAgeOfConsent ? decision.underAgeOfConsent(at: configuration.now()) : decision
         let gdpr = state.withLock { $0.gdprApplies }
         do {
             try storage.write(decision, gdprApplies: gdpr)

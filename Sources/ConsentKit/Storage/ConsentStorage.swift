@@ -51,6 +51,8 @@ struct ConsentStorage: Sendable {
         var cmp: CMPIdentity?
         /// Set when a record was there but could not be read; the state is then nil.
         var problem: String?
+        /// Whether ConsentKit has a decision record, readable or not.
+        var hasRecord: Bool { state != nil || problem != nil }
     }
 
     /// Announces the CMP (`IABConsent_CMPPresent`, `IABTCF_CmpSdkID`, `IABTCF_CmpSdkVersion`),
@@ -65,10 +67,11 @@ struct ConsentStorage: Sendable {
         store.write(changes)
     }
 
-    /// Writes every key for `state` and `gdprApplies` in one change: keys that no longer apply
-    /// are removed.
-    func write(_ state: ConsentState?, gdprApplies: GDPRApplicability) throws(TCFEncodingError) {
+    /// Writes every key for `state` and `gdprApplies`, and `also`, in one change: keys that no
+    /// longer apply are removed.
+    func write(_ state: ConsentState?, gdprApplies: GDPRApplicability, also: [String: StoredValue?] = [:]) throws(TCFEncodingError) {
         var changes = try IABKeyValues.values(for: state, gdprApplies: gdprApplies, cmp: cmp, generations: generations)
+        changes.merge(also) { _, given in given }
         // updateValue keeps a nil (a removal); a subscript assignment of nil would drop the key.
         let record: StoredValue? = if let state { .string(try Self.record(state, cmp: cmp)) } else { nil }
         changes.updateValue(record, forKey: Self.decisionKey)
@@ -110,6 +113,12 @@ struct ConsentStorage: Sendable {
         }
     }
 
+    /// Another CMP's consent string stored in the app, read in one read; call it only while
+    /// ConsentKit has no decision record, before writing anything.
+    func foreignConsent(now: Date) -> ForeignConsent {
+        ForeignConsent(values: store.values(forKeys: ForeignConsent.keys), now: now)
+    }
+
     /// The identity in a kept `id.version`; nil when it is not one (ids 2-4095, versions 0-4095).
     static func identity(kept: String) -> CMPIdentity? {
         let parts = kept.split(separator: ".", omittingEmptySubsequences: false)
@@ -119,10 +128,16 @@ struct ConsentStorage: Sendable {
     }
 
     /// `3|TC string|created ms|updated ms|notice version|AC string|flags`, flags being `a` for
-    /// prefers ad-free and `n` for non-personalized only.
+    /// prefers ad-free, `n` for non-personalized only, and `t` (a TC string) or `v` (a v1.1
+    /// string) for a decision taken over from another CMP, whose id the TC string then carries.
     static func record(_ state: ConsentState, cmp: CMPIdentity) throws(TCFEncodingError) -> String {
         let tcString = try state.tcString(cmp: cmp).encoded()
-        let flags = (state.prefersAdFree ? "a" : "") + (state.nonPersonalizedOnly ? "n" : "")
+        let takeover = switch state.takenOver?.key {
+        case nil: ""
+        case IABKey.consentString: "v"
+        default: "t"
+        }
+        let flags = (state.prefersAdFree ? "a" : "") + (state.nonPersonalizedOnly ? "n" : "") + takeover
         return "3|\(tcString)|\(milliseconds(state.created))|\(milliseconds(state.updated))|\(state.noticeVersion)|"
             + "\(AdditionalConsent.string(consented: state.adTechProviderConsents, disclosed: state.disclosedAdTechProviders))|\(flags)"
     }
@@ -134,11 +149,13 @@ struct ConsentStorage: Sendable {
             throw RecordError(message: "not a ConsentKit decision record")
         }
         let decoded = try TCString(decoding: String(fields[1]))
+        let takeoverKey: String? = fields[6].contains("t") ? IABKey.tcString : fields[6].contains("v") ? IABKey.consentString : nil
         return ConsentState(tcString: decoded).restoring(
             created: Date(timeIntervalSince1970: Double(created) / 1000),
             updated: Date(timeIntervalSince1970: Double(updated) / 1000), noticeVersion: notice,
             adTechProviderConsents: providers.consented, disclosedAdTechProviders: providers.disclosed,
-            prefersAdFree: fields[6].contains("a"), nonPersonalizedOnly: fields[6].contains("n"))
+            prefersAdFree: fields[6].contains("a"), nonPersonalizedOnly: fields[6].contains("n"),
+            takenOver: takeoverKey.map { ConsentTakeover(cmp: CMPIdentity(cmpId: decoded.cmpId, cmpVersion: decoded.cmpVersion), key: $0) })
     }
 
     struct RecordError: Error, CustomStringConvertible {
@@ -156,7 +173,7 @@ extension ConsentState {
     /// millisecond and the Google fields.
     func restoring(
         created: Date, updated: Date, noticeVersion: Int, adTechProviderConsents: IDSet = [], disclosedAdTechProviders: IDSet = [],
-        prefersAdFree: Bool = false, nonPersonalizedOnly: Bool = false
+        prefersAdFree: Bool = false, nonPersonalizedOnly: Bool = false, takenOver: ConsentTakeover? = nil
     ) -> ConsentState {
         ConsentState(
             purposeConsents: purposeConsents, purposeLegitimateInterests: purposeLegitimateInterests,
@@ -168,6 +185,7 @@ extension ConsentState {
             publisherCC: publisherCC, purposeOneTreatment: purposeOneTreatment, useNonStandardTexts: useNonStandardTexts,
             publisherRestrictions: publisherRestrictions, consentScreen: consentScreen, consentLanguage: consentLanguage,
             noticeVersion: noticeVersion, created: created, updated: updated, adTechProviderConsents: adTechProviderConsents,
-            disclosedAdTechProviders: disclosedAdTechProviders, prefersAdFree: prefersAdFree, nonPersonalizedOnly: nonPersonalizedOnly)
+            disclosedAdTechProviders: disclosedAdTechProviders, prefersAdFree: prefersAdFree, nonPersonalizedOnly: nonPersonalizedOnly,
+            takenOver: takenOver)
     }
 }

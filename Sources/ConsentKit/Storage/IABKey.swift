@@ -4,7 +4,8 @@
 public enum IABKey {
     // MARK: v1.0
 
-    /// Bool: true when a CMP implementing the v1 spec is present.
+    /// Bool: true when a CMP implementing the v1 spec is present. The publisher may set it
+    /// itself; ConsentKit sets it with the v1 keys and never removes it.
     public static let cmpPresent = "IABConsent_CMPPresent"
     /// String: "1" subject to GDPR, "0" not, absent when undetermined.
     public static let subjectToGDPR = "IABConsent_SubjectToGDPR"
@@ -17,6 +18,10 @@ public enum IABKey {
 
     /// Every v1 key.
     public static let version1: [String] = [cmpPresent, subjectToGDPR, consentString, parsedPurposeConsents, parsedVendorConsents]
+
+    /// Every key of both generations that ConsentKit removes when it no longer applies: all but
+    /// ``cmpPresent``.
+    public static var removable: [String] { (version1 + version2).filter { $0 != cmpPresent } }
 
     // MARK: v2.x
 

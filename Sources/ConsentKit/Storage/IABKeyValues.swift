@@ -19,6 +19,9 @@ public struct IABKeyGenerations: OptionSet, Sendable, Hashable {
 /// Every key the CMP owns, derived from a decision: a pure function, so what is stored is
 /// always exactly what the decision implies. Keys a decision does not set map to nil, which a
 /// ``KeyValueStore`` write turns into a removal, so keys that no longer apply disappear.
+///
+/// `IABConsent_CMPPresent` is the exception: the v1 spec would have the publisher set it, so
+/// ConsentKit sets it (with the v1 keys) but never removes it.
 public enum IABKeyValues {
     /// The keys for `state` (nil: no decision yet, only the CMP-present keys and gdprApplies).
     ///
@@ -28,7 +31,7 @@ public enum IABKeyValues {
         for state: ConsentState?, gdprApplies: GDPRApplicability, cmp: CMPIdentity, generations: IABKeyGenerations
     ) throws(TCFEncodingError) -> [String: StoredValue?] {
         var values: [String: StoredValue?] = [:]
-        for key in IABKey.version1 + IABKey.version2 { values[key] = .some(nil) }
+        for key in IABKey.removable { values[key] = .some(nil) }
         if generations.contains(.version2) {
             try version2(state, gdprApplies, cmp, into: &values)
         }
@@ -38,9 +41,10 @@ public enum IABKeyValues {
         return values
     }
 
-    /// Every key the CMP owns, each mapped to nil: what "remove everything" writes.
+    /// Every key the CMP owns but `IABConsent_CMPPresent`, each mapped to nil: what "remove
+    /// everything" writes.
     public static var removal: [String: StoredValue?] {
-        Dictionary(uniqueKeysWithValues: (IABKey.version1 + IABKey.version2).map { ($0, StoredValue?.none) })
+        Dictionary(uniqueKeysWithValues: IABKey.removable.map { ($0, StoredValue?.none) })
     }
 
     private static func version2(
@@ -88,7 +92,9 @@ public enum IABKeyValues {
         guard let state else { return }
         let string = state.consentStringV1(cmp: cmp)
         values[IABKey.consentString] = .string(try string.encoded())
-        values[IABKey.parsedPurposeConsents] = .string(BinaryString.encode(string.purposesAllowed, length: string.purposesAllowed.max))
+        // One character per purpose and vendor: readers index by position, so a "0" must be there
+        // to read (v1's five purposes; every vendor up to the string's MaxVendorId).
+        values[IABKey.parsedPurposeConsents] = .string(BinaryString.encode(string.purposesAllowed, length: ConsentState.version1Purposes.count))
         values[IABKey.parsedVendorConsents] = .string(BinaryString.encode(string.vendorConsents, length: string.maxVendorId))
     }
 

@@ -10,11 +10,11 @@ func makeManager(
     consentd: ConsentdEndpoint? = endpoint, timeout: TimeInterval = 3, override: GDPRApplicability? = nil,
     debug: RegionDebugSettings = RegionDebugSettings(), device: DeviceInfo = DeviceInfo(debugIdentifier: "device-A", isSimulator: false),
     vendorLists: (any VendorListLoading)? = FixedVendorLists(local: Fixtures.vendorList), publisher: PublisherSettings = PublisherSettings(),
-    askRules: AskRules = AskRules(), log: ConsentLog = .silent
+    askRules: AskRules = AskRules(), log: ConsentLog = .silent, generations: IABKeyGenerations = .version2, now: Date = testDate
 ) -> ConsentManager {
     ConsentManager(configuration: ConsentConfiguration(
-        consentd: consentd, cmp: testCMP, store: store, transport: http, regionTimeout: timeout, gdprOverride: override, debug: debug,
-        device: device, askRules: askRules, publisher: publisher, noticeVersion: 2, vendorLists: vendorLists, log: log, now: { testDate }))
+        consentd: consentd, cmp: testCMP, generations: generations, store: store, transport: http, regionTimeout: timeout, gdprOverride: override, debug: debug,
+        device: device, askRules: askRules, publisher: publisher, noticeVersion: 2, vendorLists: vendorLists, log: log, now: { now }))
 }
 
 /// Collects a manager's events.
@@ -173,6 +173,56 @@ struct ConsentManagerTests {
         #expect(manager.consent?.vendorConsents == other.vendorConsents)
     }
 
+    @Test("a TC string's choice keeps the collection time given, to the millisecond: 09:41:12.345 sorts after midnight's")
+    func collectionTimeKeepsMilliseconds() throws {
+        let midnight = Date(timeIntervalSince1970: 1_772_582_400)  // 2026-03-04T00:00:00Z, testDate's day
+        let morning = midnight.addingTimeInterval(9 * 3600 + 41 * 60 + 12.345)
+        let remote = try ConsentState.agreeToAll(scope: testScope(count: 30), at: morning).tcString(cmp: CMPIdentity(cmpId: 10, cmpVersion: 1)).encoded()
+        let early = makeManager(consentd: nil)
+        early.start(refreshing: false)
+        try early.setConsent(tcString: remote, collectedAt: midnight)
+        let store = InMemoryKeyValueStore()
+        let later = makeManager(store: store, consentd: nil)
+        later.start(refreshing: false)
+        try later.setConsent(tcString: remote, collectedAt: morning)
+
+        let first = try #require(early.consent)
+        let second = try #require(later.consent)
+        #expect(second.updated == morning)
+        #expect(second.created == morning)
+        #expect(second.updated > first.updated)
+        // Kept to the millisecond across a relaunch.
+        let relaunched = makeManager(store: store, consentd: nil)
+        relaunched.start(refreshing: false)
+        #expect(relaunched.consent?.updated.timeIntervalSince1970 == 1_772_617_272.345)
+    }
+
+    @Test("without a collection time the choice is dated now; one before the string's LastUpdated day is refused")
+    func collectionTimeDefaultAndRefusal() throws {
+        let remote = try ConsentState.agreeToAll(scope: testScope(count: 30), at: testDate).tcString(cmp: CMPIdentity(cmpId: 10, cmpVersion: 1)).encoded()
+        let manager = makeManager(consentd: nil)
+        manager.start(refreshing: false)
+        try manager.setConsent(tcString: remote)
+        #expect(manager.consent?.updated == testDate)
+        let dayBefore = testDate.addingTimeInterval(-86_400)
+        #expect(throws: ConsentKitError.collectedBeforeLastUpdated(collectedAt: dayBefore, lastUpdated: Date(timeIntervalSince1970: 1_772_582_400))) {
+            try manager.setConsent(tcString: remote, collectedAt: dayBefore)
+        }
+        #expect(manager.consent?.updated == testDate)
+    }
+
+    @Test("a TC string recording an earlier first decision keeps that day as created")
+    func collectionTimeKeepsEarlierCreated() throws {
+        let firstDay = Date(timeIntervalSince1970: 1_769_126_400)  // 2026-01-23, 40 days before testDate's day
+        let tcString = TCString(
+            created: TCFTimestamp(firstDay), lastUpdated: TCFTimestamp(Date(timeIntervalSince1970: 1_772_582_400)), cmpId: 10,
+            cmpVersion: 1, consentScreen: 0, consentLanguage: "EN", vendorListVersion: 45, tcfPolicyVersion: 4,
+            purposesConsent: [1], vendorConsents: [8])
+        let state = ConsentState(tcString: tcString, collectedAt: testDate)
+        #expect(state.created == firstDay)
+        #expect(state.updated == testDate)
+    }
+
     @Test("the 2019 rename: a vendor renamed in a newer list does not re-prompt; one added does")
     func renamedVendorDoesNotReprompt() async throws {
         let renamed = try renamedVendorList(id: 755, to: "Google Advertising Products (renamed)")
@@ -244,7 +294,7 @@ struct ConsentManagerTests {
         let manager = makeManager(store: store, consentd: nil, override: .applies)
         await manager.refreshed()
         #expect(store.value(forKey: IABKey.consentString) == nil)
-        #expect(store.value(forKey: IABKey.cmpPresent) == nil)
+        #expect(store.value(forKey: IABKey.cmpPresent) == .bool(true))  // never removed (IABKey.cmpPresent)
         #expect(store.value(forKey: IABKey.tcString) != nil)
     }
 

@@ -61,6 +61,25 @@ struct IABKeysTests {
         }
     }
 
+    @Test("v1 parsed keys hold one character per purpose and vendor, also after reject all and below the highest purpose")
+    func version1ParsedKeysFullLength() throws {
+        let store = InMemoryKeyValueStore()
+        let storage = ConsentStorage(store: store, cmp: testCMP, generations: .version1)
+        let rejected = ConsentState.disagreeToAll(scope: testScope(count: 850), at: testDate)
+        try storage.write(rejected, gdprApplies: .applies)
+        #expect(store.value(forKey: IABKey.parsedPurposeConsents) == .string("00000"))
+        let vendors = try #require(store.value(forKey: IABKey.parsedVendorConsents)?.string)
+        #expect(vendors.count == rejected.disclosedVendors.max)
+        #expect(!vendors.contains("1"))
+
+        let storageOnly = try rejected.changing(at: testDate) { try $0.setPurpose(1, consent: true); try $0.setVendor(8, consent: true) }
+        try storage.write(storageOnly, gdprApplies: .applies)
+        #expect(store.value(forKey: IABKey.parsedPurposeConsents) == .string("10000"))
+        let some = try #require(store.value(forKey: IABKey.parsedVendorConsents)?.string)
+        #expect(some.count == rejected.disclosedVendors.max)
+        #expect(BinaryString.decode(some) == [8])
+    }
+
     @Test("keys that no longer apply are removed: undetermined region, a lifted restriction, a generation turned off")
     func staleKeysAreRemoved() throws {
         try withTestSuite { name, store in
@@ -74,12 +93,13 @@ struct IABKeysTests {
             #expect(defaults.object(forKey: "IABTCF_gdprApplies") == nil)
             #expect(defaults.object(forKey: "IABTCF_PublisherRestrictions7") == nil)
             #expect(defaults.object(forKey: "IABConsent_ConsentString") == nil)
-            #expect(defaults.object(forKey: "IABConsent_CMPPresent") == nil)
+            // CMPPresent is never removed: the v1 spec has the publisher set it, and a CMP is present.
+            #expect(defaults.bool(forKey: "IABConsent_CMPPresent"))
             #expect(defaults.string(forKey: "IABTCF_TCString") != nil)
         }
     }
 
-    @Test("removeAll clears every key the CMP owns, both generations and its own records")
+    @Test("removeAll clears every key the CMP owns, both generations and its own records, but IABConsent_CMPPresent")
     func removeAllClears() throws {
         try withTestSuite { name, store in
             let storage = ConsentStorage(store: store, cmp: testCMP, generations: .all)
@@ -88,7 +108,7 @@ struct IABKeysTests {
             storage.removeAll()
             let left = try #require(UserDefaults(suiteName: name)).dictionaryRepresentation().keys
                 .filter { $0.hasPrefix("IAB") || $0.hasPrefix("ConsentKit") || $0 == "SomeoneElses" }
-            #expect(left == ["SomeoneElses"])
+            #expect(Set(left) == ["SomeoneElses", "IABConsent_CMPPresent"])
         }
     }
 
