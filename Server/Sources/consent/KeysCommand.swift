@@ -110,7 +110,8 @@ struct ChainCommand: AsyncParsableCommand {
     )
 
     struct Verify: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Verify an app's chain and report the first broken link; exits 1 when broken.")
+        static let configuration = CommandConfiguration(
+            abstract: "Verify an app's chain and report the first broken link; exits 1 when broken, 64 for an app the database does not know.")
 
         @Option(help: "The app whose chain to check.")
         var app: String
@@ -118,12 +119,27 @@ struct ChainCommand: AsyncParsableCommand {
         @OptionGroup var options: DatabaseOptions
 
         func run() async throws {
-            let result = try await options.withDatabase { database in try await HashChain.verify(appId: app, in: database) }
+            let (result, knownApps) = try await options.withDatabase { database in
+                let result = try await HashChain.verify(appId: app, in: database)
+                // An app with no event may be a typo: it must at least have a key to be one.
+                let apps = result.eventsChecked == 0 ? Set(try await APIKeys(database: database).list().map(\.appId)) : [app]
+                return (result, apps)
+            }
+            guard knownApps.contains(app) else {
+                let known = knownApps.isEmpty ? "the database has no app yet" : "apps with keys: \(knownApps.sorted().joined(separator: ", "))"
+                Output.error("no app \(app) in this database: it has no consent event and no key (\(known))")
+                throw ExitCode.validationFailure
+            }
             if let link = result.firstBrokenLink {
-                Output.line("broken at event \(link.sequence)\(link.eventId.map { " (\($0))" } ?? ""): \(link.reason); \(result.eventsChecked) events before it hold")
+                Output.line("broken at event \(link.sequence)\(link.eventId.map { " (\($0))" } ?? ""): \(link.reason); \(Self.events(result.eventsChecked)) before it hold")
                 throw ExitCode.failure
             }
-            Output.line("chain of \(app) holds: \(result.eventsChecked) events")
+            Output.line("chain of \(app) holds: \(Self.events(result.eventsChecked))")
+        }
+
+        /// "1 event", "3 events".
+        static func events(_ count: Int64) -> String {
+            count == 1 ? "1 event" : "\(count) events"
         }
     }
 }

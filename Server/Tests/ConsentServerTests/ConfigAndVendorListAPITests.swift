@@ -137,23 +137,34 @@ struct ConfigAndVendorListAPITests {
         }
     }
 
-    @Test("the trimmed list holds only the publishers' vendors, translated when asked")
+    @Test("the trimmed list holds only the publishers' vendors, in English when no translation covers the list")
     func trimmedList() async throws {
         let server = try await TestServer.make()
         try await server.test { client async throws in
+            // The bundled German texts are GVL v2's of 2020: no purpose 11, no data categories,
+            // so the v3 list held is not served half German.
             let response = try await client.send(.get, "/v1/vendor-list/trimmed?publisherIds=pub-games&language=de", bearer: server.publishable)
             #expect(response.status == .ok)
             #expect(response.headers[.eTag] != nil)
             let trimmed = try VendorList(jsonData: Data(response.body.readableBytesView))
             #expect(Set(trimmed.vendors.keys) == [32, 755])
             let full = server.consentd.catalog.vendorList
+            #expect(full.gvlSpecificationVersion == 3)
             #expect(trimmed.purposes.count == full.purposes.count)
             #expect(trimmed.stacks.count == full.stacks.count)
-            let german = try VendorListTranslation(jsonData: try #require(server.consentd.catalog.translation("de")).body)
-            #expect(trimmed.purposes[1]?.name == german.purposes[1]?.name)
-            #expect(trimmed.purposes[1]?.name != full.purposes[1]?.name)
+            #expect(trimmed.language == "EN")
+            #expect(trimmed.purposes[1]?.name == full.purposes[1]?.name)
+            #expect(trimmed.purposes[11]?.name == full.purposes[11]?.name)
+            let fallback = try #require(response.object["languageFallback"] as? [String: Any])
+            #expect(fallback["requested"] as? String == "DE")
+            #expect((fallback["reason"] as? String)?.contains("purpose 11") == true)
             let english = try await client.send(.get, "/v1/vendor-list/trimmed?publisherIds=pub-games", bearer: server.publishable)
             #expect(try VendorList(jsonData: Data(english.body.readableBytesView)).purposes[1]?.name == full.purposes[1]?.name)
+            #expect(english.object["language"] as? String == "EN")
+            #expect(english.object["languageFallback"] == nil)
+            let portuguese = try await client.send(.get, "/v1/vendor-list/trimmed?publisherIds=pub-games&language=pt", bearer: server.publishable)
+            #expect((portuguese.object["languageFallback"] as? [String: Any])?["reason"] as? String
+                    == "no PT translation is loaded (loaded: DE, FR)")
             let again = try await client.send(.get, "/v1/vendor-list/trimmed?publisherIds=pub-games&language=de", bearer: server.publishable,
                                               headers: [.ifNoneMatch: response.headers[.eTag]!])
             #expect(again.status == .notModified)

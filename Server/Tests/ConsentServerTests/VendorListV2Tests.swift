@@ -58,6 +58,10 @@ struct VendorListV2Tests {
                 let translated = try VendorList(jsonData: Data(germanCut.body.readableBytesView))
                 #expect(translated.purposes[1]?.name == (try VendorListTranslation(jsonData: german)).purposes[1]?.name)
                 #expect(translated.purposes[1]?.name != list.purposes[1]?.name)
+                // In German throughout: the stacks the 2020 translation predates (38-42) are left out.
+                #expect(translated.language == "DE")
+                #expect(germanCut.object["languageFallback"] == nil)
+                #expect(Set(translated.stacks.keys) == Set(1...37))
                 let revalidated = try await client.send(.get, "/v1/vendor-list/trimmed?publisherIds=pub-news&language=de",
                                                         bearer: server.publishable,
                                                         headers: [.ifNoneMatch: try #require(germanCut.headers[.eTag])])

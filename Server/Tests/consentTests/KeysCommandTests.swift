@@ -76,6 +76,22 @@ import FoundationNetworking
         #expect(verified.status == 0)
         #expect(verified.output == "chain of com.example.news holds: 3 events\n")
     }
+
+    @Test("chain verify refuses an app the database does not know, and accepts one with keys but no event")
+    func chainVerifyUnknownApp() throws {
+        let database = Self.database()
+        #expect(try Consent.run(["keys", "create", "--app", "com.example.news", "--kind", "secret", "--database", database]).status == 0)
+
+        let typo = try Consent.run(["chain", "verify", "--app", "com.example.nwes", "--database", database])
+        #expect(typo.status == 64)
+        #expect(typo.output.isEmpty)
+        #expect(typo.error.contains("no app com.example.nwes in this database"))
+        #expect(typo.error.contains("apps with keys: com.example.news"))
+
+        let empty = try Consent.run(["chain", "verify", "--app", "com.example.news", "--database", database])
+        #expect(empty.status == 0)
+        #expect(empty.output == "chain of com.example.news holds: 0 events\n")
+    }
 }
 
 /// A `consentd` process started from the build products folder, stopped with SIGTERM.

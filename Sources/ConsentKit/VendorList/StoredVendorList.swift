@@ -70,11 +70,13 @@ enum StoredVendorList {
         return true
     }
 
-    /// Writes `header` and `body` to `file` atomically, creating its folder if needed.
+    /// Writes `header` and `body` to `file` atomically, creating its folder if needed, and
+    /// removes what earlier writes of `file` left behind (``removeAbandonedTemporaries(of:)``).
     ///
     /// - Throws: ``VendorListLoadingError/cacheWrite(file:message:)``; the old file is then untouched.
     static func write(header: Header, body: Data, to file: URL) throws(VendorListLoadingError) {
         let directory = file.deletingLastPathComponent()
+        removeAbandonedTemporaries(of: file)
         let temporary = directory.appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString).tmp")
         do {
             let encoder = JSONEncoder()
@@ -104,6 +106,24 @@ enum StoredVendorList {
             throw .cacheWrite(file: file, message: "\(error.localizedDescription)")
         }
         synchronizeDirectory(directory)
+    }
+
+    /// How old a temporary file must be before a later write removes it: far longer than any
+    /// write takes, so a write running at the same time keeps its own.
+    static let abandonedTemporaryAge: TimeInterval = 600
+
+    /// Removes the temporary files (`.NAME.UUID.tmp`) that writes of `file` interrupted by a
+    /// crash or a kill left in its folder, once they are ``abandonedTemporaryAge`` old.
+    static func removeAbandonedTemporaries(of file: URL, now: Date = Date()) {
+        let directory = file.deletingLastPathComponent()
+        let prefix = ".\(file.lastPathComponent)."
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+            let path = directory.appendingPathComponent(name).path
+            guard let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
+                  now.timeIntervalSince(modified) >= abandonedTemporaryAge else { continue }
+            try? FileManager.default.removeItem(atPath: path)
+        }
     }
 
     /// The header and body of the file, checked for shape but not decoded; nil when there is no file.

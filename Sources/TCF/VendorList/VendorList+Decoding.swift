@@ -5,7 +5,8 @@ extension VendorList {
     /// `vendor-list.json` of specification version 2 or 3.
     ///
     /// Sections may be JSON objects keyed by id (v2, v3) or arrays (v1). Members the formats do
-    /// not define are skipped, so additions to the format do not break loading.
+    /// not define are skipped, so additions to the format do not break loading; a top-level
+    /// `language` (which consentd adds to a translated list) sets ``language``.
     ///
     /// - Throws: ``VendorListError`` naming the JSON path and byte offset of the first problem:
     ///   invalid JSON, a value of the wrong type, a missing required member (`vendorListVersion`,
@@ -25,6 +26,7 @@ extension VendorList {
                 vendorListVersion: try required(document.vendorListVersion, "vendorListVersion"),
                 tcfPolicyVersion: document.tcfPolicyVersion,
                 lastUpdated: document.lastUpdated,
+                language: document.language ?? "EN",
                 purposes: try required(document.purposes, "purposes"),
                 specialPurposes: document.specialPurposes ?? [:],
                 features: document.features ?? [:],
@@ -66,6 +68,7 @@ private struct VendorListDocument {
     var vendorListVersion: Int?
     var tcfPolicyVersion: Int?
     var lastUpdated: Date?
+    var language: String?
     var purposes: [Int: Declaration]?
     var specialPurposes: [Int: Declaration]?
     var features: [Int: Declaration]?
@@ -86,6 +89,14 @@ private struct VendorListDocument {
             case "vendorListVersion": document.vendorListVersion = try reader.readInt()
             case "tcfPolicyVersion": document.tcfPolicyVersion = try reader.readInt()
             case "lastUpdated": document.lastUpdated = try reader.readDate()
+            case "language":
+                // Not in the IAB's files: consentd names the language of a translated list.
+                let at = reader.offset
+                let language = try reader.readString()
+                guard (2...3).contains(language.count), language.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+                    throw reader.error(.invalidValue("\"\(language)\" is not a language code"), at: at)
+                }
+                document.language = language.uppercased()
             case "purposes": document.purposes = try reader.readEntries(Declaration.read)
             case "specialPurposes": document.specialPurposes = try reader.readEntries(Declaration.read)
             case "features": document.features = try reader.readEntries(Declaration.read)

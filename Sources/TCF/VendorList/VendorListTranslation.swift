@@ -42,11 +42,14 @@ extension VendorList {
     ///
     /// Only texts change: names, descriptions, legal descriptions and illustrations of the
     /// declarations and stacks the translation has. Ids, stack compositions, `consentable` and
-    /// `rightToObject` stay as the list has them; a declaration the translation lacks keeps the
-    /// list's text, and one the list lacks is ignored.
+    /// `rightToObject` stay as the list has them; a declaration the list lacks is ignored. A
+    /// stack the translation lacks is left out, so no stack is shown in another language; a
+    /// declaration it lacks keeps the list's text, so check ``untranslated(by:)`` first when
+    /// the list must be in one language throughout.
     public func translated(by translation: VendorListTranslation, language: String) -> VendorList {
         var list = self
         list.language = language.uppercased()
+        list.stacks = list.stacks.filter { translation.stacks[$0.key] != nil }
         Self.merge(translation.purposes, into: &list.purposes)
         Self.merge(translation.specialPurposes, into: &list.specialPurposes)
         Self.merge(translation.features, into: &list.features)
@@ -57,6 +60,24 @@ extension VendorList {
             list.stacks[id]!.description = text.description
         }
         return list
+    }
+
+    /// What `translation` lacks to give this list in one language: the purposes, special
+    /// purposes, features, special features and data categories of the list it has no text for
+    /// (`"purpose 11"`), by section and id; empty when it covers them all.
+    ///
+    /// A GVL v2 translation lacks the v3 lists' purpose 11 and data categories, so it never
+    /// covers a v3 list. Stacks are not counted: a list can be shown without one, so a notice
+    /// drops the stacks a translation lacks rather than showing them in another language.
+    public func untranslated(by translation: VendorListTranslation) -> [String] {
+        func missing<T>(_ name: String, _ list: [Int: T], _ texts: [Int: Declaration]) -> [String] {
+            list.keys.sorted().filter { texts[$0] == nil }.map { "\(name) \($0)" }
+        }
+        return missing("purpose", purposes, translation.purposes)
+            + missing("special purpose", specialPurposes, translation.specialPurposes)
+            + missing("feature", features, translation.features)
+            + missing("special feature", specialFeatures, translation.specialFeatures)
+            + missing("data category", dataCategories, translation.dataCategories)
     }
 
     private static func merge(_ texts: [Int: Declaration], into declarations: inout [Int: Declaration]) {

@@ -181,6 +181,31 @@ struct VendorListLocalLoadingTests {
         #expect(local.origin == .stored(folder.cacheFile))
         #expect(local.vendorList?.vendorListVersion == 45)
     }
+
+    @Test("the next write removes what an interrupted write left, and spares one still in progress")
+    func nextWriteRemovesAbandonedTemporaries() async throws {
+        let folder = try TestFolder()
+        func temporary(modified: Date) throws -> URL {
+            let file = folder.cacheDirectory.appendingPathComponent(".vendor-list.cache.\(UUID().uuidString).tmp")
+            try FileManager.default.createDirectory(at: folder.cacheDirectory, withIntermediateDirectories: true)
+            try Data("{\"partial".utf8).write(to: file)
+            try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: file.path)
+            return file
+        }
+        let abandoned = try temporary(modified: Date().addingTimeInterval(-3600))
+        let inProgress = try temporary(modified: Date())
+        let unrelated = folder.cacheDirectory.appendingPathComponent(".other.cache.0.tmp")
+        try Data().write(to: unrelated)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: unrelated.path)
+
+        try await storeCopy(try GVLFixtures.v3v45(), in: folder)
+
+        #expect(!FileManager.default.fileExists(atPath: abandoned.path))
+        #expect(FileManager.default.fileExists(atPath: inProgress.path))
+        #expect(FileManager.default.fileExists(atPath: unrelated.path))
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.cacheDirectory.path).filter { $0.hasSuffix(".tmp") }
+        #expect(left.sorted() == [inProgress.lastPathComponent, unrelated.lastPathComponent].sorted())
+    }
 }
 
 /// Stores `body` as the copy in `folder` through a loader at time `date`, as a download with

@@ -33,9 +33,35 @@ import Testing
         #expect(german.stacks[1]?.specialFeatures == list.stacks[1]?.specialFeatures)
         #expect(german.vendors == list.vendors)
         #expect(german.vendorListVersion == list.vendorListVersion)
-        // v224 has stacks 38...42, which the v29 translation predates: they keep the English text.
-        #expect(german.stacks[42] == list.stacks[42])
-        #expect(german.stacks.count == list.stacks.count)
+        // v224 has stacks 38...42, which the v29 translation predates: they are left out rather
+        // than shown in English.
+        #expect(german.stacks[42] == nil)
+        #expect(Set(german.stacks.keys) == Set(1...37))
+        #expect(list.stacks.count == 42)
+    }
+
+    @Test func aV2TranslationCoversTheV2ListsDeclarations() throws {
+        let list = try VendorListDecodingTests.load(VendorListDecodingTests.v2)
+        #expect(list.untranslated(by: try Self.german()).isEmpty)
+    }
+
+    @Test func aV2TranslationDoesNotCoverAV3List() throws {
+        let list = try VendorList(jsonData: Fixtures.data("gvl/gvl-v3_vendor-list-v45_2024-03-21.json"))
+        let gaps = list.untranslated(by: try Self.german())
+        #expect(gaps.first == "purpose 11")
+        #expect(gaps.filter { $0.hasPrefix("data category") }.count == 11)
+        #expect(gaps.count == 12)
+    }
+
+    @Test func aTranslatedListSaysItsLanguageWhenDecodedAgain() throws {
+        var object = try #require(try JSONSerialization.jsonObject(
+            with: Fixtures.data("gvl/gvl-v3_vendor-list-v45_2024-03-21.json")) as? [String: Any])
+        object["language"] = "de"
+        #expect(try VendorList(jsonData: JSONSerialization.data(withJSONObject: object)).language == "DE")
+        object["language"] = "1<"
+        #expect(throws: VendorListError.self) { try VendorList(jsonData: JSONSerialization.data(withJSONObject: object)) }
+        object["language"] = nil
+        #expect(try VendorList(jsonData: JSONSerialization.data(withJSONObject: object)).language == "EN")
     }
 
     @Test func theFrenchTranslationAppliesToo() throws {

@@ -85,12 +85,37 @@ public final class VendorListCatalog: Sendable {
     }
 
     /// The list cut to `vendorIds`: every purpose, feature, stack and data category, only those
-    /// vendors, with names and descriptions in `language` when a translation is loaded.
+    /// vendors, with names and descriptions in `language` when a loaded translation covers the
+    /// list held.
+    ///
+    /// The answer is in one language throughout, and says which in `language` (`"EN"`, `"DE"`).
+    /// A translation covers the list when it has a text for each of its purposes, special
+    /// purposes, features, special features and data categories
+    /// (`VendorList.untranslated(by:)`); the stacks it lacks are left out of the translated
+    /// list. Otherwise the list comes in English, and `languageFallback` says what was asked and
+    /// why it is not given: `{"requested": "DE", "reason": "…"}`. So a 2020 GVL v2 translation is
+    /// never served with a v3 list, whose purpose 11 and data categories it lacks.
     public func trimmed(vendorIds: [Int], language: String?) throws -> VendorListDocument {
-        let language = language?.lowercased()
-        let translation = language.flatMap { translations[$0] }
-        let (source, etag) = held.withLock { ($0.document.body, $0.document.etag) }
-        let key = "\(etag)|\(translation == nil ? "" : language!)|\(vendorIds.map(String.init).joined(separator: ","))"
+        let requested = language?.lowercased()
+        let (source, etag, list) = held.withLock { ($0.document.body, $0.document.etag, $0.list) }
+        var translation: VendorListDocument?
+        var fallback: String?
+        if let requested, requested != "en" {
+            if let loaded = translations[requested] {
+                let missing = list.untranslated(by: loaded.translation)
+                if missing.isEmpty {
+                    translation = loaded.document
+                } else {
+                    let shown = missing.prefix(5).joined(separator: ", ") + (missing.count > 5 ? " and \(missing.count - 5) more" : "")
+                    fallback = "the \(requested.uppercased()) translation loaded does not cover vendor list "
+                        + "v\(list.gvlSpecificationVersion) #\(list.vendorListVersion): it has no text for \(shown)"
+                }
+            } else {
+                fallback = "no \(requested.uppercased()) translation is loaded"
+                    + (languages.isEmpty ? "" : " (loaded: \(languages.map { $0.uppercased() }.joined(separator: ", ")))")
+            }
+        }
+        let key = "\(etag)|\(requested ?? "")|\(vendorIds.map(String.init).joined(separator: ","))"
         if let cached = held.withLock({ $0.trimmed[key] }) { return cached }
 
         guard var object = try JSONSerialization.jsonObject(with: source) as? [String: Any] else {
@@ -100,9 +125,12 @@ public final class VendorListCatalog: Sendable {
         if let vendors = object["vendors"] as? [String: Any] {
             object["vendors"] = vendors.filter { wanted.contains($0.key) }
         }
-        if let translation, let translated = try JSONSerialization.jsonObject(with: translation.document.body) as? [String: Any] {
+        object["language"] = "EN"
+        if let translation, let requested, let translated = try JSONSerialization.jsonObject(with: translation.body) as? [String: Any] {
             for section in ["purposes", "specialPurposes", "features", "specialFeatures", "stacks", "dataCategories"] {
-                guard var entries = object[section] as? [String: Any], let texts = translated[section] as? [String: Any] else { continue }
+                guard var entries = object[section] as? [String: Any] else { continue }
+                let texts = translated[section] as? [String: Any] ?? [:]
+                if section == "stacks" { entries = entries.filter { texts[$0.key] != nil } }
                 for (id, text) in texts {
                     guard var entry = entries[id] as? [String: Any], let text = text as? [String: Any] else { continue }
                     for field in ["name", "description", "illustrations", "descriptionLegal"] where text[field] != nil {
@@ -112,7 +140,10 @@ public final class VendorListCatalog: Sendable {
                 }
                 object[section] = entries
             }
-            object["language"] = language
+            object["language"] = requested.uppercased()
+        }
+        if let fallback, let requested {
+            object["languageFallback"] = ["requested": requested.uppercased(), "reason": fallback]
         }
         let document = VendorListDocument(body: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
         held.withLock { held in
