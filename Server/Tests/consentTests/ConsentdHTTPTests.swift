@@ -186,7 +186,7 @@ struct ConsentdHTTPTests {
     ] as [([String], [String: String], String)])
     func badLimitIsRefused(arguments: [String], environment: [String: String], message: String) throws {
         let directory = ConsentdSettingsTests.temporaryDirectory()
-        let result = try ConsentdSettingsTests.runConsentd(
+        let result = try Self.runConsentd(
             arguments + ["--port", "0", "--database", "sqlite:" + directory.appendingPathComponent("db.sqlite").path], environment: environment)
         #expect(result.status == 64)
         #expect(result.error.contains(message))
@@ -241,13 +241,18 @@ struct ConsentdHTTPTests {
 
     @Test("the SQLite database and its -wal and -shm files are created readable by consentd's user only (0600)")
     func databaseFileMode() throws {
-        let server = try Server()
+        // consentd itself creates the file here (Server would create it with `consent keys`).
+        let directory = ConsentdSettingsTests.temporaryDirectory()
+        let server = try ConsentdProcess(arguments: [
+            "--port", "0", "--database", "sqlite:" + directory.appendingPathComponent("consentd.sqlite").path,
+            "--secret-file", directory.appendingPathComponent("secret").path,
+        ])
         defer { server.stop() }
-        let connection = try server.connect()
+        let connection = try RawConnection(url: server.url)
         try connection.send("GET /health HTTP/1.1\r\nHost: test\r\n\r\n")
         #expect(connection.readResponse(within: 10)?.status == 200)
         for suffix in ["", "-wal", "-shm"] {
-            let path = server.directory.appendingPathComponent("consentd.sqlite" + suffix).path
+            let path = directory.appendingPathComponent("consentd.sqlite" + suffix).path
             let mode = try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
             #expect(mode == 0o600, "consentd.sqlite\(suffix) has mode \(String(mode, radix: 8))")
         }
@@ -259,12 +264,35 @@ struct ConsentdHTTPTests {
         defer { occupant.stop() }
         let port = try #require(URL(string: occupant.process.url)?.port)
         let directory = ConsentdSettingsTests.temporaryDirectory()
-        let result = try ConsentdSettingsTests.runConsentd(
+        let result = try Self.runConsentd(
             ["--port", "\(port)", "--database", "sqlite:" + directory.appendingPathComponent("db.sqlite").path,
              "--secret-file", directory.appendingPathComponent("secret").path], environment: [:])
         #expect(result.status == 78)
         #expect(result.error.contains("consentd: cannot listen on 127.0.0.1:\(port): address already in use"))
         #expect(result.error.contains("--port (CONSENTD_PORT)"))
+    }
+
+    /// Runs the built `consentd` to its end, or stops it after 30 s (a consentd that starts where
+    /// it should have refused its settings), giving status -1.
+    static func runConsentd(_ arguments: [String], environment: [String: String]) throws -> Consent.Result {
+        let process = Process()
+        process.executableURL = Bundle.main.bundleURL.appendingPathComponent("consentd")
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let directory = ConsentdSettingsTests.temporaryDirectory()
+        let output = directory.appendingPathComponent("stdout"), error = directory.appendingPathComponent("stderr")
+        for file in [output, error] { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = try FileHandle(forWritingTo: error)
+        try process.run()
+        let end = Date().addingTimeInterval(30)
+        while process.isRunning, Date() < end { Thread.sleep(forTimeInterval: 0.05) }
+        let stopped = process.isRunning
+        if stopped { process.terminate() }
+        process.waitUntilExit()
+        return Consent.Result(status: stopped ? -1 : process.terminationStatus,
+                              output: (try? String(contentsOf: output, encoding: .utf8)) ?? "",
+                              error: (try? String(contentsOf: error, encoding: .utf8)) ?? "")
     }
 
     static func header(_ name: String, in head: String) -> String? {
