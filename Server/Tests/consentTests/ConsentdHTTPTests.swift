@@ -128,6 +128,18 @@ struct ConsentdHTTPTests {
         #expect(used.waitForClose(within: 8))
     }
 
+    @Test("a connection answered before its body was sent (a refusal) is idle once the body is in, and is closed")
+    func idleAfterEarlyAnswer() throws {
+        let server = try Server(["--idle-timeout", "1"])
+        defer { server.stop() }
+        let connection = try server.connect()
+        let body = Self.event()
+        try connection.send("POST /v1/consents HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n")
+        #expect(connection.readResponse(within: 10)?.status == 401)
+        try connection.send(body)
+        #expect(connection.waitForClose(within: 8))
+    }
+
     @Test("half-sent headers are closed after the header timeout, well before the idle timeout")
     func headerTimeout() throws {
         let server = try Server(["--header-timeout", "1", "--idle-timeout", "60"])

@@ -32,6 +32,11 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var context: ChannelHandlerContext?
     private var bodyTimedOut = false
     private var faultRaised = false
+    /// Heads read and responses ended on this connection: a route may answer before it reads the
+    /// body (a refusal), and pipelined requests may overlap, so the phase after a body's end
+    /// depends on whether its answer is already out.
+    private var requestsRead = 0
+    private var responsesEnded = 0
 
     init(timeouts: ConnectionTimeouts) {
         self.timeouts = timeouts
@@ -60,6 +65,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
+            requestsRead += 1
             enter(.readingBody)
             if head.headerFields[.expect]?.lowercased() == "100-continue" {
                 context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil)
@@ -67,14 +73,15 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case .body:
             break
         case .end:
-            if phase == .readingBody { enter(.responding) }
+            if phase == .readingBody { enter(responsesEnded >= requestsRead ? .idle : .responding) }
         }
         context.fireChannelRead(data)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data), phase == .responding {
-            enter(.idle)
+        if case .end = unwrapOutboundIn(data) {
+            responsesEnded += 1
+            if phase == .responding, responsesEnded >= requestsRead { enter(.idle) }
         }
         context.write(data, promise: promise)
     }
