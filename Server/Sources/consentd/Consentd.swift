@@ -51,6 +51,18 @@ struct ConsentdCommand: AsyncParsableCommand {
     @Option(help: "Largest request body in bytes (default 65536). [CONSENTD_BODY_LIMIT]")
     var bodyLimit: Int?
 
+    @Option(help: "Seconds a connection with no request under way stays open (default 60). [CONSENTD_IDLE_TIMEOUT]")
+    var idleTimeout: String?
+
+    @Option(help: "Seconds a request's head may take to arrive, from its first byte (default 10). [CONSENTD_HEADER_TIMEOUT]")
+    var headerTimeout: String?
+
+    @Option(help: "Seconds a request's body may take to arrive, from the end of its head (default 30). [CONSENTD_BODY_TIMEOUT]")
+    var bodyTimeout: String?
+
+    @Option(help: "Most connections open at once; more wait in the listen backlog (default 1024). [CONSENTD_MAX_CONNECTIONS]")
+    var maxConnections: Int?
+
     @Option(help: "Seconds a checked API key is trusted before the database is asked again; bounds how long a revoked key works (default 5). [CONSENTD_KEY_CACHE_SECONDS]")
     var keyCacheSeconds: Double?
 
@@ -93,6 +105,22 @@ struct ConsentdCommand: AsyncParsableCommand {
         if let value = setting(bodyLimit.map(String.init), "CONSENTD_BODY_LIMIT") {
             guard let bytes = Int(value), bytes >= 1024 else { throw ValidationError("the body limit must be at least 1024 bytes") }
             settings.bodyLimit = bytes
+        }
+        for (option, variable, apply) in [
+            (idleTimeout, "CONSENTD_IDLE_TIMEOUT", { (limit: Duration) in settings.idleTimeout = limit }),
+            (headerTimeout, "CONSENTD_HEADER_TIMEOUT", { (limit: Duration) in settings.headerTimeout = limit }),
+            (bodyTimeout, "CONSENTD_BODY_TIMEOUT", { (limit: Duration) in settings.bodyTimeout = limit }),
+        ] as [(String?, String, (Duration) -> Void)] {
+            if let value = setting(option, variable) {
+                guard let seconds = Double(value), seconds > 0, seconds <= 86_400 else {
+                    throw ValidationError("\(variable): \(value) is not a number of seconds above 0 and at most 86400")
+                }
+                apply(.milliseconds(Int64((seconds * 1000).rounded(.up))))
+            }
+        }
+        if let value = setting(maxConnections.map(String.init), "CONSENTD_MAX_CONNECTIONS") {
+            guard let count = Int(value), count >= 1 else { throw ValidationError("CONSENTD_MAX_CONNECTIONS: \(value) is not a whole number of 1 or more") }
+            settings.maxConnections = count
         }
         if let value = setting(keyCacheSeconds.map { String($0) }, "CONSENTD_KEY_CACHE_SECONDS") {
             guard let seconds = Double(value), seconds >= 0 else { throw ValidationError("the key cache must be 0 or more seconds") }
@@ -144,6 +172,11 @@ struct ConsentdCommand: AsyncParsableCommand {
             try await app.runService()
         } catch {
             await server.close()
+            if let message = server.listenFailure(error) {
+                var standardError = FileHandle.standardError
+                print("consentd: \(message)", to: &standardError)
+                throw ExitCode(78)  // EX_CONFIG
+            }
             throw error
         }
         await server.close()

@@ -1,7 +1,9 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import Metrics
+import NIOCore
 import Prometheus
 import ServiceLifecycle
 
@@ -75,12 +77,13 @@ public final class Consentd: Sendable {
         await database.close()
     }
 
-    /// Every route, behind the error, metrics and rate-limit middleware.
+    /// Every route, behind the metrics, error and rate-limit middleware. Metrics come first, so
+    /// they count the status the client gets.
     public func router() -> Router<ConsentdContext> {
         _ = Self.metrics
         let router = Router(context: ConsentdContext.self)
-        router.add(middleware: ErrorMiddleware(logger: logger))
         router.add(middleware: MetricsMiddleware())
+        router.add(middleware: ErrorMiddleware(logger: logger))
         router.add(middleware: IPRateLimitMiddleware(limiter: ipLimiter, clientIPHeader: settings.clientIPHeader))
         addOperationsRoutes(to: router)
         addConfigRoutes(to: router)
@@ -90,15 +93,20 @@ public final class Consentd: Sendable {
         return router
     }
 
-    /// The HTTP application, with the vendor-list refresher when an upstream is configured.
+    /// The HTTP application, with the vendor-list refresher when an upstream is configured:
+    /// `HEAD` answered on every `GET` route, each connection under a ``ConnectionGuard``, at most
+    /// ``ServerSettings/maxConnections`` at once.
     public func application(onServerRunning: @escaping @Sendable (String) async -> Void = { _ in }) -> some ApplicationProtocol {
         var services: [any Service] = []
         if let url = settings.vendorListURL {
             services.append(VendorListRefresher(url: url, interval: settings.vendorListRefresh, catalog: catalog, logger: logger))
         }
+        let timeouts = ConnectionTimeouts(settings)
         return Application(
-            router: router(),
-            configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "consentd"),
+            responder: HeadResponder(router().buildResponder()),
+            server: HTTPServerBuilder { responder in ConsentdChannel(responder: responder, timeouts: timeouts) },
+            configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "consentd",
+                                 availableConnectionsDelegate: MaximumAvailableConnections(settings.maxConnections, logger: logger)),
             services: services,
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
@@ -106,6 +114,15 @@ public final class Consentd: Sendable {
             },
             logger: logger
         )
+    }
+
+    /// The message for an error that stopped the server before it listened: the address could
+    /// not be bound (in use, not on this machine, or a privileged port). Nil for any other error.
+    public func listenFailure(_ error: any Error) -> String? {
+        guard let error = error as? IOError, [EADDRINUSE, EADDRNOTAVAIL, EACCES].contains(error.errnoCode) else { return nil }
+        let reason = String(cString: strerror(error.errnoCode)).lowercased()
+        return "cannot listen on \(Self.urlHost(settings.host)):\(settings.port): \(reason); choose another port with --port "
+            + "(CONSENTD_PORT) or another address with --host (CONSENTD_HOST)"
     }
 
     private static func urlHost(_ host: String) -> String {

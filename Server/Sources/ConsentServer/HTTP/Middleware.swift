@@ -3,8 +3,9 @@ import Hummingbird
 import Logging
 
 /// Turns every error into an `APIError`: Hummingbird's own (unknown route, body too large) get
-/// their code, anything else (a database that does not answer) becomes 503 `unavailable` and is
-/// logged. No input reaches the client as a 500.
+/// their code, a ``ClientFault`` (a malformed, unfinished or slow body) its 4xx, logged at debug,
+/// and anything else (a database that does not answer) becomes 503 `unavailable`, logged at error.
+/// No input reaches the client as a 500, and no fault of the client's as a 5xx.
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = ConsentdContext
     let logger: Logger
@@ -14,6 +15,9 @@ struct ErrorMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch let error as APIError {
             throw error
+        } catch let fault as ClientFault {
+            logger.debug("request not delivered", metadata: ["path": "\(request.uri.path)", "fault": "\(fault)"])
+            throw fault.apiError
         } catch let error as HTTPResponseError {
             throw Self.apiError(for: error.status, request: request)
         } catch {

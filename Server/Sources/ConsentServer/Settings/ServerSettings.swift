@@ -32,6 +32,17 @@ public struct ServerSettings: Sendable {
     public var vendorListMaxAge = 3600
     /// The largest request body accepted, in bytes.
     public var bodyLimit = 64 * 1024
+    /// How long a connection with no request under way stays open: from its opening, or from the
+    /// end of its last response, to the first byte of a request.
+    public var idleTimeout: Duration = .seconds(60)
+    /// How long a request's head (request line and headers) may take to arrive in full, from its
+    /// first byte.
+    public var headerTimeout: Duration = .seconds(10)
+    /// How long a request's body may take to arrive in full, from the end of its head.
+    public var bodyTimeout: Duration = .seconds(30)
+    /// The most connections open at once; further ones wait in the kernel's listen backlog until
+    /// one closes.
+    public var maxConnections = 1024
     /// Requests per second per API key (0 turns the limit off).
     public var rateLimitPerKey = RateLimit(perSecond: 200, burst: 400)
     /// Requests per second per client IP address (0 turns the limit off).

@@ -6,6 +6,11 @@ import NIOPosix
 import PostgresKit
 import SQLiteKit
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The database engines consentd stores its data in.
 public enum DatabaseEngine: String, Sendable {
@@ -202,6 +207,7 @@ struct SQLitePool: ConnectionPool, @unchecked Sendable {
     static func open(path: String, logger: Logger) async throws -> SQLitePool {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        createPrivately(path: path)
         // WAL is a property of the file: set it once, before the pool opens its connections.
         let setup = try await SQLiteConnection.open(storage: .file(path: path), logger: logger).get()
         do {
@@ -238,6 +244,14 @@ struct SQLitePool: ConnectionPool, @unchecked Sendable {
 extension SQLiteConnection: DedicatedConnection {
     var sql: any SQLDatabase { self.sql() }
     func close() async { try? await self.close().get() }
+}
+
+/// Creates an SQLite database file with mode 0600 when it does not exist, so only consentd's user
+/// reads the consent records; SQLite gives the `-wal` and `-shm` files the database file's mode.
+/// An existing file keeps the mode its operator gave it.
+private func createPrivately(path: String) {
+    let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+    if descriptor >= 0 { close(descriptor) }
 }
 
 /// Opens SQLite connections with the settings every consentd connection needs.

@@ -5,26 +5,27 @@ extension Consentd {
     /// `GET /v1/vendor-list.json`, `GET /v1/vendor-list/translations/{language}`, `GET /v1/vendor-list/trimmed`.
     func addVendorListRoutes(to router: Router<ConsentdContext>) {
         router.get("/v1/vendor-list.json") { request, _ -> Response in
-            self.serve(self.catalog.document, for: request)
+            try self.serve(self.catalog.document, for: request)
         }
         router.get("/v1/vendor-list/translations/{language}") { request, context -> Response in
             let language = try languageParameter(try context.pathParameter("language"), field: "language")!
             guard let document = self.catalog.translation(language) else {
                 throw APIError.notFound("no translation for \(language); loaded: \(self.catalog.languages.joined(separator: ", "))")
             }
-            return self.serve(document, for: request)
+            return try self.serve(document, for: request)
         }
         router.get("/v1/vendor-list/trimmed") { request, _ -> Response in
             _ = try await self.authenticate(request, allowing: [.publishable, .secret], action: "read vendor lists")
             let selected = try self.publishers(for: publisherIds(request))
             let language = try languageParameter(request.query("language"), field: "language")
             let vendorIds = Array(Set(selected.flatMap(\.vendorIds))).sorted()
-            return self.serve(try self.catalog.trimmed(vendorIds: vendorIds, language: language), for: request)
+            return try self.serve(try self.catalog.trimmed(vendorIds: vendorIds, language: language), for: request)
         }
     }
 
-    /// A document with `ETag` and `Cache-Control`, 304 for a matching `If-None-Match`, gzip when accepted.
-    func serve(_ document: VendorListDocument, for request: Request) -> Response {
+    /// A document with `ETag` and `Cache-Control`, 304 for a matching `If-None-Match`, gzip when
+    /// `Accept-Encoding` prefers it, 406 when it refuses both gzip and identity.
+    func serve(_ document: VendorListDocument, for request: Request) throws -> Response {
         var headers: HTTPFields = [
             .eTag: document.etag,
             .cacheControl: "public, max-age=\(settings.vendorListMaxAge)",
@@ -35,10 +36,10 @@ extension Consentd {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = "application/json; charset=utf-8"
-        let acceptsGzip = request.headers[values: .acceptEncoding].contains { value in
-            value.split(separator: ",").contains { $0.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() == "gzip" }
+        guard let coding = AcceptEncoding(request.headers).choice() else {
+            throw APIError(.notAcceptable, "not_acceptable", "Accept-Encoding refuses both gzip and identity; send one of them")
         }
-        if acceptsGzip, !document.gzipped.isEmpty {
+        if coding == "gzip", !document.gzipped.isEmpty {
             headers[.contentEncoding] = "gzip"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: document.gzipped)))
         }
