@@ -38,16 +38,18 @@ extension BitReader {
     /// and, for a range, `EndVendorId` (16). With `maxVendorId` nil (publisher restrictions)
     /// ids need only be at least 1.
     ///
-    /// The set's storage is allocated for ids up to `maxVendorId`, which bounds them, or else up
-    /// to `expectedMax`, a guess that saves growing it entry by entry when it holds.
-    mutating func readRangeEntries(maxVendorId: Int?, expectedMax: Int = 0) throws(TCFDecodingError) -> IDSet {
+    /// The entries are gathered as runs first, so that the set takes the smaller of its two
+    /// forms without ever spelling out a bitset the entries do not pay for (see ``IDSet/Runs``).
+    mutating func readRangeEntries(maxVendorId: Int?) throws(TCFDecodingError) -> IDSet {
         let count = try read(12, "NumEntries")
-        var builder = IDSet.Builder(capacityFor: count == 0 ? 0 : maxVendorId ?? expectedMax)
-        for _ in 0..<count {
+        guard count > 0 else { return IDSet() }
+        // At most 4,095 entries: 16 KB of temporary storage.
+        var runs = [UInt32](repeating: 0, count: count)
+        for index in 0..<count {
             let entry = try readRangeEntry(maxVendorId: maxVendorId)
-            builder.insert(entry.lowerBound, through: entry.upperBound)
+            runs[index] = IDSet.Runs.pack(entry.lowerBound, entry.upperBound)
         }
-        return builder.build()
+        return runs.withUnsafeMutableBufferPointer { IDSet(packedRuns: $0) }
     }
 
     /// Reads one range entry, an id or a range of ids, each in `1...(maxVendorId ?? IDSet.maxID)`.
