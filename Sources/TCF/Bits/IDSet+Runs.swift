@@ -37,9 +37,11 @@ extension IDSet {
         /// and adjacent ones into the first elements; returns how many runs that leaves.
         static func merge(_ runs: UnsafeMutableBufferPointer<UInt32>) -> Int {
             guard runs.count > 1 else { return runs.count }
-            if zip(runs, runs.dropFirst()).contains(where: { $0 > $1 }) {
+            // Entries come in increasing order in every string seen; sort only the others.
+            for index in 1..<runs.count where runs[index] < runs[index - 1] {
                 var unsorted = runs
                 unsorted.sort()
+                break
             }
             var kept = 0
             for index in 1..<runs.count {

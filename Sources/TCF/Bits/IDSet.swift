@@ -14,32 +14,50 @@ public struct IDSet: Sendable, Hashable, Sequence, CustomStringConvertible {
     /// (purposes, special features: ids below 64) need no heap storage, and a set of long runs
     /// needs little:
     ///
-    /// - `large` and `runs` nil: id `i` is bit `63 - i` of `small` (most significant first, the
-    ///   order of the consent string's bitfields);
-    /// - `large` set (some id is 64 or more): id `i` is bit `63 - i % 64` of word `i / 64` of
-    ///   `large`, which holds at least two words and no trailing zero word; `small` is 0;
-    /// - `runs` set (some id is 64 or more, and ``Runs/isPreferred(runCount:wordCount:)`` holds
-    ///   for the set's maximal runs and the words a bitset would take): the maximal runs in
-    ///   increasing order; `small` is 0.
+    /// - `storage` nil: id `i` is bit `63 - i` of `small` (most significant first, the order of
+    ///   the consent string's bitfields);
+    /// - `storage` a ``Words`` (`small` is 0; some id is 64 or more): id `i` is bit
+    ///   `63 - i % 64` of word `i / 64`; at least two words and no trailing zero word;
+    /// - `storage` a ``Runs`` (`small` is 1; some id is 64 or more, and
+    ///   ``Runs/isPreferred(runCount:wordCount:)`` holds for the set's maximal runs and the words
+    ///   a bitset would take): the maximal runs in increasing order.
     ///
-    /// Bit 0 is never set. The form follows from the ids alone, so each set has exactly one
-    /// representation, and `==` and `hash(into:)` compare the stored words or runs and nothing else.
+    /// One reference, not one per form: copying a set retains one object. Bit 0 is never set.
+    /// The form follows from the ids alone, so each set has exactly one representation, and `==`
+    /// and `hash(into:)` compare the stored words or runs and nothing else.
     private let small: UInt64
     // Unchecked: `Words` and `Runs` cannot be `Sendable` (no `ManagedBuffer` is), but a set's
     // storage never changes once it holds it, so sharing it between threads is safe.
-    nonisolated(unsafe) private let large: Words?
-    nonisolated(unsafe) private let runs: Runs?
+    nonisolated(unsafe) private let storage: AnyObject?
+
+    /// The bitset's words, when the set is held as a bitset of two words or more.
+    @inline(__always)
+    private var large: Words? {
+        guard let storage, small == 0 else { return nil }
+        return unsafeDowncast(storage, to: Words.self)
+    }
+
+    /// The runs, when the set is held as runs.
+    @inline(__always)
+    private var runs: Runs? {
+        guard let storage, small != 0 else { return nil }
+        return unsafeDowncast(storage, to: Runs.self)
+    }
 
     /// The empty set.
     public init() {
         self.init(small: 0, large: nil, runs: nil)
     }
 
-    /// The set with exactly this storage, which must be in the canonical form.
+    /// The set with exactly this storage (at most one of them), which must be in the canonical form.
     private init(small: UInt64, large: Words?, runs: Runs?) {
-        self.small = small
-        self.large = large
-        self.runs = runs
+        if let runs {
+            self.small = 1
+            storage = runs
+        } else {
+            self.small = small
+            storage = large
+        }
     }
 
     /// A set holding the given ids.
@@ -196,7 +214,7 @@ public struct IDSet: Sendable, Hashable, Sequence, CustomStringConvertible {
     }
 
     /// Whether the set has no members.
-    public var isEmpty: Bool { small == 0 && large == nil && runs == nil }
+    public var isEmpty: Bool { small == 0 && storage == nil }
 
     /// The number of ids in the set.
     public var count: Int {
@@ -208,8 +226,8 @@ public struct IDSet: Sendable, Hashable, Sequence, CustomStringConvertible {
     /// Whether two sets hold the same ids.
     public static func == (lhs: IDSet, rhs: IDSet) -> Bool {
         // One representation per set: the same inline word, the same words in storage, or the
-        // same runs.
-        guard lhs.small == rhs.small, (lhs.runs == nil) == (rhs.runs == nil) else { return false }
+        // same runs (`small` tells the forms apart).
+        guard lhs.small == rhs.small, (lhs.storage == nil) == (rhs.storage == nil) else { return false }
         if let left = lhs.runs, let right = rhs.runs { return left === right || left.elementsEqual(right) }
         guard lhs.wordCount == rhs.wordCount else { return false }
         guard let left = lhs.large, let right = rhs.large, left !== right else { return true }

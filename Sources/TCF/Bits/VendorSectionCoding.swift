@@ -38,18 +38,29 @@ extension BitReader {
     /// and, for a range, `EndVendorId` (16). With `maxVendorId` nil (publisher restrictions)
     /// ids need only be at least 1.
     ///
-    /// The entries are gathered as runs first, so that the set takes the smaller of its two
-    /// forms without ever spelling out a bitset the entries do not pay for (see ``IDSet/Runs``).
+    /// With a `maxVendorId`, the entries go straight into a bitset allocated for ids up to it
+    /// (a bound the string paid for in its 16 bits, and that a vendor section has once), which
+    /// then takes its canonical form. Without one, the entries are gathered as runs, so that a
+    /// set never spells out a bitset its entries do not pay for (see ``IDSet/Runs``).
     mutating func readRangeEntries(maxVendorId: Int?) throws(TCFDecodingError) -> IDSet {
         let count = try read(12, "NumEntries")
         guard count > 0 else { return IDSet() }
-        // At most 4,095 entries: 16 KB of temporary storage.
-        var runs = [UInt32](repeating: 0, count: count)
-        for index in 0..<count {
-            let entry = try readRangeEntry(maxVendorId: maxVendorId)
-            runs[index] = IDSet.Runs.pack(entry.lowerBound, entry.upperBound)
+        guard maxVendorId == nil else {
+            var builder = IDSet.Builder(capacityFor: maxVendorId!)
+            for _ in 0..<count {
+                let entry = try readRangeEntry(maxVendorId: maxVendorId)
+                builder.insert(entry.lowerBound, through: entry.upperBound)
+            }
+            return builder.build()
         }
-        return runs.withUnsafeMutableBufferPointer { IDSet(packedRuns: $0) }
+        // At most 4,095 entries: 16 KB of temporary storage.
+        return try withUnsafeTemporaryAllocation(of: UInt32.self, capacity: count) { (runs) throws(TCFDecodingError) in
+            for index in 0..<count {
+                let entry = try readRangeEntry(maxVendorId: nil)
+                (runs.baseAddress! + index).initialize(to: IDSet.Runs.pack(entry.lowerBound, entry.upperBound))
+            }
+            return IDSet(packedRuns: runs)
+        }
     }
 
     /// Reads one range entry, an id or a range of ids, each in `1...(maxVendorId ?? IDSet.maxID)`.
