@@ -1,7 +1,8 @@
 // libFuzzer entry point for the TCF consent-string codecs.
 //
-// For every input: decoding must not crash, and whatever decodes must encode and decode back
-// to an equal value. A broken promise is a `fatalError`, which libFuzzer reports as a crash and
+// For every input: decoding must not crash, what it returns must hold no more memory than a
+// bound linear in the input's length, and whatever decodes must encode and decode back to an
+// equal value. A broken promise is a `fatalError`, which libFuzzer reports as a crash and
 // saves as an artifact. Built with `-sanitize=fuzzer,address` by scripts/fuzz.
 
 #if canImport(Glibc)
@@ -27,6 +28,31 @@ func LLVMFuzzerRunDriver(
     _ testOneInput: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
 ) -> CInt
 
+/// The bytes AddressSanitizer's allocator holds for live allocations, from libclang_rt.asan
+/// (`sanitizer/allocator_interface.h`): the harness measures what a decoded value keeps with it.
+@_extern(c, "__sanitizer_get_current_allocated_bytes")
+func sanitizerCurrentAllocatedBytes() -> Int
+
+/// The most memory a value decoded from `length` bytes of input may hold: 32 bytes per input
+/// byte and 64 KB for fixed parts (the bound `TCF`'s `IDSet` keeps; see Fuzz/README.md).
+func memoryBound(inputLength length: Int) -> Int { 32 * length + 65_536 }
+
+/// Decodes with `decode` and fails when the value it returns holds more heap memory than
+/// ``memoryBound(inputLength:)`` allows for `length` input bytes; returns the value.
+func checkingMemory<Value>(inputLength length: Int, _ input: @autoclosure () -> String, _ decode: () -> Value) -> Value {
+    let before = sanitizerCurrentAllocatedBytes()
+    let value = decode()
+    let held = sanitizerCurrentAllocatedBytes() - before
+    if held > memoryBound(inputLength: length) {
+        fatalError("""
+            \(Value.self): decoding \(length) bytes of input left \(held) bytes allocated, over the bound of \
+            \(memoryBound(inputLength: length))
+              input: \(input().debugDescription)
+            """)
+    }
+    return value
+}
+
 /// Checks one fuzz input; libFuzzer calls it once per input.
 ///
 /// The first byte chooses what the rest of the input is fed to (byte % 4):
@@ -49,8 +75,9 @@ public func fuzzTCF(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         checkRoundTrip(PublisherPurposesString.self, String(decoding: rest, as: UTF8.self))
     case 2:
         let json = Data(rest)
-        _ = try? VendorList(jsonData: json)
-        _ = try? VendorListTranslation(jsonData: json)
+        let text = { String(decoding: json, as: UTF8.self) }
+        _ = checkingMemory(inputLength: json.count, text()) { try? VendorList(jsonData: json) }
+        _ = checkingMemory(inputLength: json.count, text()) { try? VendorListTranslation(jsonData: json) }
     default:
         checkRoundTrip(ConsentString.self, base64URL(rest))
     }
@@ -66,10 +93,11 @@ protocol RoundTripping: Equatable {
 extension ConsentString: RoundTripping {}
 extension PublisherPurposesString: RoundTripping {}
 
-/// Decodes `input` as `Value`; when that succeeds, requires encode then decode to give an equal
-/// value. Decoding errors are the expected outcome for most inputs and are ignored.
+/// Decodes `input` as `Value` within the memory bound; when that succeeds, requires encode then
+/// decode to give an equal value. Decoding errors are the expected outcome for most inputs and
+/// are ignored.
 private func checkRoundTrip<Value: RoundTripping>(_: Value.Type, _ input: String) {
-    guard let first = try? Value(decoding: input) else { return }
+    guard let first = checkingMemory(inputLength: input.utf8.count, input, { try? Value(decoding: input) }) else { return }
     let encoded: String
     do {
         encoded = try first.encoded()

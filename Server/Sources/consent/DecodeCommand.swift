@@ -8,8 +8,10 @@ struct DecodeCommand: ParsableCommand {
         abstract: "Decode consent strings (TCF v1.1 or v2.x).",
         discussion: """
             Strings come from the arguments or, when there are none, one per line on standard input \
-            (blank lines are skipped). A string that fails to decode is reported and the rest are still \
-            decoded; the exit status is 1 if any failed.
+            (blank lines are skipped). Each string is decoded and printed before the next is read. A \
+            string that fails to decode is reported and the rest are still decoded; the exit status is \
+            1 if any failed. In the JSON form, a publisher restriction's vendors are ranges \
+            [[first, last], ...].
             """
     )
 
@@ -20,7 +22,7 @@ struct DecodeCommand: ParsableCommand {
     var strings: [String] = []
 
     func run() throws {
-        let inputs = strings.isEmpty ? Output.inputLines() : strings
+        let inputs = strings.isEmpty ? AnySequence(Output.inputLines()) : AnySequence(strings)
         var failures = 0
         for (index, input) in inputs.enumerated() {
             do {

@@ -19,13 +19,16 @@ enum Output {
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
-    /// The non-empty lines of standard input, trimmed of surrounding whitespace.
-    static func inputLines() -> [String] {
-        var lines: [String] = []
-        while let line = readLine(strippingNewline: true) {
-            let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
-            if !trimmed.isEmpty { lines.append(trimmed) }
+    /// The non-empty lines of standard input, trimmed of surrounding whitespace, read one at a
+    /// time as the sequence is iterated: a line is handled before the next is read, so a long
+    /// input never sits in memory whole.
+    static func inputLines() -> UnfoldSequence<String, Void> {
+        sequence(state: ()) { _ in
+            while let line = readLine(strippingNewline: true) {
+                let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+                if !trimmed.isEmpty { return trimmed }
+            }
+            return nil
         }
-        return lines
     }
 }

@@ -22,8 +22,9 @@ import Testing
         for key in ["vendorConsents", "vendorLegitimateInterests", "disclosedVendors", "allowedVendors"] {
             count += (object[key] as? [Int])?.count ?? 0
         }
+        // A restriction's vendors print as ranges, [[first, last], ...].
         for restriction in object["publisherRestrictions"] as? [[String: Any]] ?? [] {
-            count += (restriction["vendorIds"] as? [Int])?.count ?? 0
+            for range in restriction["vendorIds"] as? [[Int]] ?? [] { count += range[1] - range[0] + 1 }
         }
         return count
     }

@@ -36,9 +36,12 @@ extension IDSet {
     /// The ids in `range` (clamped to `1...IDSet.maxID`).
     public init(_ range: ClosedRange<Int>) {
         let first = Swift.max(range.lowerBound, 1), last = Swift.min(range.upperBound, IDSet.maxID)
-        var builder = Builder()
-        builder.insert(first, through: last)
-        self = builder.build()
+        guard first <= last else {
+            self.init()
+            return
+        }
+        var run = Runs.pack(first, last)
+        self = withUnsafeMutablePointer(to: &run) { IDSet(packedRuns: UnsafeMutableBufferPointer(start: $0, count: 1)) }
     }
 
     private func combining(_ other: IDSet, count: Int, _ operation: (UInt64, UInt64) -> UInt64) -> IDSet {

@@ -38,16 +38,29 @@ extension BitReader {
     /// and, for a range, `EndVendorId` (16). With `maxVendorId` nil (publisher restrictions)
     /// ids need only be at least 1.
     ///
-    /// The set's storage is allocated for ids up to `maxVendorId`, which bounds them, or else up
-    /// to `expectedMax`, a guess that saves growing it entry by entry when it holds.
-    mutating func readRangeEntries(maxVendorId: Int?, expectedMax: Int = 0) throws(TCFDecodingError) -> IDSet {
+    /// With a `maxVendorId`, the entries go straight into a bitset allocated for ids up to it
+    /// (a bound the string paid for in its 16 bits, and that a vendor section has once), which
+    /// then takes its canonical form. Without one, the entries are gathered as runs, so that a
+    /// set never spells out a bitset its entries do not pay for (see ``IDSet/Runs``).
+    mutating func readRangeEntries(maxVendorId: Int?) throws(TCFDecodingError) -> IDSet {
         let count = try read(12, "NumEntries")
-        var builder = IDSet.Builder(capacityFor: count == 0 ? 0 : maxVendorId ?? expectedMax)
-        for _ in 0..<count {
-            let entry = try readRangeEntry(maxVendorId: maxVendorId)
-            builder.insert(entry.lowerBound, through: entry.upperBound)
+        guard count > 0 else { return IDSet() }
+        guard maxVendorId == nil else {
+            var builder = IDSet.Builder(capacityFor: maxVendorId!)
+            for _ in 0..<count {
+                let entry = try readRangeEntry(maxVendorId: maxVendorId)
+                builder.insert(entry.lowerBound, through: entry.upperBound)
+            }
+            return builder.build()
         }
-        return builder.build()
+        // At most 4,095 entries: 16 KB of temporary storage.
+        return try withUnsafeTemporaryAllocation(of: UInt32.self, capacity: count) { (runs) throws(TCFDecodingError) in
+            for index in 0..<count {
+                let entry = try readRangeEntry(maxVendorId: nil)
+                (runs.baseAddress! + index).initialize(to: IDSet.Runs.pack(entry.lowerBound, entry.upperBound))
+            }
+            return IDSet(packedRuns: runs)
+        }
     }
 
     /// Reads one range entry, an id or a range of ids, each in `1...(maxVendorId ?? IDSet.maxID)`.

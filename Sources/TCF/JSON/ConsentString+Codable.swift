@@ -1,6 +1,8 @@
 // The JSON form of decoded consent strings, shared by the `consent` tool and the server.
 //
-// One flat object per string. Ids print as sorted integer arrays, timestamps as ISO 8601 UTC
+// One flat object per string. Ids print as sorted integer arrays, except a publisher
+// restriction's vendors, which print as their ranges, `[[first, last], ...]` (a restriction
+// names 1-65,535 in 33 bits of its string, and its JSON must stay as short), timestamps as ISO 8601 UTC
 // with milliseconds, language and country codes upper-case, and `validation` lists the policy
 // findings (ignored when decoding). Field names follow the widely used iabtcf naming
 // (`purposeConsents`, `publisherCountryCode`); the Swift properties keep the spec's names.
@@ -70,7 +72,8 @@ extension ValidationFinding.Code: Codable {}
 extension PublisherRestriction: Codable {
     private enum CodingKeys: String, CodingKey { case purposeId, restrictionType, vendorIds }
 
-    /// Decodes `{"purposeId", "restrictionType", "vendorIds"}`.
+    /// Decodes `{"purposeId", "restrictionType", "vendorIds"}`, `vendorIds` holding ranges
+    /// `[first, last]` in `1...IDSet.maxID` or single ids.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let type = try container.decode(Int.self, forKey: .restrictionType)
@@ -80,15 +83,41 @@ extension PublisherRestriction: Codable {
         }
         self.init(
             purposeId: try container.decode(Int.self, forKey: .purposeId), restrictionType: restrictionType,
-            vendorIds: try container.decode(IDSet.self, forKey: .vendorIds))
+            vendorIds: try Self.decodeRanges(try container.nestedUnkeyedContainer(forKey: .vendorIds)))
     }
 
-    /// Encodes `{"purposeId", "restrictionType", "vendorIds"}`.
+    /// Encodes `{"purposeId", "restrictionType", "vendorIds"}`, `vendorIds` as the set's
+    /// ranges, `[[first, last], ...]` in increasing order (a single id is `[id, id]`).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(purposeId, forKey: .purposeId)
         try container.encode(restrictionType.rawValue, forKey: .restrictionType)
-        try container.encode(vendorIds, forKey: .vendorIds)
+        var ranges = container.nestedUnkeyedContainer(forKey: .vendorIds)
+        for range in vendorIds.ranges { try ranges.encode([range.lowerBound, range.upperBound]) }
+    }
+
+    /// The ids of a JSON array whose elements are ranges `[first, last]` or single ids.
+    private static func decodeRanges(_ container: UnkeyedDecodingContainer) throws -> IDSet {
+        var container = container
+        var runs: [UInt32] = []
+        while !container.isAtEnd {
+            let first: Int, last: Int
+            if let id = try? container.decode(Int.self) {
+                (first, last) = (id, id)
+            } else {
+                var pair = try container.nestedUnkeyedContainer()
+                (first, last) = (try pair.decode(Int.self), try pair.decode(Int.self))
+                guard pair.isAtEnd else {
+                    throw DecodingError.dataCorruptedError(in: pair, debugDescription: "a range is [first, last], two ids")
+                }
+            }
+            guard first >= 1, first <= last, last <= IDSet.maxID else {
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "range \(first)-\(last) is not within 1...\(IDSet.maxID), first to last")
+            }
+            runs.append(IDSet.Runs.pack(first, last))
+        }
+        return runs.withUnsafeMutableBufferPointer { IDSet(packedRuns: $0) }
     }
 }
 

@@ -62,9 +62,7 @@ extension TCString {
         let publisherCC = try reader.readLetters("PublisherCC")
         let vendorConsents = try reader.readVendorSection("vendorConsents")
         let vendorLegitimateInterests = try reader.readVendorSection("vendorLegitimateInterests")
-        // Restrictions name vendors the sections above usually span: a size for their sets.
-        let publisherRestrictions = try readPublisherRestrictions(
-            &reader, expectedMax: Swift.max(vendorConsents.max, vendorLegitimateInterests.max))
+        let publisherRestrictions = try readPublisherRestrictions(&reader)
         return TCString(
             version: header.version,
             created: header.created,
@@ -90,7 +88,7 @@ extension TCString {
 
     /// Reads `NumPubRestrictions` and the restriction entries.
     private static func readPublisherRestrictions(
-        _ reader: inout BitReader, expectedMax: Int
+        _ reader: inout BitReader
     ) throws(TCFDecodingError) -> [PublisherRestriction] {
         let count = try reader.read(12, "NumPubRestrictions")
         var restrictions: [PublisherRestriction] = []
@@ -100,7 +98,7 @@ extension TCString {
             let type = try reader.read(2, "PubRestrictionEntry.RestrictionType")
             let vendors: IDSet
             do {
-                vendors = try reader.readRangeEntries(maxVendorId: nil, expectedMax: expectedMax)
+                vendors = try reader.readRangeEntries(maxVendorId: nil)
             } catch {
                 var error = error
                 error.field = "PubRestrictionEntry.\(error.field)"
