@@ -59,26 +59,44 @@ struct SDKVendorListLoadingTests {
         #expect(Bytes(try Data(contentsOf: later.cacheFile)) == Bytes(stored))
     }
 
-    @Test("a translated trimmed list from consentd decodes with the translation's texts")
-    func translatedTrimmedListDecodes() async throws {
-        let server = try await TestServer.make()
+    /// The trimmed list the SDK loads from a live consentd holding `catalog`, in `language`.
+    private func loadTrimmed(from catalog: VendorListCatalog?, language: String) async throws -> (VendorList?, VendorListCatalog) {
+        let server = try await TestServer.make(catalog: catalog)
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("vl-e2e-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: cache) }
-        let german = try VendorListTranslation(jsonData: try #require(server.consentd.catalog.translation("de")).body)
-
+        let held = server.consentd.catalog.vendorList
         let list = try await server.consentd.application().test(.live) { live in
             let source = try VendorListSource.consentd(
                 baseURL: URL(string: "http://localhost:\(try #require(live.port))")!, publishableKey: server.publishable,
-                publisherIds: ["pub-games"], language: "de", cacheDirectory: cache)
+                publisherIds: ["pub-news"], language: language, cacheDirectory: cache)
             let loader = VendorListLoader(source: source, transport: URLSessionHTTPTransport())
-            #expect(await loader.refresh() == .updated(VendorListVersion(gvlSpecificationVersion: 3, vendorListVersion: 45)))
+            #expect(await loader.refresh() == .updated(VendorListVersion(of: held)))
             return loader.cached()
         }
         await server.consentd.close()
+        return (list, server.consentd.catalog)
+    }
 
-        #expect(list?.vendors.keys.sorted() == [32, 755])
-        #expect(list?.purposes[1]?.name == german.purposes[1]?.name)
-        #expect(list?.purposes[1]?.name != (try VendorList(jsonData: server.consentd.catalog.document.body)).purposes[1]?.name)
+    @Test("a trimmed list from consentd, translated by a translation covering it, decodes in that language")
+    func translatedTrimmedListDecodes() async throws {
+        let german = try gvlFixture("gvl-v2_purposes-de.json")
+        let (list, catalog) = try await loadTrimmed(
+            from: try VendorListCatalog(vendorList: try gvlFixture(gvlV2Name), translations: ["de": german]), language: "de")
+
+        #expect(list?.vendors.keys.sorted() == [1, 21, 755])
+        #expect(list?.language == "DE")
+        #expect(list?.purposes[1]?.name == (try VendorListTranslation(jsonData: german)).purposes[1]?.name)
+        #expect(list?.purposes[1]?.name != catalog.vendorList.purposes[1]?.name)
+    }
+
+    @Test("a trimmed list asked in a language no translation covers decodes in English, named EN")
+    func uncoveredLanguageDecodesInEnglish() async throws {
+        // The bundled German texts are GVL v2's; the bundled list is v3 #45.
+        let (list, catalog) = try await loadTrimmed(from: nil, language: "de")
+
+        #expect(list?.language == "EN")
+        #expect(list?.purposes[1]?.name == catalog.vendorList.purposes[1]?.name)
+        #expect(list?.purposes[11]?.name == catalog.vendorList.purposes[11]?.name)
     }
 }
 
