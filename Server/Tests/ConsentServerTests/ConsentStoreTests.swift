@@ -113,6 +113,43 @@ struct ConsentStoreTests {
         }
     }
 
+    @Test("an event's TC string is stored once, and retries still answer with the winner's content", arguments: StoreEngine.configured)
+    func tcStringIsStoredOnce(engine: StoreEngine) async throws {
+        try await withStore(engine) { store, database in
+            let app = uniqueAppId()
+            func withString(_ base: CheckedConsentEvent, _ marker: String) -> CheckedConsentEvent {
+                var event = base
+                event.consent.tcString = marker + String(repeating: "A", count: 16_000)
+                return event
+            }
+            let newer = withString(event(collectedAt: 2_000, purposes: [1]), "CNEWER")
+            let older = withString(event(collectedAt: 1_000, purposes: [2]), "COLDER")
+            let first = try await store.append(appId: app, request: newer, credential: .publishable)
+            let history = try await store.append(appId: app, request: older, credential: .publishable)
+
+            let rows = try await database.read { db in
+                try await db.raw("""
+                    SELECT event_id, record, response FROM consent_events WHERE app_id = \(bind: app) ORDER BY sequence
+                    """).all().map { row in
+                    try (row.decode(column: "record", as: String.self), row.decode(column: "response", as: String.self))
+                }
+            }
+            #expect(rows.count == 2)
+            for (record, response) in rows {
+                #expect(record.components(separatedBy: "AAAAAAAAAAAAAAAA").count > 100, "the record holds the event's string")
+                #expect(!response.contains("AAAAAAAAAAAAAAAA"), "the stored answer holds no copy of a TC string")
+                #expect(response.utf8.count < 400)
+            }
+
+            let firstAgain = try await store.append(appId: app, request: newer, credential: .publishable)
+            let historyAgain = try await store.append(appId: app, request: older, credential: .publishable)
+            #expect(!firstAgain.created && !historyAgain.created)
+            #expect(try firstAgain.result() == first.result())
+            #expect(try historyAgain.result() == history.result())
+            #expect(try historyAgain.result().current.consent.tcString?.hasPrefix("CNEWER") == true)
+        }
+    }
+
     @Test("equal collection times are decided by the larger event id", arguments: StoreEngine.configured)
     func tiesBreakOnEventId(engine: StoreEngine) async throws {
         try await withStore(engine) { store, _ in

@@ -184,11 +184,14 @@ public final class ConsentStore: Sendable {
     struct StoredAnswer: Codable {
         var outcome: AppendOutcome
         var generatedSubjectId: String?
-        /// The winning event's id and content.
+        /// The winning event's id and times.
         var eventId: String
         var collectedAt: Int64
         var receivedAt: Int64
-        var consent: ConsentRecord
+        /// The winning event's content: absent from answers written since it is read from the
+        /// winner's own record (a TC string of up to 16 KB is stored once, not in every answer);
+        /// present in answers written before.
+        var consent: ConsentRecord?
     }
 
     private struct CurrentRow {
@@ -255,12 +258,16 @@ public final class ConsentStore: Sendable {
 
             var inserts: [SQLQueryString] = []
             var changedSubjects: [String] = []
+            // The content of the events this batch appends, for retries of them within the batch.
+            var appended: [String: String] = [:]
             for index in indices {
                 let event = batch[index]
                 if let found = existing[event.eventId] {
-                    results[index] = replay(event, fingerprint: found.fingerprint, answer: found.answer)
+                    results[index] = await replay(event, fingerprint: found.fingerprint, answer: found.answer, appId: appId,
+                                                  appended: appended, in: db)
                     continue
                 }
+                appended[event.eventId] = event.consentJSON
                 sequence += 1
                 let candidate = CurrentRow(eventId: event.eventId, sequence: sequence, collectedAt: event.collectedAt,
                                            receivedAt: event.receivedAt, consentJSON: event.consentJSON)
@@ -338,7 +345,10 @@ public final class ConsentStore: Sendable {
     }
 
     /// The answer to a retry: the first answer when the content matches, a conflict otherwise.
-    private static func replay(_ event: PendingAppend, fingerprint: String?, answer: String?) -> Result<AppendAnswer, any Error> {
+    /// The winner's content comes from `appended` (this batch) or the winner's stored record.
+    private static func replay(
+        _ event: PendingAppend, fingerprint: String?, answer: String?, appId: String, appended: [String: String], in db: any SQLDatabase
+    ) async -> Result<AppendAnswer, any Error> {
         guard let fingerprint, let answer else {
             return .failure(StoreError.eventIdConflict(event.eventId, erased: true))
         }
@@ -347,8 +357,21 @@ public final class ConsentStore: Sendable {
         }
         do {
             let stored = try JSONDecoder().decode(StoredAnswer.self, from: Data(answer.utf8))
+            let consentJSON: String
+            if let consent = stored.consent {
+                consentJSON = consent.canonicalJSON
+            } else if let batched = appended[stored.eventId] {
+                consentJSON = batched
+            } else {
+                guard let record = try await db.raw("""
+                    SELECT record FROM consent_events WHERE app_id = \(bind: appId) AND event_id = \(bind: stored.eventId)
+                    """).first()?.decode(column: "record", as: String?.self) else {
+                    return .failure(StoreError.eventIdConflict(event.eventId, erased: true))
+                }
+                consentJSON = try JSONDecoder().decode(EventRecord.self, from: Data(record.utf8)).consent.canonicalJSON
+            }
             let winner = CurrentRow(eventId: stored.eventId, sequence: 0, collectedAt: stored.collectedAt, receivedAt: stored.receivedAt,
-                                    consentJSON: stored.consent.canonicalJSON)
+                                    consentJSON: consentJSON)
             return .success(AppendAnswer(
                 json: responseJSON(eventId: event.eventId, subjectId: stored.generatedSubjectId ?? event.subjectId,
                                    outcome: stored.outcome, winner: winner),
@@ -377,7 +400,6 @@ public final class ConsentStore: Sendable {
         var json = JSONText()
         json.beginObject()
         json.key("collectedAt"); json.integer(winner.collectedAt)
-        json.key("consent"); json.raw(winner.consentJSON)
         json.key("eventId"); json.string(winner.eventId)
         if let generatedSubjectId { json.key("generatedSubjectId"); json.string(generatedSubjectId) }
         json.key("outcome"); json.string(outcome.rawValue)
