@@ -12,14 +12,14 @@ struct ConsentAPITests {
         let server = try await TestServer.make()
         try await server.test { client async throws in
             let id = UUID()
-            let first = try await client.send(.post, "/v1/consents", bearer: server.publishable, json: eventJSON(id: id))
+            let first = try await client.send(.post, "/v1/consents", bearer: server.secret, json: eventJSON(id: id))
             #expect(first.status == .created)
             #expect(first.object["outcome"] as? String == "current")
             #expect(first.object["eventId"] as? String == id.uuidString.lowercased())
-            let again = try await client.send(.post, "/v1/consents", bearer: server.publishable, json: eventJSON(id: id))
+            let again = try await client.send(.post, "/v1/consents", bearer: server.secret, json: eventJSON(id: id))
             #expect(again.status == .ok)
             #expect(NSDictionary(dictionary: again.object) == NSDictionary(dictionary: first.object))
-            let other = try await client.send(.post, "/v1/consents", bearer: server.publishable,
+            let other = try await client.send(.post, "/v1/consents", bearer: server.secret,
                                               json: eventJSON(id: id, extra: "\"purposeConsents\": [1]"))
             #expect(other.status == .conflict)
             #expect(other.errorCode == "event_id_conflict")
@@ -31,8 +31,8 @@ struct ConsentAPITests {
         let server = try await TestServer.make()
         try await server.test { client async throws in
             let newer = UUID()
-            try await client.send(.post, "/v1/consents", bearer: server.publishable, json: eventJSON(id: newer, collectedAt: "2026-03-01T00:00:00Z"))
-            let older = try await client.send(.post, "/v1/consents", bearer: server.publishable,
+            try await client.send(.post, "/v1/consents", bearer: server.secret, json: eventJSON(id: newer, collectedAt: "2026-03-01T00:00:00Z"))
+            let older = try await client.send(.post, "/v1/consents", bearer: server.secret,
                                               json: eventJSON(collectedAt: "2026-02-01T00:00:00+01:00", extra: "\"googleAdsChoice\": \"adFree\""))
             #expect(older.status == .created)
             #expect(older.object["outcome"] as? String == "history")
@@ -49,6 +49,105 @@ struct ConsentAPITests {
             #expect(subject.hasPrefix("sub_"))
             let state = try await client.send(.get, "/v1/subjects/\(subject)", bearer: server.secret)
             #expect(state.status == .ok)
+        }
+    }
+
+    @Test("a publishable key alone cannot write for a subject id, so it cannot overwrite anyone's consent")
+    func publishableKeyCannotOverwrite() async throws {
+        let server = try await TestServer.make()
+        try await server.test { client async throws in
+            let original = try await client.send(.post, "/v1/consents", bearer: server.secret,
+                                                 json: eventJSON(subject: "victim", collectedAt: "2026-01-01T00:00:00Z"))
+            #expect(original.status == .created)
+            let later = Timestamps.format(Date())
+            let attack = try await client.send(.post, "/v1/consents", bearer: server.publishable,
+                                               json: eventJSON(subject: "victim", collectedAt: later, extra: "\"purposeConsents\": [1]"))
+            #expect(attack.status == .forbidden)
+            #expect(attack.errorCode == "subject_credential_required")
+            #expect(attack.errorField == "subjectId")
+            let state = try await client.send(.get, "/v1/subjects/victim", bearer: server.secret)
+            #expect(state.object["eventId"] as? String == original.object["eventId"] as? String)
+        }
+    }
+
+    @Test("a subject consentd creates comes with an installation token that writes it, and only it")
+    func installationToken() async throws {
+        let server = try await TestServer.make()
+        try await server.test { client async throws in
+            let id = UUID()
+            let created = try await client.send(.post, "/v1/consents", bearer: server.publishable, json: eventJSON(id: id, subject: nil))
+            #expect(created.status == .created)
+            let subject = try #require(created.object["subjectId"] as? String)
+            let token = try #require(created.object["subjectToken"] as? String)
+            #expect(token.hasPrefix("ckt_"))
+            // A retry answers the same subject and the same token.
+            let again = try await client.send(.post, "/v1/consents", bearer: server.publishable, json: eventJSON(id: id, subject: nil))
+            #expect(again.status == .ok)
+            #expect(again.object["subjectId"] as? String == subject)
+            #expect(again.object["subjectToken"] as? String == token)
+
+            let next = try await client.send(.post, "/v1/consents", bearer: token,
+                                             json: eventJSON(subject: subject, collectedAt: "2026-01-02T00:00:00Z"))
+            #expect(next.status == .created)
+            #expect(next.object["subjectToken"] == nil)
+            #expect(try await client.send(.post, "/v1/consents", bearer: token, json: eventJSON(subject: "someone-else")).status == .forbidden)
+            #expect(try await client.send(.get, "/v1/subjects/\(subject)", bearer: token).status == .ok)
+            #expect(try await client.send(.get, "/v1/subjects/someone-else", bearer: token).status == .forbidden)
+        }
+    }
+
+    @Test("a revoked key's tokens die with it: session and installation tokens alike")
+    func tokensDieWithTheirKey() async throws {
+        let server = try await TestServer.make { $0.keyCacheSeconds = 0 }
+        try await server.test { client async throws in
+            let minted = try await client.send(.post, "/v1/subjects/user-1/tokens", bearer: server.secret)
+            let session = try #require(minted.object["token"] as? String)
+            let created = try await client.send(.post, "/v1/consents", bearer: server.publishable, json: eventJSON(subject: nil))
+            let installation = try #require(created.object["subjectToken"] as? String)
+            let subject = try #require(created.object["subjectId"] as? String)
+            #expect(try await client.send(.post, "/v1/consents", bearer: session, json: eventJSON()).status == .created)
+
+            try await server.consentd.keys.revoke(server.secret)
+            let refused = try await client.send(.post, "/v1/consents", bearer: session, json: eventJSON())
+            #expect(refused.status == .unauthorized)
+            #expect((refused.object["error"] as? [String: Any])?["message"] as? String == "the key that minted this subject token was revoked")
+            #expect(try await client.send(.get, "/v1/subjects/user-1", bearer: session).status == .unauthorized)
+            // The publishable key lives on, and so does its installation token.
+            #expect(try await client.send(.post, "/v1/consents", bearer: installation, json: eventJSON(subject: subject)).status == .created)
+            try await server.consentd.keys.revoke(server.publishable)
+            #expect(try await client.send(.post, "/v1/consents", bearer: installation, json: eventJSON(subject: subject)).status == .unauthorized)
+        }
+    }
+
+    @Test("an erased subject stays erased until the backend starts it anew; older credentials never write it again")
+    func erasedSubjectStaysErased() async throws {
+        let server = try await TestServer.make()
+        try await server.test { client async throws in
+            let created = try await client.send(.post, "/v1/consents", bearer: server.publishable, json: eventJSON(subject: nil))
+            let subject = try #require(created.object["subjectId"] as? String)
+            let installation = try #require(created.object["subjectToken"] as? String)
+            let minted = try await client.send(.post, "/v1/subjects/\(subject)/tokens", bearer: server.secret)
+            let before = try #require(minted.object["token"] as? String)
+            #expect(try await client.send(.post, "/v1/subjects/\(subject)/restart", bearer: server.secret).status == .notFound)
+
+            #expect(try await client.send(.delete, "/v1/subjects/\(subject)", bearer: server.secret).status == .ok)
+            for bearer in [installation, before, server.secret] {
+                let refused = try await client.send(.post, "/v1/consents", bearer: bearer, json: eventJSON(subject: subject))
+                #expect(refused.status == .gone)
+                #expect(refused.errorCode == "subject_erased")
+            }
+            #expect(try await client.send(.get, "/v1/subjects/\(subject)", bearer: server.secret).status == .notFound)
+            #expect(try await client.send(.post, "/v1/subjects/\(subject)/restart", bearer: server.publishable).status == .forbidden)
+
+            let restarted = try await client.send(.post, "/v1/subjects/\(subject)/restart", bearer: server.secret)
+            #expect(restarted.status == .ok)
+            #expect(restarted.object["subjectId"] as? String == subject)
+            for bearer in [installation, before] {
+                #expect(try await client.send(.post, "/v1/consents", bearer: bearer, json: eventJSON(subject: subject)).status == .gone)
+            }
+            let after = try #require(try await client.send(.post, "/v1/subjects/\(subject)/tokens", bearer: server.secret).object["token"] as? String)
+            #expect(try await client.send(.post, "/v1/consents", bearer: after, json: eventJSON(subject: subject)).status == .created)
+            #expect(try await client.send(.post, "/v1/consents", bearer: server.secret, json: eventJSON(subject: subject)).status == .created)
         }
     }
 
@@ -71,7 +170,7 @@ struct ConsentAPITests {
     func badBodies(body: String, status: Int, code: String, field: String?) async throws {
         let server = try await TestServer.make()
         try await server.test { client async throws in
-            let response = try await client.send(.post, "/v1/consents", bearer: server.publishable, json: body)
+            let response = try await client.send(.post, "/v1/consents", bearer: server.secret, json: body)
             #expect(response.status.code == status)
             #expect(response.errorCode == code)
             #expect(response.errorField == field)
@@ -84,7 +183,7 @@ struct ConsentAPITests {
         try await server.test { client async throws in
             let tc = "CQSbk4AQSbk4ANwAAAENAwCgAAAAAAAAAAYgACPAAAAA.IDKQA4AAgAKAGQAygAAA.YAAAAAAAAAAA"
             let v1 = "BOEFEAyOEFEAyAHABDENAI4AAAB9vABAASA"
-            let response = try await client.send(.post, "/v1/consents", bearer: server.publishable, json: eventJSON(
+            let response = try await client.send(.post, "/v1/consents", bearer: server.secret, json: eventJSON(
                 extra: "\"tcString\": \"\(tc)\", \"consentStringV1\": \"\(v1)\", \"additionalConsent\": \"2~89.1301~dv.\", \"googleAdsChoice\": \"nonPersonalized\""))
             #expect(response.status == .created)
             let state = try await client.send(.get, "/v1/subjects/user-1", bearer: server.secret)
@@ -100,11 +199,11 @@ struct ConsentAPITests {
     func mediaTypeAndSize() async throws {
         let server = try await TestServer.make { $0.bodyLimit = 1024 }
         try await server.test { client async throws in
-            let text = try await client.send(.post, "/v1/consents", bearer: server.publishable, json: eventJSON(),
+            let text = try await client.send(.post, "/v1/consents", bearer: server.secret, json: eventJSON(),
                                              headers: [.contentType: "text/plain"])
             #expect(text.status == .unsupportedMediaType)
             #expect(text.errorCode == "unsupported_media_type")
-            let big = try await client.send(.post, "/v1/consents", bearer: server.publishable,
+            let big = try await client.send(.post, "/v1/consents", bearer: server.secret,
                                             json: eventJSON(extra: "\"additionalConsent\": \"2~\(Array(repeating: "1", count: 600).joined(separator: "."))\""))
             #expect(big.status == .contentTooLarge)
             #expect(big.errorCode == "payload_too_large")
@@ -134,9 +233,9 @@ struct ConsentAPITests {
     func revokedKey() async throws {
         let server = try await TestServer.make { $0.keyCacheSeconds = 0 }
         try await server.test { client async throws in
-            #expect(try await client.send(.post, "/v1/consents", bearer: server.publishable, json: eventJSON()).status == .created)
+            #expect(try await client.send(.post, "/v1/consents", bearer: server.publishable, json: eventJSON(subject: nil)).status == .created)
             try await server.consentd.keys.revoke(server.publishable)
-            #expect(try await client.send(.post, "/v1/consents", bearer: server.publishable, json: eventJSON()).status == .unauthorized)
+            #expect(try await client.send(.post, "/v1/consents", bearer: server.publishable, json: eventJSON(subject: nil)).status == .unauthorized)
         }
     }
 
@@ -154,8 +253,9 @@ struct ConsentAPITests {
             #expect(try await client.send(.post, "/v1/consents", bearer: token, json: eventJSON(subject: nil)).status == .badRequest)
             #expect(try await client.send(.get, "/v1/subjects/user-1/events", bearer: token).status == .forbidden)
             #expect(try await client.send(.get, "/v1/subjects/user-1", bearer: token + "x").status == .unauthorized)
+            let keyId = try #require(APIKeys.parse(server.secret)?.keyId)
             let expired = SubjectToken(appId: server.appId, subjectHash: testSecret.subjectHash(appId: server.appId, subjectId: "user-1"),
-                                       expiresAt: Int64(Date().timeIntervalSince1970) - 1)
+                                       keyId: keyId, issuedAt: 0, expiresAt: Int64(Date().timeIntervalSince1970) - 1)
             #expect(try await client.send(.get, "/v1/subjects/user-1", bearer: expired.encoded(with: testSecret)).status == .unauthorized)
             let tooLong = try await client.send(.post, "/v1/subjects/user-1/tokens", bearer: server.secret, json: #"{"ttlSeconds": 90000}"#)
             #expect(tooLong.status == .badRequest)
@@ -169,7 +269,7 @@ struct ConsentAPITests {
         try await server.test { client async throws in
             #expect(try await client.send(.get, "/v1/subjects/alice%40example.com", bearer: server.secret).status == .notFound)
             for minute in 0..<3 {
-                let response = try await client.send(.post, "/v1/consents", bearer: server.publishable,
+                let response = try await client.send(.post, "/v1/consents", bearer: server.secret,
                                                      json: eventJSON(subject: "alice@example.com", collectedAt: "2026-01-01T00:0\(minute):00Z"))
                 #expect(response.status == .created)
             }
@@ -245,7 +345,7 @@ extension ConsentAPITests {
     func cursorAndLifetimeEdges() async throws {
         let server = try await TestServer.make()
         try await server.test { client async throws in
-            try await client.send(.post, "/v1/consents", bearer: server.publishable, json: eventJSON())
+            try await client.send(.post, "/v1/consents", bearer: server.secret, json: eventJSON())
             let long = String(repeating: "0", count: 65)
             #expect(try await client.send(.get, "/v1/subjects/user-1/events?cursor=\(long)", bearer: server.secret).status == .badRequest)
             #expect(try await client.send(.get, "/v1/subjects/user-1/events?cursor=-1", bearer: server.secret).status == .badRequest)

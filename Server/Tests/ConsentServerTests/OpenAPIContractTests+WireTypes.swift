@@ -31,7 +31,8 @@ extension OpenAPIContractTests {
                 gvlSpecificationVersion: 3, cmp: AppConfig.CMP(id: 300, version: 2)))),
             ("ConsentEvent", try encoder.encode(ConsentEventRequest(
                 eventId: UUID(), subjectId: "user-1", collectedAt: Date(), consent: fullRecord))),
-            ("AppendResult", try encoder.encode(AppendResult(eventId: state.eventId, subjectId: "user-1", outcome: .current, current: state))),
+            ("AppendResult", try encoder.encode(AppendResult(eventId: state.eventId, subjectId: "sub_1", outcome: .current, current: state,
+                                                             subjectToken: "ckt_e30.c2ln"))),
             ("Error", try encoder.encode(ConsentdErrorBody(code: "invalid_field", message: "proof.method must be …", field: "proof.method"))),
         ]
     }
@@ -111,7 +112,7 @@ extension OpenAPIContractTests {
             record.vendorConsents = config.vendorIds
             let event = ConsentEventRequest(subjectId: "user-7", collectedAt: Date(), consent: record)
             let json = String(decoding: try JSONEncoder().encode(event), as: UTF8.self)
-            let appended = try await client.send(.post, "/v1/consents", bearer: server.publishable, json: json)
+            let appended = try await client.send(.post, "/v1/consents", bearer: server.secret, json: json)
             #expect(appended.status == .created)
             let result = try decoder.decode(AppendResult.self, from: Data(appended.body.readableBytesView))
             #expect(result.eventId == event.eventId && result.outcome == .current)

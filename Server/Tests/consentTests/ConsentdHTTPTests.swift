@@ -66,7 +66,7 @@ struct ConsentdHTTPTests {
 
     static func event() -> String {
         """
-        {"eventId": "\(UUID())", "subjectId": "user-1", "collectedAt": "2026-01-01T00:00:00Z", "purposeConsents": [1],
+        {"eventId": "\(UUID())", "collectedAt": "2026-01-01T00:00:00Z", "purposeConsents": [1],
          "proof": {"noticeId": "n", "noticeVersion": "1", "language": "en", "sdkVersion": "1", "platform": "web", "method": "acceptAll"}}
         """
     }

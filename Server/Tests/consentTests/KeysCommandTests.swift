@@ -54,7 +54,7 @@ import FoundationNetworking
     @Test func consentdServesWithKeysFromTheCommandAndTheChainVerifies() async throws {
         let database = Self.database()
         let secretFile = FileManager.default.temporaryDirectory.appendingPathComponent("consentd-secret-\(UUID().uuidString)").path
-        let publishable = try Consent.run(["keys", "create", "--app", "com.example.news", "--kind", "publishable", "--database", database])
+        let publishable = try Consent.run(["keys", "create", "--app", "com.example.news", "--kind", "secret", "--database", database])
             .output.trimmingCharacters(in: .whitespacesAndNewlines)
         let server = try ConsentdProcess(arguments: ["--port", "0", "--database", database, "--secret-file", secretFile])
         defer { server.stop() }

@@ -9,13 +9,18 @@ public struct AppendResult: Sendable, Equatable, Codable {
     public var outcome: AppendOutcome
     /// The subject's current state after the append: this event's, or the newer one that stands.
     public var current: SubjectState
+    /// With a publishable key (the event had no `subjectId`, so consentd created the subject):
+    /// the installation token, the only credential that may write this subject again. Keep it
+    /// where the app keeps secrets; it does not expire.
+    public var subjectToken: String?
 
     /// Creates an answer.
-    public init(eventId: String, subjectId: String, outcome: AppendOutcome, current: SubjectState) {
+    public init(eventId: String, subjectId: String, outcome: AppendOutcome, current: SubjectState, subjectToken: String? = nil) {
         self.eventId = eventId
         self.subjectId = subjectId
         self.outcome = outcome
         self.current = current
+        self.subjectToken = subjectToken
     }
 }
 

@@ -98,33 +98,40 @@ public final class APIKeys: Sendable {
 
     /// The key a bearer token names, nil when it is unknown, revoked or its secret is wrong.
     public func authenticate(_ token: String, now: Date = Date()) async throws -> APIKey? {
-        guard let parsed = Self.parse(token) else { return nil }
+        guard let parsed = Self.parse(token), let entry = try await entry(keyId: parsed.keyId, now: now) else { return nil }
         let presented = SHA256.hash(data: Data(parsed.secret.utf8)).hexString
-        let cached = cache.withLock { $0[parsed.keyId] }
-        let entry: (key: APIKey, secretSHA256: String, fetched: Date)
-        if let cached, now.timeIntervalSince(cached.fetched) < cacheSeconds {
-            entry = cached
-        } else {
-            guard let row = try await database.read({ db in
-                try await db.raw("""
-                    SELECT app_id, kind, label, secret_sha256, created_at_ms, revoked_at_ms FROM api_keys WHERE key_id = \(bind: parsed.keyId)
-                    """).first().map { row in
-                    try (APIKey(
-                        keyId: parsed.keyId, appId: row.decode(column: "app_id", as: String.self),
-                        kind: APIKey.Kind(rawValue: row.decode(column: "kind", as: String.self)) ?? .publishable,
-                        label: row.decode(column: "label", as: String.self),
-                        createdAt: Timestamps.format(milliseconds: row.decode(column: "created_at_ms", as: Int64.self)),
-                        revokedAt: row.decode(column: "revoked_at_ms", as: Int64?.self).map { Timestamps.format(milliseconds: $0) }),
-                         row.decode(column: "secret_sha256", as: String.self))
-                }
-            }) else { return nil }
-            entry = (row.0, row.1, now)
-            cache.withLock { $0[parsed.keyId] = entry }
-        }
         guard entry.key.kind == parsed.kind, entry.key.revokedAt == nil,
               constantTimeEqual(entry.secretSHA256, presented)
         else { return nil }
         return entry.key
+    }
+
+    /// The key with this id when it exists and is not revoked: what a subject token minted by
+    /// it needs in order to work. Cached as `authenticate` is.
+    public func liveKey(id keyId: String, now: Date = Date()) async throws -> APIKey? {
+        guard let entry = try await entry(keyId: keyId, now: now), entry.key.revokedAt == nil else { return nil }
+        return entry.key
+    }
+
+    /// The key's row, from the cache while it is younger than `cacheSeconds`.
+    private func entry(keyId: String, now: Date) async throws -> (key: APIKey, secretSHA256: String, fetched: Date)? {
+        if let cached = cache.withLock({ $0[keyId] }), now.timeIntervalSince(cached.fetched) < cacheSeconds { return cached }
+        guard let row = try await database.read({ db in
+            try await db.raw("""
+                SELECT app_id, kind, label, secret_sha256, created_at_ms, revoked_at_ms FROM api_keys WHERE key_id = \(bind: keyId)
+                """).first().map { row in
+                try (APIKey(
+                    keyId: keyId, appId: row.decode(column: "app_id", as: String.self),
+                    kind: APIKey.Kind(rawValue: row.decode(column: "kind", as: String.self)) ?? .publishable,
+                    label: row.decode(column: "label", as: String.self),
+                    createdAt: Timestamps.format(milliseconds: row.decode(column: "created_at_ms", as: Int64.self)),
+                    revokedAt: row.decode(column: "revoked_at_ms", as: Int64?.self).map { Timestamps.format(milliseconds: $0) }),
+                     row.decode(column: "secret_sha256", as: String.self))
+            }
+        }) else { return nil }
+        let entry = (key: row.0, secretSHA256: row.1, fetched: now)
+        cache.withLock { $0[keyId] = entry }
+        return entry
     }
 
     static func parse(_ token: String) -> (kind: APIKey.Kind, keyId: String, secret: String)? {

@@ -144,7 +144,41 @@ public final class ConsentStore: Sendable {
                 INSERT INTO erasure_receipts (receipt_id, app_id, erased_at_ms, events_erased)
                 VALUES (\(bind: receipt.receiptId), \(bind: appId), \(bind: erasedAt), \(bind: count))
                 """).run()
+            try await db.raw("""
+                INSERT INTO erased_subjects (subject_hash, app_id, erased_at_ms, restarted_at_ms)
+                VALUES (\(bind: hash), \(bind: appId), \(bind: erasedAt), NULL)
+                ON CONFLICT (subject_hash) DO UPDATE SET erased_at_ms = excluded.erased_at_ms, restarted_at_ms = NULL
+                """).run()
             return receipt
+        }
+    }
+
+    /// The subject's last erasure, nil when it was never erased.
+    public func erasure(appId: String, subjectId: String) async throws -> ErasedSubject? {
+        let hash = secret.subjectHash(appId: appId, subjectId: subjectId)
+        return try await database.read { db in
+            try await db.raw("""
+                SELECT erased_at_ms, restarted_at_ms FROM erased_subjects WHERE subject_hash = \(bind: hash) AND app_id = \(bind: appId)
+                """).first().map { row in
+                try ErasedSubject(erasedAt: row.decode(column: "erased_at_ms", as: Int64.self),
+                                  restartedAt: row.decode(column: "restarted_at_ms", as: Int64?.self))
+            }
+        }
+    }
+
+    /// Lets an erased subject be written again, by the secret key and by tokens minted from now
+    /// on; returns the erasure restarted, nil when the subject was not erased.
+    public func restart(appId: String, subjectId: String, now: Date = Date()) async throws -> ErasedSubject? {
+        let hash = secret.subjectHash(appId: appId, subjectId: subjectId)
+        let restartedAt = Timestamps.milliseconds(now)
+        return try await database.transaction { db in
+            guard let row = try await db.raw("""
+                SELECT erased_at_ms FROM erased_subjects WHERE subject_hash = \(bind: hash) AND app_id = \(bind: appId)
+                """).first() else { return nil }
+            try await db.raw("""
+                UPDATE erased_subjects SET restarted_at_ms = \(bind: restartedAt) WHERE subject_hash = \(bind: hash)
+                """).run()
+            return ErasedSubject(erasedAt: try row.decode(column: "erased_at_ms", as: Int64.self), restartedAt: restartedAt)
         }
     }
 

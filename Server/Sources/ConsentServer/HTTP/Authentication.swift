@@ -5,8 +5,12 @@ import Hummingbird
 struct Principal: Sendable {
     var appId: String
     var credential: CredentialKind
+    /// The API key behind the request: the key itself, or the one that minted the subject token.
+    var keyId: String
+    /// Set for subject tokens: the token, which limits the request to its subject.
+    var token: SubjectToken?
     /// Set for subject tokens: the stored form of the only subject the request may touch.
-    var subjectHash: String?
+    var subjectHash: String? { token?.subjectHash }
 }
 
 extension Consentd {
@@ -20,13 +24,17 @@ extension Consentd {
             guard let subject = SubjectToken.verify(token, with: secret) else {
                 throw APIError(.unauthorized, "unauthorized", "the subject token is not valid or has expired; mint a new one")
             }
-            principal = Principal(appId: subject.appId, credential: .subjectToken, subjectHash: subject.subjectHash)
+            // A token dies with the key that minted it.
+            guard let key = try await keys.liveKey(id: subject.keyId), key.appId == subject.appId else {
+                throw APIError(.unauthorized, "unauthorized", "the key that minted this subject token was revoked")
+            }
+            principal = Principal(appId: subject.appId, credential: .subjectToken, keyId: subject.keyId, token: subject)
             limitKey = "subject:" + subject.subjectHash
         } else {
             guard let key = try await keys.authenticate(token) else {
                 throw APIError(.unauthorized, "unauthorized", "the API key is unknown, revoked or mistyped")
             }
-            principal = Principal(appId: key.appId, credential: key.kind == .publishable ? .publishable : .secret)
+            principal = Principal(appId: key.appId, credential: key.kind == .publishable ? .publishable : .secret, keyId: key.keyId)
             limitKey = "key:" + key.keyId
         }
         guard allowed.contains(principal.credential) else {

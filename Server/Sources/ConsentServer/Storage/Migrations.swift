@@ -83,6 +83,18 @@ public enum Migrations {
             )
             """,
         ]),
+        Migration(version: 2, name: "erased subjects", statements: [
+            // Subjects erased, by their keyed hash alone: so that no credential held before the
+            // erasure can write them again (see ErasedSubject). Restarting one is the backend's act.
+            """
+            CREATE TABLE erased_subjects (
+                subject_hash TEXT PRIMARY KEY,
+                app_id TEXT NOT NULL,
+                erased_at_ms BIGINT NOT NULL,
+                restarted_at_ms BIGINT
+            )
+            """,
+        ]),
     ]
 
     /// The newest schema version this build knows.

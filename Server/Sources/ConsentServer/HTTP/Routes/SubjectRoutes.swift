@@ -63,9 +63,10 @@ extension Consentd {
                     lifetime = try Self.tokenLifetime(body)
                 }
             }
-            let expiresAt = Int64(Date().timeIntervalSince1970) + lifetime
+            let now = Date()
+            let expiresAt = Int64(now.timeIntervalSince1970) + lifetime
             let token = SubjectToken(appId: principal.appId, subjectHash: self.secret.subjectHash(appId: principal.appId, subjectId: subjectId),
-                                     expiresAt: expiresAt)
+                                     keyId: principal.keyId, issuedAt: Timestamps.milliseconds(now), expiresAt: expiresAt)
             struct Minted: Encodable {
                 var token: String
                 var subjectId: String
@@ -73,6 +74,22 @@ extension Consentd {
             }
             return try jsonResponse(Minted(token: token.encoded(with: self.secret), subjectId: subjectId,
                                            expiresAt: Timestamps.format(milliseconds: expiresAt * 1000)), status: .created)
+        }
+        router.post("/v1/subjects/{subjectId}/restart") { request, context -> Response in
+            let principal = try await self.authenticate(request, allowing: [.secret], action: "start an erased subject anew")
+            let subjectId = try context.subjectId()
+            guard let restarted = try await self.store.restart(appId: principal.appId, subjectId: subjectId),
+                  let restartedAt = restarted.restartedAt else {
+                throw APIError.notFound("subject \(subjectId) was not erased")
+            }
+            self.logger.info("erased subject started anew", metadata: ["app": "\(principal.appId)"])
+            struct Restarted: Encodable {
+                var subjectId: String
+                var erasedAt: String
+                var restartedAt: String
+            }
+            return try jsonResponse(Restarted(subjectId: subjectId, erasedAt: Timestamps.format(milliseconds: restarted.erasedAt),
+                                              restartedAt: Timestamps.format(milliseconds: restartedAt)))
         }
         router.get("/v1/chain/verify") { request, _ -> Response in
             let principal = try await self.authenticate(request, allowing: [.secret], action: "verify the hash chain")
