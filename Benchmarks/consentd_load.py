@@ -249,8 +249,8 @@ def main() -> int:
             server = Consentd(bin_dir, workdir, database=args.database)
             run = uuid.uuid4().hex[:8]
             append_app, read_app = f"bench-{run}", f"bench-{run}-read"
-            append_key = create_key(bin_dir, append_app, "publishable", server.database)
-            read_publishable = create_key(bin_dir, read_app, "publishable", server.database)
+            append_key = create_key(bin_dir, append_app, "secret", server.database)
+            read_writer = create_key(bin_dir, read_app, "secret", server.database)
             read_secret = create_key(bin_dir, read_app, "secret", server.database)
             failures: list[str] = []
             result: dict = {
@@ -280,7 +280,7 @@ def main() -> int:
                     result["append"] = drive("append", append_key, args.subjects)
                 if "read" in phases:
                     log(f"creating {args.read_subjects} subjects for the reads …")
-                    create_read_subjects(server, read_publishable, run, args.read_subjects)
+                    create_read_subjects(server, read_writer, run, args.read_subjects)
                     log("reads …")
                     result["read"] = drive("read", read_secret, args.read_subjects)
                 if not server.alive():

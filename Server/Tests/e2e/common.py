@@ -469,15 +469,14 @@ def main() -> int:
         with TempDir("consentd-smoke-", args.keep) as workdir:
             server = Consentd(bin_dir, workdir, database=args.database)
             app = f"smoke-{run_id()}"
-            publishable = create_key(bin_dir, app, "publishable", server.database)
             secret = create_key(bin_dir, app, "secret", server.database)
             with server:
                 print(f"consentd at {server.start()} (pid {server.pid})")
                 client = Client.for_server(server)
                 print("health:", wait_for_health(client))
                 event = make_event(f"{app}-user-1")
-                first = client.post_event(event, token=publishable)
-                again = client.post_event(event, token=publishable)
+                first = client.post_event(event, token=secret)
+                again = client.post_event(event, token=secret)
                 print("append:", first.status, "retry:", again.status)
                 if (first.status, again.status) != (201, 200):
                     raise E2EError(f"expected 201 then 200, got {first!r} and {again!r}")

@@ -188,7 +188,8 @@ def main() -> int:
             print(f"crash test: binaries {bin_dir}, database {server.database}, app {app}, seed {seed}")
             print(f"  {args.writers} writers over {args.subjects} subjects, SIGKILL after {args.kill_after} s, "
                   f"{args.rounds} round(s)")
-            publishable = create_key(bin_dir, app, "publishable", server.database)
+            # The writers are backends syncing known users: only the secret key (or a subject's
+            # token) may write for a subjectId.
             secret = create_key(bin_dir, app, "secret", server.database)
             ledger = Ledger()
             failures: list[str] = []
@@ -200,7 +201,7 @@ def main() -> int:
                 in_flight_before = len(ledger.in_flight_at_kill)
                 stop = threading.Event()
                 threads = [threading.Thread(target=writer, daemon=True,
-                                            args=(i, server, publishable, subjects, ledger, stop, seed + round_number))
+                                            args=(i, server, secret, subjects, ledger, stop, seed + round_number))
                            for i in range(args.writers)]
                 started = time.monotonic()
                 for thread in threads:
