@@ -169,6 +169,12 @@ struct ConfigAndVendorListAPITests {
                                               headers: [.ifNoneMatch: response.headers[.eTag]!])
             #expect(again.status == .notModified)
             #expect(try await client.send(.get, "/v1/vendor-list/trimmed?publisherIds=nope", bearer: server.publishable).errorCode == "unknown_publisher")
+            let long = String(repeating: "pub-games,", count: 250)
+            let tooLong = try await client.send(.get, "/v1/vendor-list/trimmed?publisherIds=\(long)pub-games", bearer: server.publishable)
+            #expect(tooLong.status == .badRequest)
+            #expect(tooLong.errorCode == "invalid_field")
+            #expect(tooLong.errorField == "publisherIds")
+            #expect(try await client.send(.get, "/v1/vendor-list/trimmed", bearer: server.publishable).errorCode == "missing_field")
             #expect(try await client.send(.get, "/v1/vendor-list/trimmed?publisherIds=pub-games").status == .unauthorized)
         }
     }

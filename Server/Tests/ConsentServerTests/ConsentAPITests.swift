@@ -166,6 +166,23 @@ struct ConsentAPITests {
         (#"{"eventId": "\#(UUID())", "collectedAt": "2026-01-01T00:00:00Z", "tcString": "CQSbk4AQ", "proof": \#(proofJSON)}"#, 422, "invalid_consent_string", "tcString"),
         (#"{"eventId": "\#(UUID())", "collectedAt": "2026-01-01T00:00:00Z", "consentStringV1": "BOEFEAyO", "proof": \#(proofJSON)}"#, 422, "invalid_consent_string", "consentStringV1"),
         (#"{"eventId": "\#(UUID())", "collectedAt": "2026-01-01T00:00:00Z", "additionalConsent": "2~x~dv.", "proof": \#(proofJSON)}"#, 422, "invalid_consent_string", "additionalConsent"),
+        // Issue 14: input accepted that should not have been.
+        (#"{"eventId": "\#(UUID())", "collectedAt": "2026-01-01T00:00:00Z", "purposeConsents": [100], "proof": \#(proofJSON)}"#, 400, "invalid_field", "purposeConsents[0]"),
+        (#"{"eventId": "\#(UUID())", "collectedAt": "2026-01-01T00:00:00Z", "purposeConsents": [1, 65535], "proof": \#(proofJSON)}"#, 400, "invalid_field", "purposeConsents[1]"),
+        (#"{"eventId": "\#(UUID())", "collectedAt": "2026-01-01T00:00:00Z", "purposeLegitimateInterests": [25], "proof": \#(proofJSON)}"#, 400, "invalid_field", "purposeLegitimateInterests[0]"),
+        (#"{"eventId": "\#(UUID())", "collectedAt": "2026-01-01T00:00:00Z", "specialFeatureOptins": [13], "proof": \#(proofJSON)}"#, 400, "invalid_field", "specialFeatureOptins[0]"),
+        (#"{"eventId": "\#(UUID())", "collectedAt": "2026-01-01T00:00:00Z", "additionalConsent": "1", "proof": \#(proofJSON)}"#, 422, "invalid_consent_string", "additionalConsent"),
+        (#"{"eventId": "\#(UUID())", "collectedAt": "2026-01-01T00:00:00Z", "additionalConsent": "2~+5~dv.", "proof": \#(proofJSON)}"#, 422, "invalid_consent_string", "additionalConsent"),
+        (#"{"eventId": "\#(UUID())", "collectedAt": "2026-01-01T00:00:00Z", "additionalConsent": "2~99999999999~dv.", "proof": \#(proofJSON)}"#, 422, "invalid_consent_string", "additionalConsent"),
+        (#"{"eventId": "\#(UUID())", "collectedAt": "2026-01-01T00:00:00Z", "purposeConsents": [1], "proof": {"noticeId": "main", "noticeVersion": "2", "language": "12", "sdkVersion": "1.0.0", "platform": "ios", "method": "custom"}}"#, 400, "invalid_field", "proof.language"),
+        (#"{"eventId": "\#(UUID())", "collectedAt": "2026-01-01T00:00:00Z", "subjectId": "user\u0000x", "purposeConsents": [1], "proof": \#(proofJSON)}"#, 400, "invalid_field", "subjectId"),
+        (#"{"eventId": "\#(UUID())", "collectedAt": "2026-01-01T00:00:00Z", "subjectId": "user\u001b[31m", "purposeConsents": [1], "proof": \#(proofJSON)}"#, 400, "invalid_field", "subjectId"),
+        (#"{"eventId": "\#(UUID())", "collectedAt": "2026-01-01T00:00:00Z", "purposeConsents": [1], "proof": {"noticeId": "ma\u0000in", "noticeVersion": "2", "language": "de", "sdkVersion": "1.0.0", "platform": "ios", "method": "custom"}}"#, 400, "invalid_field", "proof.noticeId"),
+        (#"{"eventId": "\#(UUID())", "collectedAt": "2026-01-01T00:00:00Z", "purposeConsents": [1], "purposeConsents": [1, 2, 3, 4], "proof": \#(proofJSON)}"#, 400, "invalid_field", "purposeConsents"),
+        (#"{"eventId": "\#(UUID())", "collectedAt": "2026-01-01T00:00:00Z", "purposeConsents": [1], "proof": {"noticeId": "main", "noticeVersion": "2", "language": "de", "sdkVersion": "1.0.0", "platform": "ios", "method": "custom", "method": "acceptAll"}}"#, 400, "invalid_field", "proof.method"),
+        (#"{"eventId": "\#(UUID())", "collectedAt": "2026-01-01T00:00:00Z", "purposeConsents": [1.5], "proof": \#(proofJSON)}"#, 400, "invalid_field", "purposeConsents[0]"),
+        (#"{"eventId": "\#(UUID())", "collectedAt": "2026-01-01T00:00:00Z", "vendorConsents": [1e400], "proof": \#(proofJSON)}"#, 400, "invalid_field", "vendorConsents[0]"),
+        (#"{"eventId": "\#(UUID())", "collectedAt": "2026-01-01T00:00:00Z", "vendorConsents": [99999999999999999999999], "proof": \#(proofJSON)}"#, 400, "invalid_field", "vendorConsents[0]"),
     ] as [(String, Int, String, String?)])
     func badBodies(body: String, status: Int, code: String, field: String?) async throws {
         let server = try await TestServer.make()
@@ -203,6 +220,14 @@ struct ConsentAPITests {
                                              headers: [.contentType: "text/plain"])
             #expect(text.status == .unsupportedMediaType)
             #expect(text.errorCode == "unsupported_media_type")
+            for type in ["application/jsonfoo", "application/json-seq", "application/json5; charset=utf-8"] {
+                let near = try await client.send(.post, "/v1/consents", bearer: server.secret, json: eventJSON(), headers: [.contentType: type])
+                #expect(near.status == .unsupportedMediaType, "\(type)")
+            }
+            for type in ["application/json; charset=utf-8", "Application/JSON"] {
+                let json = try await client.send(.post, "/v1/consents", bearer: server.secret, json: eventJSON(), headers: [.contentType: type])
+                #expect(json.status == .created, "\(type)")
+            }
             let big = try await client.send(.post, "/v1/consents", bearer: server.secret,
                                             json: eventJSON(extra: "\"additionalConsent\": \"2~\(Array(repeating: "1", count: 600).joined(separator: "."))\""))
             #expect(big.status == .contentTooLarge)

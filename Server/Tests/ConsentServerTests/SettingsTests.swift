@@ -111,7 +111,13 @@ struct SettingsTests {
         #expect(Timestamps.parse("2017-11-07T19:15:55.4Z").map(Timestamps.format) == "2017-11-07T19:15:55.400Z")
         #expect(Timestamps.parse("2026-11-23T10:15:30.123456789+01:30").map(Timestamps.format) == "2026-11-23T08:45:30.123Z")
         #expect(Timestamps.parse("2024-02-29T00:00:00-00:00").map(Timestamps.format) == "2024-02-29T00:00:00.000Z")
-        for bad in ["2023-02-29T00:00:00Z", "2026-11-23T10:15:30", "2026-11-23 10:15:30Z", "2026-13-01T00:00:00Z", "2026-11-23T10:15:30.Z", "x"] {
+        // Seed 002's own format, yyyy-MM-dd'T'HH:mm:ss.SSSZ, writes the offset without a colon.
+        #expect(Timestamps.parse("2026-11-23T10:15:30.250+0000").map(Timestamps.format) == "2026-11-23T10:15:30.250Z")
+        #expect(Timestamps.parse("2026-11-23T10:15:30.250+0130").map(Timestamps.format) == "2026-11-23T08:45:30.250Z")
+        #expect(Timestamps.parse("2026-11-23T10:15:30.250-0500").map(Timestamps.format) == "2026-11-23T15:15:30.250Z")
+        for bad in ["2023-02-29T00:00:00Z", "2026-11-23T10:15:30", "2026-11-23 10:15:30Z", "2026-13-01T00:00:00Z", "2026-11-23T10:15:30.Z", "x",
+                    "2026-11-23T10:15:30+01", "2026-11-23T10:15:30+01:0", "2026-11-23T10:15:30+010", "2026-11-23T10:15:30+2400",
+                    "2026-11-23T10:15:30+01:00Z"] {
             #expect(Timestamps.parse(bad) == nil)
         }
         #expect(Timestamps.format(milliseconds: -1) == "1969-12-31T23:59:59.999Z")
@@ -119,10 +125,12 @@ struct SettingsTests {
 
     @Test("Additional Consent strings are checked for shape")
     func additionalConsent() {
-        for good in ["2~", "2~1.35.41~dv.", "2~~dv.9.21", "1~89.2008"] {
-            #expect(AdditionalConsent.isWellFormed(good))
+        for good in ["2~~dv.", "2~1.35.41~dv.", "2~~dv.9.21", "2~89~dv", "1~89.2008", "1~", "2~2147483647~dv."] {
+            #expect(AdditionalConsent.isWellFormed(good), "\(good)")
         }
-        for bad in ["", "~1", "2~a", "2~1..2", "2~1~x.3", "2~1~dv.3~4", "0~1"] {
+        for bad in ["", "~1", "2~a", "2~1..2", "2~1~x.3", "2~1~dv.3~4", "0~1", "1", "2", "2~", "2~1.35", "2~+5~dv.", "2~-5~dv.",
+                    "2~99999999999~dv.", "2~2147483648~dv.", "2~0~dv.", "2~1~dv.+3", "3~1~dv.", "1~1~dv.2", "2~ 1~dv."] {
+            #expect(!AdditionalConsent.isWellFormed(bad), "\(bad)")
             #expect(!AdditionalConsent.isWellFormed(bad))
         }
     }

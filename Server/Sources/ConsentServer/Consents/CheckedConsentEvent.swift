@@ -25,8 +25,13 @@ public struct CheckedConsentEvent: Sendable, Equatable {
         self.consent = consent
     }
 
-    /// The largest id a purpose, feature or vendor list may hold (TCF ids are 16-bit).
-    static let maxId = 65535
+    /// The largest id each id list may hold: what the TC string's fields can carry
+    /// (`PurposesConsent` and `PurposesLITransparency` are 24 bits, `SpecialFeatureOptIns` 12,
+    /// vendor ids 16).
+    static let maxIds: [String: Int] = [
+        "purposeConsents": 24, "purposeLegitimateInterests": 24, "specialFeatureOptins": 12,
+        "vendorConsents": 65535, "vendorLegitimateInterests": 65535,
+    ]
     /// The longest string field accepted.
     static let maxStringLength = 16384
     /// How far after the server's clock `collectedAt` may lie.
@@ -36,6 +41,16 @@ public struct CheckedConsentEvent: Sendable, Equatable {
 
     /// Decodes and checks a request body; `now` bounds `collectedAt`.
     public static func decode(_ body: Data, now: Date = Date()) throws(InvalidField) -> CheckedConsentEvent {
+        // Foundation's decoder keeps one of two values under the same key without a word, and
+        // refuses a fraction or an overflow without naming the field: both are found first.
+        switch JSONPrescan.firstProblem(in: body) {
+        case .duplicateKey(let path):
+            throw InvalidField(code: .invalidField, field: path, message: "\(path) appears more than once in its object")
+        case .notAnInteger(let path, let text):
+            throw InvalidField(code: .invalidField, field: path, message: "\(path) must be an integer id, not \(text)")
+        case nil:
+            break
+        }
         let request: ConsentEventRequest
         do {
             request = try JSONDecoder().decode(StrictConsentEventRequest.self, from: body).request
@@ -155,6 +170,7 @@ extension CheckedConsentEvent {
         }
         if let subjectId = request.subjectId {
             try checkLength(subjectId, field: "subjectId", max: 256)
+            try checkPrintable(subjectId, field: "subjectId")
         }
         let collectedAt = request.collectedAt
         guard let collected = Timestamps.parse(collectedAt) else {
@@ -196,7 +212,8 @@ extension CheckedConsentEvent {
             try checkLength(additionalConsent, field: "additionalConsent", max: Self.maxStringLength)
             guard AdditionalConsent.isWellFormed(additionalConsent) else {
                 throw InvalidField(code: .invalidConsentString, field: "additionalConsent",
-                                   message: "additionalConsent must look like 2~1.35.41~dv.9.21 (version~consented ids[~dv.disclosed ids])")
+                                   message: "additionalConsent must be 2~consented ids~dv.disclosed ids (such as 2~1.35.41~dv.9.21) "
+                                   + "or 1~consented ids, ids being decimal numbers from 1 to 2147483647")
             }
         }
         let lists: [(String, WritableKeyPath<ConsentRecord, [Int]?>)] = [
@@ -207,8 +224,9 @@ extension CheckedConsentEvent {
         var anyList = false
         for (field, keyPath) in lists {
             guard let ids = consent[keyPath: keyPath] else { continue }
-            for (index, id) in ids.enumerated() where !(1...Self.maxId).contains(id) {
-                throw InvalidField(code: .invalidField, field: "\(field)[\(index)]", message: "\(field)[\(index)] is \(id); ids run from 1 to 65535")
+            let maxId = Self.maxIds[field]!
+            for (index, id) in ids.enumerated() where !(1...maxId).contains(id) {
+                throw InvalidField(code: .invalidField, field: "\(field)[\(index)]", message: "\(field)[\(index)] is \(id); its ids run from 1 to \(maxId)")
             }
             consent[keyPath: keyPath] = Array(Set(ids)).sorted()
             anyList = true
@@ -225,11 +243,18 @@ extension CheckedConsentEvent {
     }
 
     private static func check(_ proof: ConsentProof) throws(InvalidField) {
-        try checkLength(proof.noticeId, field: "proof.noticeId", max: 200)
-        try checkLength(proof.noticeVersion, field: "proof.noticeVersion", max: 100)
-        try checkLength(proof.sdkVersion, field: "proof.sdkVersion", max: 100)
-        let language = proof.language
-        guard (2...35).contains(language.count), language.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
+        for (value, field, max) in [(proof.noticeId, "proof.noticeId", 200), (proof.noticeVersion, "proof.noticeVersion", 100),
+                                    (proof.sdkVersion, "proof.sdkVersion", 100)] {
+            try checkLength(value, field: field, max: max)
+            try checkPrintable(value, field: field)
+        }
+        // BCP 47 in the form consent notices use: a 2-3 letter language, then subtags of 1-8
+        // letters or digits (pt-BR, zh-Hant-TW, es-419).
+        let subtags = proof.language.split(separator: "-", omittingEmptySubsequences: false)
+        let isLanguage = proof.language.utf8.count <= 35
+            && (2...3).contains(subtags[0].count) && subtags[0].allSatisfy({ $0.isASCII && $0.isLetter })
+            && subtags.dropFirst().allSatisfy { (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
+        guard isLanguage else {
             throw InvalidField(code: .invalidField, field: "proof.language", message: "proof.language must be a BCP 47 language tag such as de or pt-BR")
         }
     }
@@ -240,6 +265,19 @@ private func checkLength(_ value: String, field: String, max: Int) throws(Invali
     guard count >= 1, count <= max else {
         throw InvalidField(code: .invalidField, field: field, message: "\(field) must be 1 to \(max) bytes long, not \(count)")
     }
+}
+
+/// Refuses control characters (NUL, ESC, DEL and the rest of C0 and C1), which no id or version
+/// needs and which break logs, terminals and exports.
+private func checkPrintable(_ value: String, field: String) throws(InvalidField) {
+    if let bad = value.unicodeScalars.first(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+        throw InvalidField(code: .invalidField, field: field,
+                           message: "\(field) holds the control character U+\(String(bad.value, radix: 16, uppercase: true).leftPadded(to: 4))")
+    }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }
 
 private struct AnyKey: CodingKey {
@@ -264,20 +302,27 @@ private func refuseUnknownKeys(_ keys: [AnyKey], known: [String], prefix: String
     }
 }
 
-/// Google's Additional Consent string: `2~ids~dv.ids` (ids dot-separated, each part optional).
+/// Google's Additional Consent string: version 2 is `2~consented ids~dv.disclosed ids`, version 1
+/// `1~consented ids`; ids are dot-separated decimal numbers (either list may be empty).
 enum AdditionalConsent {
+    /// The largest provider id accepted: ids are 32-bit signed integers in Google's list.
+    static let maxId = 2_147_483_647
+
     static func isWellFormed(_ string: String) -> Bool {
         let parts = string.split(separator: "~", omittingEmptySubsequences: false)
-        guard (1...3).contains(parts.count), let version = Int(parts[0]), version >= 1 else { return false }
         func ids(_ part: Substring) -> Bool {
-            part.isEmpty || part.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { Int($0).map { $0 > 0 } ?? false }
+            part.isEmpty || part.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { id in
+                // Digits only: Int("+5") would read a sign.
+                (1...10).contains(id.count) && id.utf8.allSatisfy { (0x30...0x39).contains($0) }
+                    && Int(id).map { (1...maxId).contains($0) } == true
+            }
         }
-        if parts.count >= 2, !ids(parts[1]) { return false }
-        if parts.count == 3 {
-            guard parts[2].hasPrefix("dv.") || parts[2] == "dv" else { return false }
-            let disclosed = parts[2].dropFirst(parts[2] == "dv" ? 2 : 3)
-            return ids(disclosed)
+        switch parts.first {
+        case "1": return parts.count == 2 && ids(parts[1])
+        case "2":
+            guard parts.count == 3, parts[2] == "dv" || parts[2].hasPrefix("dv.") else { return false }
+            return ids(parts[1]) && ids(parts[2].dropFirst(parts[2] == "dv" ? 2 : 3))
+        default: return false
         }
-        return true
     }
 }

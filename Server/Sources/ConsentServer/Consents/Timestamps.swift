@@ -2,10 +2,10 @@ import Foundation
 
 /// ISO 8601 date-times as the API reads and writes them: `2026-11-23T10:15:30.250Z`.
 ///
-/// Reading accepts any fraction length and a `Z` or `±HH:MM` offset; writing always gives UTC
+/// Reading accepts any fraction length and a `Z`, `±HH:MM` or `±HHMM` offset; writing always gives UTC
 /// with milliseconds. Times are kept as milliseconds since 1970.
 public enum Timestamps {
-    /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; nil for anything else.
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM|±HHMM)`; nil for anything else.
     public static func parse(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
         var index = 0
@@ -46,7 +46,10 @@ public enum Timestamps {
         } else if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
             let sign = bytes[index] == UInt8(ascii: "-") ? -1 : 1
             index += 1
-            guard let hours = number(2), expect(":"), let minutes = number(2), hours < 24, minutes < 60 else { return nil }
+            // `+01:00` (RFC 3339) or `+0100` (ISO 8601's basic form, what Java's `SSSZ` writes).
+            guard let hours = number(2) else { return nil }
+            _ = expect(":")
+            guard let minutes = number(2), hours < 24, minutes < 60 else { return nil }
             offset = sign * (hours * 3600 + minutes * 60)
         } else {
             return nil

@@ -23,8 +23,12 @@ extension Request {
 
     /// The body, refusing other media types than JSON (415) and bodies over `limit` (413).
     mutating func jsonBody(limit: Int) async throws -> Data {
+        // The media type exactly (`application/json`, parameters such as `; charset=utf-8`
+        // allowed), not any type that starts with it.
         let type = headers[.contentType]?.lowercased() ?? ""
-        guard type.hasPrefix("application/json") else {
+        let mediaType = type.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first?
+            .trimmingCharacters(in: .whitespaces) ?? ""
+        guard mediaType == "application/json" else {
             throw APIError(.unsupportedMediaType, "unsupported_media_type", "send the body as Content-Type: application/json")
         }
         do {
@@ -56,8 +60,11 @@ extension ConsentdContext {
 
 /// Parses `publisherIds=a,b`: non-empty, trimmed, duplicates dropped.
 func publisherIds(_ request: Request) throws -> [String] {
-    guard let raw = request.query("publisherIds"), raw.utf8.count <= 2000 else {
+    guard let raw = request.query("publisherIds") else {
         throw APIError(.badRequest, "missing_field", "publisherIds is required: a comma-separated list of publisher ids", field: "publisherIds")
+    }
+    guard raw.utf8.count <= 2000 else {
+        throw APIError(.badRequest, "invalid_field", "publisherIds must be at most 2000 bytes long, not \(raw.utf8.count)", field: "publisherIds")
     }
     var seen: [String] = []
     for part in raw.split(separator: ",", omittingEmptySubsequences: false) {
