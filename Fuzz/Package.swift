@@ -1,20 +1,31 @@
 // swift-tools-version:6.0
-// The libFuzzer target for the TCF consent-string codecs. A package of its own so the SDK's
+// The libFuzzer targets: FuzzTCF for the TCF consent-string codecs, FuzzConsentd for consentd's
+// request checks. A package of its own so the SDK's
 // package never carries a sanitizer-only executable; build and run it with scripts/fuzz.
 import PackageDescription
 
 let package = Package(
     name: "ConsentKitFuzz",
-    // Must not be lower than the SDK's own platforms, or SwiftPM refuses the dependency.
-    platforms: [.iOS(.v15), .macOS(.v12)],
+    // Must not be lower than the SDK's and the server's own platforms, or SwiftPM refuses the dependency.
+    platforms: [.iOS(.v15), .macOS(.v15)],
     dependencies: [
         .package(name: "ConsentKit", path: ".."),
+        // Only its ConsentRequests library is built (no HTTP, no storage).
+        .package(name: "ConsentServer", path: "../Server"),
     ],
     targets: [
         .executableTarget(
             name: "FuzzTCF",
             dependencies: [.product(name: "TCF", package: "ConsentKit")],
             // `@_extern(c)` declares libFuzzer's driver, which ships without a header.
+            swiftSettings: [.enableExperimentalFeature("Extern")]
+        ),
+        .executableTarget(
+            name: "FuzzConsentd",
+            dependencies: [
+                .product(name: "ConsentRequests", package: "ConsentServer"),
+                .product(name: "ConsentdAPI", package: "ConsentKit"),
+            ],
             swiftSettings: [.enableExperimentalFeature("Extern")]
         ),
     ],

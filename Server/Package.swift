@@ -7,6 +7,10 @@ import PackageDescription
 let package = Package(
     name: "ConsentServer",
     platforms: [.macOS(.v15)],
+    products: [
+        // What the fuzzer (Fuzz/) builds: the checks of consentd's request bodies, alone.
+        .library(name: "ConsentRequests", targets: ["ConsentRequests"]),
+    ],
     dependencies: [
         .package(name: "ConsentKit", path: ".."),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -28,9 +32,19 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
     ],
     targets: [
+        // A consent event body checked field by field, and the API's timestamps: Foundation and
+        // the SDK's TCF and ConsentdAPI only, so it builds without HTTP or storage.
+        .target(
+            name: "ConsentRequests",
+            dependencies: [
+                .product(name: "TCF", package: "ConsentKit"),
+                .product(name: "ConsentdAPI", package: "ConsentKit"),
+            ]
+        ),
         .target(
             name: "ConsentServer",
             dependencies: [
+                "ConsentRequests",
                 .product(name: "TCF", package: "ConsentKit"),
                 .product(name: "ConsentdAPI", package: "ConsentKit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -77,6 +91,7 @@ let package = Package(
             name: "ConsentServerTests",
             dependencies: [
                 "ConsentServer",
+                "ConsentRequests",
                 .product(name: "ConsentdAPI", package: "ConsentKit"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "CompressNIO", package: "compress-nio"),

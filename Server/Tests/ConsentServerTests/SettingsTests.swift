@@ -1,4 +1,5 @@
 @testable import ConsentServer
+@testable import ConsentRequests
 import Foundation
 import Synchronization
 import Testing

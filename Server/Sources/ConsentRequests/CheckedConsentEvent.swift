@@ -45,7 +45,8 @@ public struct CheckedConsentEvent: Sendable, Equatable {
         // refuses a fraction or an overflow without naming the field: both are found first.
         switch JSONPrescan.firstProblem(in: body) {
         case .duplicateKey(let path):
-            throw InvalidField(code: .invalidField, field: path, message: "\(path) appears more than once in its object")
+            throw InvalidField(code: .invalidField, field: path.isEmpty ? nil : path,
+                               message: "\(path.isEmpty ? "the key \"\"" : path) appears more than once in its object")
         case .notAnInteger(let path, let text):
             throw InvalidField(code: .invalidField, field: path, message: "\(path) must be an integer id, not \(text)")
         case nil:

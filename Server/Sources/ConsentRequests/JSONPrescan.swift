@@ -10,7 +10,8 @@ import Foundation
 ///
 /// Malformed JSON is left to the decoder (the scan then answers nil).
 enum JSONPrescan {
-    /// A problem and the path of the value at fault (`proof.method`, `vendorConsents[3]`).
+    /// A problem and the path of the value at fault (`proof.method`, `vendorConsents[3]`; empty
+    /// for a key `""` at the top).
     enum Problem: Equatable {
         case duplicateKey(path: String)
         case notAnInteger(path: String, text: String)
@@ -98,8 +99,9 @@ enum JSONPrescan {
                     if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(character) { digits += 1 } else if character != UInt8(ascii: "-") || index != start { plain = false }
                     index += 1
                 }
-                if !plain || digits > 18 {
-                    return .notAnInteger(path: path(), text: String(decoding: bytes[start..<index].prefix(40), as: UTF8.self))
+                // A number that belongs to no key is malformed JSON: the decoder's to report.
+                if !plain || digits > 18, case let at = path(), !at.isEmpty {
+                    return .notAnInteger(path: at, text: String(decoding: bytes[start..<index].prefix(40), as: UTF8.self))
                 }
             default:
                 index += 1

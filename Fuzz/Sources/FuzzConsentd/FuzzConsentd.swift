@@ -1,0 +1,75 @@
+// libFuzzer entry point for consentd's request checks: a `POST /v1/consents` body as the
+// server reads it (JSON, ids, timestamps, consent strings), through `CheckedConsentEvent`.
+//
+// For every input: checking must not crash and must answer either an event or an
+// `InvalidField` that names a known code and says what is wrong; what it accepts must be
+// accepted again, unchanged, once written back as a request. A broken promise is a
+// `fatalError`, which libFuzzer reports as a crash and saves as an artifact. Built with
+// `-sanitize=fuzzer,address` by scripts/fuzz.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ConsentdAPI
+import ConsentRequests
+import Foundation
+
+// See FuzzTCF: libFuzzer's own `main` is shadowed by the module's, so start its driver here.
+var argumentCount = CommandLine.argc
+var arguments = CommandLine.unsafeArgv
+exit(LLVMFuzzerRunDriver(&argumentCount, &arguments, fuzzConsentd))
+
+/// libFuzzer's driver (its `main` without the name), from libclang_rt.fuzzer.
+@_extern(c)
+func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+    _ testOneInput: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
+) -> CInt
+
+/// Checks one fuzz input (the whole input is the request body); libFuzzer calls it once per input.
+public func fuzzConsentd(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let body = Data(bytes: data, count: size)
+    // The server's clock, the same for every input, so that `collectedAt`'s bounds do not move.
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    let event: CheckedConsentEvent
+    do {
+        event = try CheckedConsentEvent.decode(body, now: now)
+    } catch {
+        // A refusal says what is wrong and, when it names a field, a non-empty path.
+        if error.message.isEmpty || error.field?.isEmpty == true {
+            fatalError("a refusal without its words: \(error.code) \(String(describing: error.field)) for \(String(decoding: body, as: UTF8.self).debugDescription)")
+        }
+        return 0
+    }
+    // Written back as the client would send it, the accepted event is accepted again, unchanged.
+    let again = ConsentEventRequest(
+        eventId: event.eventId, subjectId: event.subjectId,
+        collectedAt: Timestamps.format(milliseconds: event.collectedAtMilliseconds), consent: event.consent)
+    let reencoded: Data
+    do {
+        reencoded = try JSONEncoder().encode(again)
+    } catch {
+        fatalError("an accepted event does not encode: \(error)")
+    }
+    do {
+        let second = try CheckedConsentEvent.decode(reencoded, now: now)
+        if second != event {
+            fatalError("""
+                an accepted event changed when written back
+                  body:   \(String(decoding: body, as: UTF8.self).debugDescription)
+                  first:  \(event)
+                  second: \(second)
+                """)
+        }
+    } catch {
+        fatalError("""
+            an accepted event is refused when written back: \(error.code.rawValue) \(error.field ?? "-"): \(error.message)
+              body:    \(String(decoding: body, as: UTF8.self).debugDescription)
+              written: \(String(decoding: reencoded, as: UTF8.self))
+            """)
+    }
+    return 0
+}
