@@ -45,7 +45,7 @@ public struct CheckedConsentEvent: Sendable, Equatable {
         // refuses a fraction or an overflow without naming the field: both are found first.
         switch JSONPrescan.firstProblem(in: body) {
         case .duplicateKey(let path):
-            throw InvalidField(code: .invalidField, field: path.isEmpty ? nil : path,
+            throw InvalidField(code: .invalidField, field: path,
                                message: "\(path.isEmpty ? "the key \"\"" : path) appears more than once in its object")
         case .notAnInteger(let path, let text):
             throw InvalidField(code: .invalidField, field: path, message: "\(path) must be an integer id, not \(text)")
@@ -87,10 +87,11 @@ public struct InvalidField: Error, Sendable, Equatable, CustomStringConvertible 
     /// What is wrong and what is expected.
     public let message: String
 
-    /// Creates an error.
+    /// Creates an error; an empty `field` (the key `""`) is reported as none, so a field is
+    /// always a path a client can read.
     public init(code: Code, field: String?, message: String) {
         self.code = code
-        self.field = field
+        self.field = field?.isEmpty == true ? nil : field
         self.message = message
     }
 
@@ -299,7 +300,8 @@ private func refuseUnknownKeys(_ keys: [AnyKey], known: [String], prefix: String
     let unknown = keys.map(\.stringValue).filter { !known.contains($0) }.sorted()
     if let first = unknown.first {
         let field = prefix.isEmpty ? first : "\(prefix).\(first)"
-        throw InvalidField(code: .invalidField, field: field, message: "\(field) is not a field of this object")
+        throw InvalidField(code: .invalidField, field: field,
+                           message: "\(first.isEmpty ? "the key \"\"" : field) is not a field of this object")
     }
 }
 

@@ -38,7 +38,8 @@ struct JSONPrescanTests {
 
     @Test("a refusal always names a field with a non-empty path, or none")
     func refusalsNameAFieldOrNone() throws {
-        for body in [#"{"": 1, "": 2}"#, #"{"eventId": "x"ugDl 1.5 "proof": 2}"#, #"{"a": 1.5"#] {
+        // The key "" found by FuzzConsentd, as a repeat and as an unknown field.
+        for body in [#"{"": 1, "": 2}"#, #"{"eventId": "b4f93d47-92b0-47f5-9d83-50aa33f72f3b", "": "2~89~dv.9"}"#, #"{"eventId": "x"ugDl 1.5 "proof": 2}"#, #"{"a": 1.5"#] {
             #expect(throws: InvalidField.self) { try CheckedConsentEvent.decode(Data(body.utf8)) }
             do {
                 _ = try CheckedConsentEvent.decode(Data(body.utf8))
