@@ -77,7 +77,10 @@ enum StoredVendorList {
     static func write(header: Header, body: Data, to file: URL) throws(VendorListLoadingError) {
         let directory = file.deletingLastPathComponent()
         removeAbandonedTemporaries(of: file)
-        let temporary = directory.appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString).tmp")
+        // The name carries the write's start time, so a later write can tell an abandoned file
+        // without reading its timestamp (a required-reason API).
+        let started = Int64(Date().timeIntervalSince1970)
+        let temporary = directory.appendingPathComponent(".\(file.lastPathComponent).\(started).\(UUID().uuidString).tmp")
         do {
             let encoder = JSONEncoder()
             encoder.dateEncodingStrategy = .secondsSince1970
@@ -112,17 +115,17 @@ enum StoredVendorList {
     /// write takes, so a write running at the same time keeps its own.
     static let abandonedTemporaryAge: TimeInterval = 600
 
-    /// Removes the temporary files (`.NAME.UUID.tmp`) that writes of `file` interrupted by a
-    /// crash or a kill left in its folder, once they are ``abandonedTemporaryAge`` old.
+    /// Removes the temporary files (`.NAME.SECONDS.UUID.tmp`) that writes of `file` interrupted
+    /// by a crash or a kill left in its folder, once they are ``abandonedTemporaryAge`` old by
+    /// the start time in their name; one whose name holds no time is removed at once.
     static func removeAbandonedTemporaries(of file: URL, now: Date = Date()) {
         let directory = file.deletingLastPathComponent()
         let prefix = ".\(file.lastPathComponent)."
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
         for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
-            let path = directory.appendingPathComponent(name).path
-            guard let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
-                  now.timeIntervalSince(modified) >= abandonedTemporaryAge else { continue }
-            try? FileManager.default.removeItem(atPath: path)
+            let started = name.dropFirst(prefix.count).split(separator: ".").first.flatMap { Double($0) }
+            if let started, now.timeIntervalSince1970 - started < abandonedTemporaryAge { continue }
+            try? FileManager.default.removeItem(atPath: directory.appendingPathComponent(name).path)
         }
     }
 

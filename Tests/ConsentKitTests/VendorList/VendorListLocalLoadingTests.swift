@@ -185,18 +185,17 @@ struct VendorListLocalLoadingTests {
     @Test("the next write removes what an interrupted write left, and spares one still in progress")
     func nextWriteRemovesAbandonedTemporaries() async throws {
         let folder = try TestFolder()
-        func temporary(modified: Date) throws -> URL {
-            let file = folder.cacheDirectory.appendingPathComponent(".vendor-list.cache.\(UUID().uuidString).tmp")
+        func temporary(started: Date) throws -> URL {
+            let name = ".vendor-list.cache.\(Int64(started.timeIntervalSince1970)).\(UUID().uuidString).tmp"
+            let file = folder.cacheDirectory.appendingPathComponent(name)
             try FileManager.default.createDirectory(at: folder.cacheDirectory, withIntermediateDirectories: true)
             try Data("{\"partial".utf8).write(to: file)
-            try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: file.path)
             return file
         }
-        let abandoned = try temporary(modified: Date().addingTimeInterval(-3600))
-        let inProgress = try temporary(modified: Date())
+        let abandoned = try temporary(started: Date().addingTimeInterval(-3600))
+        let inProgress = try temporary(started: Date())
         let unrelated = folder.cacheDirectory.appendingPathComponent(".other.cache.0.tmp")
         try Data().write(to: unrelated)
-        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: unrelated.path)
 
         try await storeCopy(try GVLFixtures.v3v45(), in: folder)
 
