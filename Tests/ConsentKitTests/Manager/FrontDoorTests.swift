@@ -53,8 +53,10 @@ func frontDoorManager(
     askRules: AskRules = AskRules(), log: ConsentLog = .silent
 ) -> ConsentManager {
     ConsentManager(configuration: ConsentConfiguration(
-        consentd: endpoint, cmp: cmp, store: store, transport: consentd, askRules: askRules, cacheDirectory: folder.cacheDirectory,
-        log: log, now: { testDate }))
+        // regionTimeout far above the default 3 s: these tests hold requests at gates, and a loaded
+        // CI machine must not turn a held answer into a timeout (no test here is about the timeout).
+        consentd: endpoint, cmp: cmp, store: store, transport: consentd, regionTimeout: 120, askRules: askRules,
+        cacheDirectory: folder.cacheDirectory, log: log, now: { testDate }))
 }
 
 @Suite("The front door: one configuration, one refresh, one rule")
