@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "ConsentKitAppTracking", targets: ["ConsentKitAppTracking"]),
         // Opt-in: ConsentModel for SwiftUI; Observation is iOS 17 / macOS 14.
         .library(name: "ConsentKitObservation", targets: ["ConsentKitObservation"]),
+        // The consent notice: the web page (HTML, CSS, JavaScript), its bridge, and on iOS its presenter.
+        .library(name: "ConsentKitUI", targets: ["ConsentKitUI"]),
     ],
     targets: [
         .target(name: "TCF"),
@@ -22,12 +24,14 @@ let package = Package(
         .target(name: "ConsentdAPI"),
         .target(name: "ConsentKitAppTracking", dependencies: ["ConsentKit"]),
         .target(name: "ConsentKitObservation", dependencies: ["ConsentKit"]),
+        .target(name: "ConsentKitUI", dependencies: ["ConsentKit", "TCF"], resources: [.copy("Resources/notice")]),
         .testTarget(
             name: "TCFTests",
             dependencies: ["TCF"]
         ),
         .testTarget(name: "ConsentKitTests", dependencies: ["ConsentKit", "TCF"]),
         .testTarget(name: "ConsentKitAppTrackingTests", dependencies: ["ConsentKitAppTracking", "ConsentKit"]),
+        .testTarget(name: "ConsentKitUITests", dependencies: ["ConsentKitUI", "ConsentKit", "TCF"]),
         .testTarget(name: "ConsentKitObservationTests", dependencies: ["ConsentKitObservation", "ConsentKit", "TCF"]),
         // Every Swift block of the DocC catalogs and the README, compiled (Snippets.swift) and compared.
         .testTarget(

@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // The libFuzzer targets: FuzzTCF for the TCF consent-string codecs, FuzzConsentd for consentd's
-// request checks. A package of its own so the SDK's
+// request checks, FuzzNotice for the notice bridge's result decoder. A package of its own so the SDK's
 // package never carries a sanitizer-only executable; build and run it with scripts/fuzz.
 import PackageDescription
 
@@ -25,6 +25,15 @@ let package = Package(
             dependencies: [
                 .product(name: "ConsentRequests", package: "ConsentServer"),
                 .product(name: "ConsentdAPI", package: "ConsentKit"),
+            ],
+            swiftSettings: [.enableExperimentalFeature("Extern")]
+        ),
+        .executableTarget(
+            name: "FuzzNotice",
+            dependencies: [
+                .product(name: "ConsentKitUI", package: "ConsentKit"),
+                .product(name: "ConsentKit", package: "ConsentKit"),
+                .product(name: "TCF", package: "ConsentKit"),
             ],
             swiftSettings: [.enableExperimentalFeature("Extern")]
         ),

@@ -103,6 +103,16 @@ public struct ConsentChanges: Sendable {
         adTechProviderConsents = try Self.set(adTechProviderConsents, id, consent, .adTechProvider, IDSet.maxID)
     }
 
+    /// Withdraws consent to purpose `id`; an id outside 1-24 is simply not held.
+    public mutating func withdrawPurpose(_ id: Int) {
+        purposeConsents = purposeConsents.removing(id)
+    }
+
+    /// Opts out of special feature `id`; an id outside 1-12 is simply not held.
+    public mutating func withdrawSpecialFeature(_ id: Int) {
+        specialFeatureOptIns = specialFeatureOptIns.removing(id)
+    }
+
     private static func set(
         _ ids: IDSet, _ id: Int, _ member: Bool, _ kind: ConsentChangeError.Kind, _ largest: Int
     ) throws(ConsentChangeError) -> IDSet {

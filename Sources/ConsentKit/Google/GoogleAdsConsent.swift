@@ -111,39 +111,39 @@ public final class GoogleAdsConsent: Sendable {
     ///   vendors, or a publisher serves only non-personalized ads).
     public func setStatus(_ status: GoogleConsentStatus, prefersAdFree: Bool = false) throws(ConsentKitError) {
         if status == .unknown { return manager.clearDecision() }
-        let now = manager.configuration.now()
-        let all = ConsentState.agreeToAll(scope: try manager.scope(), at: now)
+        let decision = Self.decision(status, prefersAdFree: prefersAdFree, scope: try manager.scope(), at: manager.configuration.now())
+        guard let decision else { return }
+        try record(decision, as: status)
+    }
+
+    /// The decision ``setStatus(_:prefersAdFree:)`` records for `status` under `scope`, made at
+    /// `date`; nil for `.unknown`. A notice that offers Google's choices (ConsentKitUI) records
+    /// the same value.
+    public static func decision(
+        _ status: GoogleConsentStatus, prefersAdFree: Bool, scope: ConsentScope, at date: Date
+    ) -> ConsentState? {
+        let all = ConsentState.agreeToAll(scope: scope, at: date)
         switch status {
         case .unknown:
-            return
+            return nil
         case .personalized:
-            try record(Self.setting(adFree: prefersAdFree, on: all, at: now), as: status)
+            return all.changing(at: date) { $0.prefersAdFree = prefersAdFree }
         case .nonPersonalized:
-            let limited: ConsentState
-            do {
-                limited = try all.changing(at: now) { changes in
-                    for purpose in [3, 4, 5, 6] { try changes.setPurpose(purpose, consent: false) }
-                    for feature in all.specialFeatureOptIns { try changes.setSpecialFeature(feature, optIn: false) }
-                    changes.prefersAdFree = prefersAdFree
-                }
-            } catch let refused as ConsentChangeError {
-                throw .change(refused)
-            } catch {
-                preconditionFailure("ConsentChanges setters throw only ConsentChangeError, not \(error)")
+            return all.changing(at: date) { changes in
+                for purpose in [3, 4, 5, 6] { changes.withdrawPurpose(purpose) }
+                for feature in all.specialFeatureOptIns { changes.withdrawSpecialFeature(feature) }
+                changes.prefersAdFree = prefersAdFree
             }
-            try record(limited, as: status)
         }
     }
 
     /// Records `decision` when it reads back as `status`; refuses otherwise, writing nothing.
-    private func record(_ decision: ConsentState, as status: GoogleConsentStatus) throws(ConsentKitError) {
+    /// (The status a decision reaches depends on the publishers' configuration: Google, vendor
+    /// 755, among their vendors, personalized ads allowed.)
+    public func record(_ decision: ConsentState, as status: GoogleConsentStatus) throws(ConsentKitError) {
         let reached = GoogleConsentStatus.of(decision, config: manager.appConfig, gdprApplies: manager.gdprApplies)
         guard reached == status else { throw .googleStatusUnreachable(requested: status.rawValue, reached: reached.rawValue) }
         try manager.record(decision)
-    }
-
-    private static func setting(adFree: Bool, on state: ConsentState, at date: Date) -> ConsentState {
-        state.changing(at: date) { $0.prefersAdFree = adFree }
     }
 
     // MARK: Under age of consent

@@ -1,0 +1,154 @@
+import ConsentKit
+import Foundation
+import TCF
+
+extension NoticeDocument {
+    /// The document for a notice covering `scope`: the disclosed vendors and what they use, in
+    /// the vendor list's language with the UI texts of that language, the publisher's settings,
+    /// and `current` (the user's present choices) unless the TCF policy changed since.
+    ///
+    /// The language is the one asked for (`settings.language`, else the scope's) when the vendor
+    /// list is in it and the notice has texts for it; otherwise the whole screen is English and
+    /// ``languageFallback`` says why.
+    ///
+    /// - Throws: ``NoticeDocumentError`` for a theme that fails its checks, a missing privacy
+    ///   policy, no vendor to disclose, an unknown custom text key, or a vendor list in a language
+    ///   the notice has no texts for.
+    public static func build(
+        scope: ConsentScope, settings: NoticeSettings, cmp: CMPIdentity, current: ConsentState?, request: NoticeRequest,
+        adTechProviders: [AppConfig.AdTechProvider] = [], textsDirectory: URL? = nil
+    ) throws(NoticeDocumentError) -> NoticeDocument {
+        do {
+            try settings.theme.validate()
+        } catch {
+            throw .theme(error)
+        }
+        guard let privacyPolicy = settings.privacyPolicyURL else { throw .missingPrivacyPolicyURL }
+        let list = scope.vendorList
+        let vendors = scope.vendorIds.compactMap { list.vendors[$0] }
+        let providers = adTechProviders.filter { scope.adTechProviderIds.contains($0.id) }.sorted { $0.id < $1.id }
+        if vendors.isEmpty, settings.mode == .tcf || providers.isEmpty { throw .noVendors }
+
+        let (texts, fallback) = try Self.texts(settings: settings, scope: scope, directory: textsDirectory)
+        var merged = texts.texts
+        for (key, text) in settings.customTexts {
+            guard merged[key] != nil else { throw .unknownTextKey(key) }
+            merged[key] = text
+        }
+
+        // What the disclosed vendors (and the publisher) use.
+        var purposes = scope.publisherPurposes.union(scope.publisherLegitimateInterestPurposes)
+        var specialPurposes = IDSet(), features = IDSet(), specialFeatures = IDSet()
+        for vendor in vendors {
+            purposes = purposes.union(vendor.purposes).union(vendor.legIntPurposes).union(vendor.flexiblePurposes)
+            specialPurposes = specialPurposes.union(vendor.specialPurposes)
+            features = features.union(vendor.features)
+            specialFeatures = specialFeatures.union(vendor.specialFeatures)
+        }
+        let language = texts.language
+        let present = current.flatMap { $0.tcfPolicyVersion == (list.tcfPolicyVersion ?? $0.tcfPolicyVersion) ? $0 : nil }
+
+        return NoticeDocument(
+            protocol: protocolVersion, mode: settings.mode, language: language, direction: texts.isRightToLeft ? "rtl" : "ltr",
+            languageFallback: fallback, texts: merged,
+            publisher: Publisher(
+                name: settings.publisherName, appName: settings.appName ?? settings.publisherName, logo: settings.logo,
+                privacyPolicyUrl: privacyPolicy.absoluteString),
+            cmp: CMP(id: cmp.cmpId, version: cmp.cmpVersion), theme: settings.theme, noticeVersion: scope.noticeVersion,
+            scope: "service", startLayer: request.isUserInitiated ? "purposes" : "first", allowsDismissal: request.allowsDismissal,
+            adFree: AdFree(offered: settings.offersAdFree), vendorListVersion: list.vendorListVersion,
+            tcfPolicyVersion: list.tcfPolicyVersion ?? 0,
+            purposes: declarations(list.purposes, purposes), specialPurposes: declarations(list.specialPurposes, specialPurposes),
+            features: declarations(list.features, features), specialFeatures: declarations(list.specialFeatures, specialFeatures),
+            dataCategories: declarations(list.dataCategories, IDSet(validIds: list.dataCategories.keys)),
+            stacks: settings.firstLayer == .stacks ? stacks(list, purposes: purposes, specialFeatures: specialFeatures) : [],
+            vendors: vendors.map { vendor($0, language: language, storageBase: settings.storageDisclosureBase) },
+            adTechProviders: providers.map { AdTechProvider(id: $0.id, name: $0.name, privacyPolicyUrl: $0.privacyPolicyUrl) },
+            current: present.map(NoticeChoices.init(_:)),
+            google: settings.mode == .google
+                ? Google(personalizedOffered: !scope.nonPersonalizedOnly && scope.vendorIds.contains(GoogleConsentStatus.googleVendorId))
+                : nil)
+    }
+
+    /// The UI texts and, when they are not in the language asked for, why.
+    private static func texts(
+        settings: NoticeSettings, scope: ConsentScope, directory: URL?
+    ) throws(NoticeDocumentError) -> (NoticeTexts, LanguageFallback?) {
+        let requested = (settings.language ?? scope.consentLanguage).lowercased()
+        let listLanguage = scope.vendorList.language.lowercased()
+        let wanted = try NoticeTexts.load(requested, from: directory)
+        // Google's form shows no vendor list texts, so only the UI texts decide.
+        if let wanted, settings.mode == .google || listLanguage == requested { return (wanted, nil) }
+        let reason = wanted == nil
+            ? "the notice has no UI texts in \(requested)"
+            : "the vendor list has no complete official translation in \(requested)"
+        guard settings.mode == .google || listLanguage == "en", let english = try NoticeTexts.load("en", from: directory) else {
+            throw .languageUnavailable(requested: requested, vendorList: listLanguage)
+        }
+        return (english, requested == "en" ? nil : LanguageFallback(requested: requested, reason: reason))
+    }
+
+    private static func declarations(_ all: [Int: TCF.Declaration], _ ids: IDSet) -> [String: Declaration] {
+        var result: [String: Declaration] = [:]
+        for id in ids {
+            guard let declaration = all[id] else { continue }
+            result[String(id)] = Declaration(
+                name: declaration.name, description: declaration.description, illustrations: declaration.illustrations)
+        }
+        return result
+    }
+
+    /// Stacks that group only what the vendors use, the largest first, none sharing a purpose or
+    /// special feature with another.
+    private static func stacks(_ list: VendorList, purposes: IDSet, specialFeatures: IDSet) -> [Stack] {
+        let candidates = list.stacks.values
+            .filter { $0.purposes.count + $0.specialFeatures.count > 1 }
+            .filter { $0.purposes.isSubset(of: purposes) && $0.specialFeatures.isSubset(of: specialFeatures) }
+            .sorted { ($0.purposes.count + $0.specialFeatures.count, -$0.id) > ($1.purposes.count + $1.specialFeatures.count, -$1.id) }
+        var takenPurposes = IDSet(), takenFeatures = IDSet()
+        var chosen: [Stack] = []
+        for stack in candidates
+        where stack.purposes.intersection(takenPurposes).isEmpty && stack.specialFeatures.intersection(takenFeatures).isEmpty {
+            takenPurposes = takenPurposes.union(stack.purposes)
+            takenFeatures = takenFeatures.union(stack.specialFeatures)
+            chosen.append(
+                Stack(
+                    id: stack.id, name: stack.name, description: stack.description, purposes: Array(stack.purposes),
+                    specialFeatures: Array(stack.specialFeatures)))
+        }
+        return chosen.sorted { $0.id < $1.id }
+    }
+
+    private static func vendor(_ vendor: TCF.Vendor, language: String, storageBase: URL?) -> Vendor {
+        let urls = vendor.urls.first { $0.langId.lowercased() == language } ?? vendor.urls.first { $0.langId.lowercased() == "en" }
+            ?? vendor.urls.first
+        let retention = vendor.dataRetention.map { retention in
+            Retention(
+                std: retention.stdRetention,
+                purposes: Dictionary(uniqueKeysWithValues: retention.purposes.map { (String($0.key), $0.value) }),
+                specialPurposes: Dictionary(uniqueKeysWithValues: retention.specialPurposes.map { (String($0.key), $0.value) }))
+        }
+        return Vendor(
+            id: vendor.id, name: vendor.name, purposes: Array(vendor.purposes),
+            legIntPurposes: Array(vendor.legIntPurposes.subtracting(TCString.consentOnlyPurposes)),
+            flexiblePurposes: Array(vendor.flexiblePurposes), specialPurposes: Array(vendor.specialPurposes),
+            features: Array(vendor.features), specialFeatures: Array(vendor.specialFeatures),
+            dataCategories: Array(vendor.dataDeclaration), retention: retention,
+            privacyPolicyUrl: urls?.privacy ?? vendor.policyUrl, legIntClaimUrl: urls?.legIntClaim,
+            usesCookies: vendor.usesCookies, cookieMaxAgeSeconds: vendor.cookieMaxAgeSeconds, cookieRefresh: vendor.cookieRefresh,
+            usesNonCookieAccess: vendor.usesNonCookieAccess,
+            storageDisclosureUrl: vendor.deviceStorageDisclosureUrl == nil
+                ? nil : storageBase?.appendingPathComponent(String(vendor.id)).absoluteString)
+    }
+}
+
+extension NoticeChoices {
+    /// The choices a decision holds.
+    public init(_ state: ConsentState) {
+        self.init(
+            purposeConsents: Array(state.purposeConsents), purposeLegitimateInterests: Array(state.purposeLegitimateInterests),
+            specialFeatureOptIns: Array(state.specialFeatureOptIns), vendorConsents: Array(state.vendorConsents),
+            vendorLegitimateInterests: Array(state.vendorLegitimateInterests),
+            adTechProviderConsents: Array(state.adTechProviderConsents))
+    }
+}

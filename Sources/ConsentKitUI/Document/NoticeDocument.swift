@@ -1,0 +1,254 @@
+import Foundation
+
+/// What the notice page is given to show: one JSON document, protocol 1
+/// (`docs/notice-protocol.md`). Build it with ``build(scope:settings:cmp:current:request:adTechProviders:textsDirectory:)``
+/// or, for an app, through ``NoticeSession``.
+public struct NoticeDocument: Sendable, Equatable, Codable {
+    /// The bridge protocol this build speaks.
+    public static let protocolVersion = 1
+
+    /// A purpose, feature or data category as the page shows it.
+    public struct Declaration: Sendable, Equatable, Codable {
+        /// The standard name.
+        public var name: String
+        /// The standard description.
+        public var description: String
+        /// The standard illustrations (GVL v3).
+        public var illustrations: [String]
+    }
+
+    /// A stack shown on the first layer.
+    public struct Stack: Sendable, Equatable, Codable {
+        /// The stack's id in the vendor list.
+        public var id: Int
+        /// Its standard name.
+        public var name: String
+        /// Its standard description.
+        public var description: String
+        /// The purposes it groups.
+        public var purposes: [Int]
+        /// The special features it groups.
+        public var specialFeatures: [Int]
+    }
+
+    /// Retention periods in days.
+    public struct Retention: Sendable, Equatable, Codable {
+        /// The standard retention, where a purpose has none of its own.
+        public var std: Int?
+        /// Days by purpose id.
+        public var purposes: [String: Int]
+        /// Days by special purpose id.
+        public var specialPurposes: [String: Int]
+    }
+
+    /// A vendor as the page shows it.
+    public struct Vendor: Sendable, Equatable, Codable {
+        /// The vendor's id in the list.
+        public var id: Int
+        /// Its name.
+        public var name: String
+        /// Purposes on consent.
+        public var purposes: [Int]
+        /// Purposes on legitimate interest (never 1 or 3-6).
+        public var legIntPurposes: [Int]
+        /// Purposes the publisher may switch between the two.
+        public var flexiblePurposes: [Int]
+        /// Special purposes.
+        public var specialPurposes: [Int]
+        /// Features.
+        public var features: [Int]
+        /// Special features.
+        public var specialFeatures: [Int]
+        /// Data categories collected.
+        public var dataCategories: [Int]
+        /// Retention, when the list declares it.
+        public var retention: Retention?
+        /// The privacy policy in the notice's language, else English.
+        public var privacyPolicyUrl: String?
+        /// The legitimate-interest claim in the notice's language, else English.
+        public var legIntClaimUrl: String?
+        /// Whether it stores cookies.
+        public var usesCookies: Bool?
+        /// The longest cookie lifetime in seconds (0 or less: the session).
+        public var cookieMaxAgeSeconds: Int?
+        /// Whether it refreshes cookie lifetimes.
+        public var cookieRefresh: Bool?
+        /// Whether it uses other device storage than cookies.
+        public var usesNonCookieAccess: Bool?
+        /// Where the page fetches the vendor's device storage disclosure (through consentd).
+        public var storageDisclosureUrl: String?
+    }
+
+    /// A Google ad-tech provider (Additional Consent, outside the TCF).
+    public struct AdTechProvider: Sendable, Equatable, Codable {
+        /// Its Additional Consent id.
+        public var id: Int
+        /// Its name.
+        public var name: String
+        /// Its privacy policy.
+        public var privacyPolicyUrl: String
+    }
+
+    /// The publisher as the page shows it.
+    public struct Publisher: Sendable, Equatable, Codable {
+        /// Name in the title.
+        public var name: String
+        /// The app's name (Google's form).
+        public var appName: String
+        /// A `data:` URL or a URL on the consentd origin.
+        public var logo: String?
+        /// The privacy policy; the page refuses to render without one.
+        public var privacyPolicyUrl: String?
+    }
+
+    /// The CMP writing the strings.
+    public struct CMP: Sendable, Equatable, Codable {
+        /// Registered id (2-4095).
+        public var id: Int
+        /// Version.
+        public var version: Int
+    }
+
+    /// A screen that is English because the language asked for could not be shown whole.
+    public struct LanguageFallback: Sendable, Equatable, Codable {
+        /// The language asked for.
+        public var requested: String
+        /// Why it is not shown.
+        public var reason: String
+    }
+
+    /// Ad-free offer.
+    public struct AdFree: Sendable, Equatable, Codable {
+        /// Whether "Pay for the ad-free version" is offered.
+        public var offered: Bool
+    }
+
+    /// Google's form.
+    public struct Google: Sendable, Equatable, Codable {
+        /// False: the publisher serves non-personalized ads only.
+        public var personalizedOffered: Bool
+    }
+
+    /// The protocol version (1).
+    public var `protocol`: Int
+    /// `tcf` or `google`.
+    public var mode: NoticeSettings.Mode
+    /// The language of every text, ISO 639-1 lower case.
+    public var language: String
+    /// `ltr` or `rtl`.
+    public var direction: String
+    /// Set when the screen is English because the language asked for is incomplete.
+    public var languageFallback: LanguageFallback?
+    /// UI texts by key.
+    public var texts: [String: String]
+    /// The publisher.
+    public var publisher: Publisher
+    /// The CMP.
+    public var cmp: CMP
+    /// Colours.
+    public var theme: NoticeTheme
+    /// The publisher's notice version.
+    public var noticeVersion: Int
+    /// The consent scope: `service`.
+    public var scope: String
+    /// `first` or `purposes`.
+    public var startLayer: String
+    /// Whether the notice may be closed without a choice.
+    public var allowsDismissal: Bool
+    /// The ad-free offer.
+    public var adFree: AdFree
+    /// The vendor list version shown.
+    public var vendorListVersion: Int
+    /// Its TCF policy version.
+    public var tcfPolicyVersion: Int
+    /// Purposes by id (as a string).
+    public var purposes: [String: Declaration]
+    /// Special purposes by id.
+    public var specialPurposes: [String: Declaration]
+    /// Features by id.
+    public var features: [String: Declaration]
+    /// Special features by id.
+    public var specialFeatures: [String: Declaration]
+    /// Data categories by id.
+    public var dataCategories: [String: Declaration]
+    /// The stacks of the first layer.
+    public var stacks: [Stack]
+    /// The disclosed vendors by increasing id.
+    public var vendors: [Vendor]
+    /// Google's ad-tech providers disclosed.
+    public var adTechProviders: [AdTechProvider]
+    /// The user's present choices, so that the page opens on them.
+    public var current: NoticeChoices?
+    /// Google's form, in Google mode.
+    public var google: Google?
+
+    /// The document as the page takes it.
+    public func json() -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            return try encoder.encode(self)
+        } catch {
+            preconditionFailure("a NoticeDocument is strings, numbers and arrays; encoding cannot fail: \(error)")
+        }
+    }
+}
+
+/// Choices as ids: what the page answers with "save", and what the document gives as the present choices.
+public struct NoticeChoices: Sendable, Equatable, Codable {
+    /// Purposes consented to.
+    public var purposeConsents: [Int]
+    /// Purposes whose legitimate interest is kept (not objected to).
+    public var purposeLegitimateInterests: [Int]
+    /// Special features opted in to.
+    public var specialFeatureOptIns: [Int]
+    /// Vendors consented to.
+    public var vendorConsents: [Int]
+    /// Vendors whose legitimate interest is kept.
+    public var vendorLegitimateInterests: [Int]
+    /// Google ad-tech providers consented to.
+    public var adTechProviderConsents: [Int]
+
+    /// Choices.
+    public init(
+        purposeConsents: [Int] = [], purposeLegitimateInterests: [Int] = [], specialFeatureOptIns: [Int] = [],
+        vendorConsents: [Int] = [], vendorLegitimateInterests: [Int] = [], adTechProviderConsents: [Int] = []
+    ) {
+        self.purposeConsents = purposeConsents
+        self.purposeLegitimateInterests = purposeLegitimateInterests
+        self.specialFeatureOptIns = specialFeatureOptIns
+        self.vendorConsents = vendorConsents
+        self.vendorLegitimateInterests = vendorLegitimateInterests
+        self.adTechProviderConsents = adTechProviderConsents
+    }
+}
+
+/// Why a notice document could not be built.
+public enum NoticeDocumentError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The theme was refused.
+    case theme(NoticeThemeError)
+    /// No privacy policy URL is configured.
+    case missingPrivacyPolicyURL
+    /// The scope discloses no vendor (TCF mode) or nothing at all (Google mode).
+    case noVendors
+    /// A custom text names a key the notice does not have.
+    case unknownTextKey(String)
+    /// Neither the language asked for nor English can be shown whole.
+    case languageUnavailable(requested: String, vendorList: String)
+    /// A bundled resource could not be read.
+    case resourceUnreadable(String)
+
+    /// What is wrong.
+    public var description: String {
+        switch self {
+        case .theme(let error): "the notice theme was refused: \(error)"
+        case .missingPrivacyPolicyURL: "NoticeSettings.privacyPolicyURL is required: the notice links the publisher's privacy policy"
+        case .noVendors: "the notice discloses no vendor: the publisher's vendors are not in the vendor list"
+        case .unknownTextKey(let key): "customTexts: the notice has no text \"\(key)\" (texts/en.json lists the keys)"
+        case .languageUnavailable(let requested, let list):
+            "the notice cannot be shown in \(requested): the vendor list is in \(list) and the notice has no UI texts for it; "
+                + "ask consentd for a language the notice has texts for (NoticeTexts.languages())"
+        case .resourceUnreadable(let detail): "a notice resource could not be read: \(detail)"
+        }
+    }
+}

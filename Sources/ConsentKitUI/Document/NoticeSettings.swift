@@ -1,0 +1,65 @@
+import Foundation
+
+/// What the publisher decides about how its notice looks and what it offers.
+public struct NoticeSettings: Sendable, Equatable {
+    /// Which form the notice takes.
+    public enum Mode: String, Sendable, Equatable, Codable {
+        /// The TCF notice: purposes or stacks, vendors, "Accept all", "Reject all", "Manage options".
+        case tcf
+        /// Google's consent form: personalized ads, non-personalized ads, the ad-free version.
+        case google
+    }
+
+    /// How the first layer names the purposes.
+    public enum FirstLayer: String, Sendable, Equatable, Codable {
+        /// Stacks of the vendor list where they cover what the vendors use, purposes otherwise.
+        case stacks
+        /// Every purpose and special feature by its own name.
+        case purposes
+    }
+
+    /// The form.
+    public var mode: Mode
+    /// The publisher's name, shown in the title.
+    public var publisherName: String
+    /// The app's (or site's) name, for Google's form; the publisher's name when nil.
+    public var appName: String?
+    /// The logo: a `data:` URL, or a URL on the consentd origin; nil for none.
+    public var logo: String?
+    /// The privacy policy (required: a notice without one is not rendered).
+    public var privacyPolicyURL: URL?
+    /// Colours and corner radius.
+    public var theme: NoticeTheme
+    /// Stacks or purposes on the first layer.
+    public var firstLayer: FirstLayer
+    /// Whether the publisher sells an ad-free version ("Pay for the ad-free version").
+    public var offersAdFree: Bool
+    /// The publisher's own wording for UI texts, by text key (`texts/en.json` lists the keys),
+    /// in the notice's language. Any custom text marks decisions as made on non-standard texts
+    /// (`UseNonStandardTexts`).
+    public var customTexts: [String: String]
+    /// The UI language wanted (ISO 639-1); nil: the manager's ``ConsentKit/ConsentConfiguration/consentLanguage``.
+    public var language: String?
+    /// Where a vendor's device storage disclosure is fetched from: consentd's proxy base URL
+    /// (`…/v1/vendor-list/storage/{id}`); nil: the notice offers no storage details.
+    public var storageDisclosureBase: URL?
+
+    /// Settings for a notice.
+    public init(
+        mode: Mode = .tcf, publisherName: String, appName: String? = nil, logo: String? = nil, privacyPolicyURL: URL?,
+        theme: NoticeTheme = .standard, firstLayer: FirstLayer = .stacks, offersAdFree: Bool = false,
+        customTexts: [String: String] = [:], language: String? = nil, storageDisclosureBase: URL? = nil
+    ) {
+        self.mode = mode
+        self.publisherName = publisherName
+        self.appName = appName
+        self.logo = logo
+        self.privacyPolicyURL = privacyPolicyURL
+        self.theme = theme
+        self.firstLayer = firstLayer
+        self.offersAdFree = offersAdFree
+        self.customTexts = customTexts
+        self.language = language
+        self.storageDisclosureBase = storageDisclosureBase
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// The notice's UI texts in one language: `Resources/notice/texts/{language}.json`, one file per
+/// language, every file with the same keys.
+public struct NoticeTexts: Sendable, Equatable {
+    /// The language, ISO 639-1 lower case.
+    public let language: String
+    /// Text by key.
+    public let texts: [String: String]
+
+    /// The languages written right to left.
+    static let rightToLeft: Set<String> = ["ar", "he", "fa", "ur"]
+
+    /// Whether the language is written right to left.
+    public var isRightToLeft: Bool { Self.rightToLeft.contains(language) }
+
+    /// The texts of `language` from `directory` (the bundled ones by default); nil when the
+    /// notice has no texts in that language.
+    ///
+    /// - Throws: ``NoticeDocumentError/resourceUnreadable(_:)`` when the file exists but is not
+    ///   an object of strings.
+    public static func load(_ language: String, from directory: URL? = nil) throws(NoticeDocumentError) -> NoticeTexts? {
+        let code = language.lowercased()
+        guard code.count == 2, code.allSatisfy({ $0 >= "a" && $0 <= "z" }) else { return nil }
+        guard let file = (directory ?? NoticeResources.textsDirectory)?.appendingPathComponent("\(code).json"),
+              FileManager.default.fileExists(atPath: file.path) else { return nil }
+        do {
+            let decoded = try JSONDecoder().decode([String: String].self, from: Data(contentsOf: file))
+            return NoticeTexts(language: code, texts: decoded)
+        } catch {
+            throw .resourceUnreadable("\(file.lastPathComponent): \(error)")
+        }
+    }
+
+    /// The languages the notice has texts for, sorted.
+    public static func languages(in directory: URL? = nil) -> [String] {
+        guard let directory = directory ?? NoticeResources.textsDirectory,
+              let files = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [] }
+        return files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
+    }
+}
+
+/// Where the notice's files are: the page, its style and script, the texts.
+public enum NoticeResources {
+    /// The folder holding `notice.html`, `notice.css`, `notice.js` and `texts/`.
+    public static var directory: URL? {
+        Bundle.module.url(forResource: "notice", withExtension: nil)
+    }
+
+    /// `notice.html`.
+    public static var page: URL? { directory?.appendingPathComponent("notice.html") }
+
+    /// The folder of UI texts.
+    static var textsDirectory: URL? { directory?.appendingPathComponent("texts") }
+}

@@ -1,0 +1,71 @@
+import ConsentKit
+import Foundation
+import TCF
+
+extension NoticeResult {
+    /// The decision this result records under `scope` (the scope the document was built from),
+    /// made at `date`: the same value the manager's own operations give (``ConsentKit/ConsentState/agreeToAll(scope:at:)``,
+    /// ``ConsentKit/GoogleAdsConsent/decision(_:prefersAdFree:scope:at:)``, …), stamped with the
+    /// layer as `ConsentScreen` and the notice's language; nil for ``Action/dismissed``.
+    ///
+    /// "Save" starts from `current` under the scope (so choices the notice did not show stay as
+    /// they were), else from "reject all", and sets every id the document showed to what the
+    /// user chose.
+    ///
+    /// - Throws: ``ConsentKit/ConsentKitError/change(_:)`` when an id is out of TCF's ranges.
+    public func decision(
+        document: NoticeDocument, scope: ConsentScope, current: ConsentState?, at date: Date
+    ) throws(ConsentKitError) -> ConsentState? {
+        let base: ConsentState
+        switch action {
+        case .dismissed:
+            return nil
+        case .acceptAll where document.mode == .google:
+            guard let google = GoogleAdsConsent.decision(.personalized, prefersAdFree: false, scope: scope, at: date) else { return nil }
+            base = google
+        case .acceptAll:
+            base = .agreeToAll(scope: scope, at: date)
+        case .nonPersonalized:
+            guard let google = GoogleAdsConsent.decision(.nonPersonalized, prefersAdFree: false, scope: scope, at: date) else { return nil }
+            base = google
+        case .rejectAll, .adFree, .save:
+            base = action == .save ? current.map { $0.rescoped(to: scope) } ?? .disagreeToAll(scope: scope, at: date)
+                : .disagreeToAll(scope: scope, at: date)
+        }
+        do {
+            return try base.changing(at: date) { changes in
+                if let choices, action == .save { try Self.set(choices, shown: document, on: &changes) }
+                if action == .adFree { changes.prefersAdFree = true }
+                changes.consentScreen = layer
+                changes.consentLanguage = language.uppercased()
+            }
+        } catch let refused as ConsentChangeError {
+            throw .change(refused)
+        } catch {
+            preconditionFailure("ConsentChanges setters throw only ConsentChangeError, not \(error)")
+        }
+    }
+
+    /// Sets every choice the document offered to what `choices` says.
+    private static func set(_ choices: NoticeChoices, shown document: NoticeDocument, on changes: inout ConsentChanges) throws {
+        let purposes = Set(choices.purposeConsents), interests = Set(choices.purposeLegitimateInterests)
+        let features = Set(choices.specialFeatureOptIns), vendors = Set(choices.vendorConsents)
+        let vendorInterests = Set(choices.vendorLegitimateInterests), providers = Set(choices.adTechProviderConsents)
+        for id in document.purposes.keys.compactMap(Int.init) { try changes.setPurpose(id, consent: purposes.contains(id)) }
+        let interestPurposes = Set(document.vendors.flatMap { $0.legIntPurposes + $0.flexiblePurposes })
+            .subtracting(TCString.consentOnlyPurposes)
+        for id in interestPurposes where document.purposes[String(id)] != nil {
+            try changes.setPurposeLegitimateInterest(id, allowed: interests.contains(id))
+        }
+        for id in document.specialFeatures.keys.compactMap(Int.init) { try changes.setSpecialFeature(id, optIn: features.contains(id)) }
+        for vendor in document.vendors {
+            try changes.setVendor(vendor.id, consent: vendors.contains(vendor.id))
+            if !vendor.legIntPurposes.isEmpty || !vendor.flexiblePurposes.isEmpty {
+                try changes.setVendorLegitimateInterest(vendor.id, allowed: vendorInterests.contains(vendor.id))
+            }
+        }
+        for provider in document.adTechProviders {
+            try changes.setAdTechProvider(provider.id, consent: providers.contains(provider.id))
+        }
+    }
+}

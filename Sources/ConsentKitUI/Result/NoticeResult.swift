@@ -1,0 +1,208 @@
+import Foundation
+
+/// The page's answer: what the user did on the notice, checked against the document it was
+/// shown (`docs/notice-protocol.md`, protocol 1). Make one with ``init(json:document:)``, which
+/// refuses anything the document did not offer; ``decision(scope:current:at:)`` turns it into
+/// the decision to record.
+public struct NoticeResult: Sendable, Equatable {
+    /// What the user did.
+    public enum Action: String, Sendable, Equatable, Codable, CaseIterable {
+        /// Everything the notice shows (Google's form: personalized ads).
+        case acceptAll
+        /// No consent, no opt-in, an objection to every legitimate interest.
+        case rejectAll
+        /// Exactly the choices made on the second layer.
+        case save
+        /// Google's form: non-personalized ads.
+        case nonPersonalized
+        /// The user will pay for the ad-free version: no positive signal is written.
+        case adFree
+        /// Closed without a choice.
+        case dismissed
+    }
+
+    /// The action.
+    public let action: Action
+    /// Where the choice was made: 1 the first layer, 2 purposes, 3 vendors, 4 legitimate
+    /// interest (recorded as `ConsentScreen`).
+    public let layer: Int
+    /// The notice's language.
+    public let language: String
+    /// The notice version shown.
+    public let noticeVersion: Int
+    /// The choices of ``Action/save``.
+    public let choices: NoticeChoices?
+    /// Milliseconds from the document's arrival to the first layer being interactive, and to the choice.
+    public let shownMilliseconds: Double?
+    /// Milliseconds from the document's arrival to the choice.
+    public let decidedMilliseconds: Double?
+
+    private struct Wire: Decodable {
+        var `protocol`: Int?
+        var type: String?
+        var action: String?
+        var layer: Int?
+        var language: String?
+        var noticeVersion: Int?
+        var choices: NoticeChoices?
+        var timings: Timings?
+        struct Timings: Decodable {
+            var shownMs: Double?
+            var decidedMs: Double?
+        }
+    }
+
+    /// Decodes the page's result message and checks it against `document`.
+    ///
+    /// - Throws: ``NoticeResultError``; nothing is recorded for a refused result.
+    public init(json: Data, document: NoticeDocument) throws(NoticeResultError) {
+        let wire: Wire
+        do {
+            wire = try JSONDecoder().decode(Wire.self, from: json)
+        } catch {
+            throw .malformed(Self.describe(error))
+        }
+        guard let version = wire.protocol else { throw .malformed("no protocol version") }
+        guard version == NoticeDocument.protocolVersion else { throw .unsupportedProtocol(version) }
+        guard wire.type == "result" else { throw .notAResult(wire.type ?? "none") }
+        guard let name = wire.action else { throw .malformed("no action") }
+        guard let action = Action(rawValue: name) else { throw .unknownAction(name) }
+        guard let layer = wire.layer else { throw .malformed("no layer") }
+        guard (1...4).contains(layer) else { throw .layerOutOfRange(layer) }
+        guard let language = wire.language else { throw .malformed("no language") }
+        guard language == document.language else { throw .languageMismatch(shown: document.language, answered: language) }
+        guard let noticeVersion = wire.noticeVersion else { throw .malformed("no noticeVersion") }
+        guard noticeVersion == document.noticeVersion else {
+            throw .noticeVersionMismatch(shown: document.noticeVersion, answered: noticeVersion)
+        }
+        switch action {
+        case .nonPersonalized where document.mode != .google:
+            throw .actionNotOffered(action)
+        case .adFree where !document.adFree.offered:
+            throw .actionNotOffered(action)
+        case .dismissed where !document.allowsDismissal:
+            throw .actionNotOffered(action)
+        case .acceptAll where document.mode == .google && document.google?.personalizedOffered == false:
+            throw .actionNotOffered(action)
+        case .save where document.mode == .google:
+            throw .actionNotOffered(action)
+        default:
+            break
+        }
+        if action == .save {
+            guard let choices = wire.choices else { throw .choicesMissing }
+            try Self.check(choices, against: document)
+        } else if wire.choices != nil {
+            throw .choicesNotExpected(action)
+        }
+        self.action = action
+        self.layer = layer
+        self.language = language
+        self.noticeVersion = noticeVersion
+        self.choices = wire.choices
+        self.shownMilliseconds = wire.timings?.shownMs
+        self.decidedMilliseconds = wire.timings?.decidedMs
+    }
+
+    /// Every id must be one the document showed, with the legal basis it showed it under.
+    private static func check(_ choices: NoticeChoices, against document: NoticeDocument) throws(NoticeResultError) {
+        let vendors = Dictionary(document.vendors.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let interestPurposes = Set(document.vendors.flatMap(\.legIntPurposes) + document.vendors.flatMap(\.flexiblePurposes))
+        for id in choices.purposeConsents where document.purposes[String(id)] == nil { throw .unknownId(.purpose, id) }
+        for id in choices.purposeLegitimateInterests {
+            if consentOnly.contains(id) { throw .consentOnlyPurpose(id) }
+            guard document.purposes[String(id)] != nil, interestPurposes.contains(id) else { throw .unknownId(.purpose, id) }
+        }
+        for id in choices.specialFeatureOptIns where document.specialFeatures[String(id)] == nil {
+            throw .unknownId(.specialFeature, id)
+        }
+        for id in choices.vendorConsents where vendors[id] == nil { throw .unknownId(.vendor, id) }
+        for id in choices.vendorLegitimateInterests {
+            guard let vendor = vendors[id] else { throw .unknownId(.vendor, id) }
+            guard !(vendor.legIntPurposes.isEmpty && vendor.flexiblePurposes.isEmpty) else { throw .noLegitimateInterest(vendor: id) }
+        }
+        let providers = Set(document.adTechProviders.map(\.id))
+        for id in choices.adTechProviderConsents where !providers.contains(id) { throw .unknownId(.adTechProvider, id) }
+    }
+
+    private static let consentOnly: Set<Int> = [1, 3, 4, 5, 6]
+
+    private static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted(let context):
+            return "not JSON of the expected form at \(path(context.codingPath)): \(context.debugDescription)"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            return "wrong type at \(path(context.codingPath)): \(context.debugDescription)"
+        case DecodingError.keyNotFound(let key, let context):
+            return "missing \(path(context.codingPath + [key]))"
+        default:
+            return "\(error)"
+        }
+    }
+
+    private static func path(_ keys: [any CodingKey]) -> String {
+        keys.isEmpty ? "the top level" : keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+    }
+}
+
+/// Why a result from the page was refused; nothing is recorded.
+public enum NoticeResultError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What an unknown id was meant to name.
+    public enum Kind: String, Sendable, Equatable {
+        /// A purpose.
+        case purpose
+        /// A special feature.
+        case specialFeature = "special feature"
+        /// A vendor.
+        case vendor
+        /// A Google ad-tech provider.
+        case adTechProvider = "ad-tech provider"
+    }
+
+    /// Not a JSON object of the protocol's form.
+    case malformed(String)
+    /// A protocol version this build does not speak.
+    case unsupportedProtocol(Int)
+    /// A message that is not a result (`ready`, `loadError`, …) where a result was expected.
+    case notAResult(String)
+    /// An action the protocol does not define.
+    case unknownAction(String)
+    /// A layer outside 1-4.
+    case layerOutOfRange(Int)
+    /// An id the document did not show.
+    case unknownId(Kind, Int)
+    /// Legitimate interest kept for a purpose allowed only on consent (1, 3-6).
+    case consentOnlyPurpose(Int)
+    /// Legitimate interest kept for a vendor that declares none.
+    case noLegitimateInterest(vendor: Int)
+    /// ``NoticeResult/Action/save`` without choices.
+    case choicesMissing
+    /// Choices with another action.
+    case choicesNotExpected(NoticeResult.Action)
+    /// An action the document did not offer.
+    case actionNotOffered(NoticeResult.Action)
+    /// A language other than the document's.
+    case languageMismatch(shown: String, answered: String)
+    /// A notice version other than the document's.
+    case noticeVersionMismatch(shown: Int, answered: Int)
+
+    /// What was refused.
+    public var description: String {
+        switch self {
+        case .malformed(let detail): "the notice result is malformed: \(detail)"
+        case .unsupportedProtocol(let version):
+            "the notice result speaks protocol \(version); this build speaks \(NoticeDocument.protocolVersion)"
+        case .notAResult(let type): "expected a result message, got \"\(type)\""
+        case .unknownAction(let action): "unknown action \"\(action)\""
+        case .layerOutOfRange(let layer): "layer \(layer) is outside 1-4"
+        case .unknownId(let kind, let id): "\(kind.rawValue) \(id) was not shown on the notice"
+        case .consentOnlyPurpose(let id): "purpose \(id) cannot be on legitimate interest (TCF 2.2: purposes 1 and 3-6 need consent)"
+        case .noLegitimateInterest(let vendor): "vendor \(vendor) declares no legitimate interest to keep"
+        case .choicesMissing: "a save result must carry its choices"
+        case .choicesNotExpected(let action): "\(action.rawValue) carries no choices"
+        case .actionNotOffered(let action): "the notice did not offer \(action.rawValue)"
+        case .languageMismatch(let shown, let answered): "the notice was shown in \(shown) but the result says \(answered)"
+        case .noticeVersionMismatch(let shown, let answered): "notice version \(shown) was shown but the result says \(answered)"
+        }
+    }
+}
