@@ -45,6 +45,6 @@ let package = Package(
 
 // Apple's privacy manifests, one per target that needs one (scripts/check-apple says which and
 // checks them; README "Privacy manifests" says why).
-for target in package.targets where ["ConsentKit", "ConsentKitAppTracking"].contains(target.name) {
+for target in package.targets where ["ConsentKit", "ConsentKitAppTracking", "ConsentKitUI"].contains(target.name) {
     target.resources = (target.resources ?? []) + [.copy("PrivacyInfo.xcprivacy")]
 }

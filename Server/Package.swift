@@ -47,6 +47,9 @@ let package = Package(
                 "ConsentRequests",
                 .product(name: "TCF", package: "ConsentKit"),
                 .product(name: "ConsentdAPI", package: "ConsentKit"),
+                // The notice: consentd serves its files and builds its documents for /demo.
+                .product(name: "ConsentKit", package: "ConsentKit"),
+                .product(name: "ConsentKitUI", package: "ConsentKit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
@@ -66,7 +69,7 @@ let package = Package(
                 .product(name: "AsyncKit", package: "async-kit"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            resources: [.copy("Resources/vendor-list")]
+            resources: [.copy("Resources/vendor-list"), .copy("Resources/demo")]
         ),
         .executableTarget(
             name: "consentd",

@@ -39,6 +39,15 @@ struct ConsentdCommand: AsyncParsableCommand {
     @Option(help: "Header a trusted proxy sets to the client's address, e.g. X-Forwarded-For (first entry used). [CONSENTD_CLIENT_IP_HEADER]")
     var clientIpHeader: String?
 
+    @Option(help: "Vendor list file to serve instead of the bundled GVL v3. [CONSENTD_VENDOR_LIST_FILE]")
+    var vendorListFile: String?
+
+    @Option(help: "Folder of official translations (purposes-xx.json) instead of the bundled ones. [CONSENTD_TRANSLATIONS]")
+    var translations: String?
+
+    @Option(help: "Serve /demo, the notice on a sample publisher (true or false; default true). [CONSENTD_DEMO]")
+    var demo: String?
+
     @Option(help: "Upstream vendor list URL to refresh from. [CONSENTD_VENDOR_LIST_URL]")
     var vendorListUrl: String?
 
@@ -127,6 +136,12 @@ struct ConsentdCommand: AsyncParsableCommand {
             settings.keyCacheSeconds = seconds
         }
         settings.vendorListURL = setting(vendorListUrl, "CONSENTD_VENDOR_LIST_URL")
+        settings.vendorListFile = setting(vendorListFile, "CONSENTD_VENDOR_LIST_FILE")
+        settings.translationsDirectory = setting(translations, "CONSENTD_TRANSLATIONS")
+        if let value = setting(demo, "CONSENTD_DEMO") {
+            guard let flag = Bool(value) else { throw ValidationError("CONSENTD_DEMO: \(value) is not true or false") }
+            settings.demo = flag
+        }
         if let value = setting(vendorListRefresh.map(String.init), "CONSENTD_VENDOR_LIST_REFRESH") {
             guard let seconds = Int(value), seconds >= 60 else { throw ValidationError("the vendor list refresh must be at least 60 seconds") }
             settings.vendorListRefresh = .seconds(seconds)

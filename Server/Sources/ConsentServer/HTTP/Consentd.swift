@@ -1,3 +1,4 @@
+import ConsentKit
 import Foundation
 import Hummingbird
 import HummingbirdCore
@@ -26,6 +27,10 @@ public final class Consentd: Sendable {
     public let resolver: RegionResolver
     /// The server secret.
     public let secret: ServerSecret
+    /// The notice's and the demo's files.
+    let assets: NoticeAssets
+    /// The demo (`/demo`).
+    let demo: NoticeDemo
     let keyLimiter: RateLimiter
     let ipLimiter: RateLimiter
     let logger: Logger
@@ -39,7 +44,8 @@ public final class Consentd: Sendable {
         let publishers = try settings.publishersFile.map { try PublisherConfiguration.load(path: $0) } ?? .empty
         let table = try settings.cidrTableFile.map { try CIDRTable.load(path: $0) } ?? CIDRTable()
         let secret = try settings.secretHex.map { try ServerSecret(hex: $0) } ?? ServerSecret.loadOrCreate(at: settings.secretFile)
-        let catalog = try VendorListCatalog.bundled()
+        let catalog = try VendorListCatalog.load(vendorListFile: settings.vendorListFile, translationsDirectory: settings.translationsDirectory)
+        let assets = try NoticeAssets.load()
         let database = try await Database.open(url: settings.databaseURL, logger: logger)
         do {
             let applied = try await Migrations.run(on: database)
@@ -53,12 +59,12 @@ public final class Consentd: Sendable {
         if settings.cmp.isDevelopment {
             logger.warning("\(ServerSettings.developmentCMPWarning)")
         }
-        return Consentd(settings: settings, database: database, secret: secret, catalog: catalog, publishers: publishers,
+        return Consentd(settings: settings, database: database, secret: secret, catalog: catalog, publishers: publishers, assets: assets,
                         resolver: RegionResolver(countryHeader: settings.countryHeader, table: table), logger: logger)
     }
 
     init(settings: ServerSettings, database: Database, secret: ServerSecret, catalog: VendorListCatalog,
-         publishers: PublisherConfiguration, resolver: RegionResolver, logger: Logger) {
+         publishers: PublisherConfiguration, assets: NoticeAssets, resolver: RegionResolver, logger: Logger) {
         self.settings = settings
         self.database = database
         self.store = ConsentStore(database: database, secret: secret)
@@ -67,6 +73,9 @@ public final class Consentd: Sendable {
         self.publishers = publishers
         self.resolver = resolver
         self.secret = secret
+        self.assets = assets
+        self.demo = NoticeDemo(
+            catalog: catalog, cmp: CMPIdentity(cmpId: settings.cmp.id, cmpVersion: settings.cmp.version), store: store)
         self.keyLimiter = RateLimiter(limit: settings.rateLimitPerKey)
         self.ipLimiter = RateLimiter(limit: settings.rateLimitPerIP)
         self.logger = logger
@@ -90,6 +99,7 @@ public final class Consentd: Sendable {
         addVendorListRoutes(to: router)
         addConsentRoutes(to: router)
         addSubjectRoutes(to: router)
+        addNoticeRoutes(to: router)
         return router
     }
 

@@ -24,6 +24,10 @@ public struct ServerSettings: Sendable {
     public var clientIPHeader: String?
     /// A CIDR-to-country table file.
     public var cidrTableFile: String?
+    /// A vendor list file to serve instead of the bundled one (GVL v2 or v3).
+    public var vendorListFile: String?
+    /// A folder of official translations (`purposes-xx.json`) to load instead of the bundled ones.
+    public var translationsDirectory: String?
     /// An upstream vendor list to refresh from; nil keeps the bundled one.
     public var vendorListURL: String?
     /// How often to refresh from `vendorListURL`.
@@ -53,6 +57,11 @@ public struct ServerSettings: Sendable {
     /// registered for whoever runs this server, and its version. The default is the development
     /// identity (`AppConfig.CMP.development`, id 4095), which consentd warns about at start.
     public var cmp: AppConfig.CMP = .development
+
+    /// Whether `/demo` (the notice on a sample publisher, its choices saved as consent events of
+    /// the app `demo`) is served. On by default so that a newcomer sees the notice after the
+    /// first command; turn it off in production.
+    public var demo = true
 
     /// The defaults.
     public init() {}

@@ -11,32 +11,34 @@ import TCF
 public final class VendorListCatalog: Sendable {
     private struct Held: Sendable {
         var list: VendorList
-        var document: VendorListDocument
-        var trimmed: [String: VendorListDocument] = [:]
+        var document: ServedDocument
+        var trimmed: [String: ServedDocument] = [:]
     }
 
     private let held: Mutex<Held>
-    private let translations: [String: (document: VendorListDocument, translation: VendorListTranslation)]
+    private let translations: [String: (document: ServedDocument, translation: VendorListTranslation)]
     /// How many trimmed lists are cached before the cache starts over.
     static let trimmedCacheLimit = 512
 
     /// Creates a catalog from a vendor list and translation files (`language → purposes-xx.json`).
     public init(vendorList: Data, translations: [String: Data] = [:]) throws {
         let list = try VendorList(jsonData: vendorList)
-        self.held = Mutex(Held(list: list, document: VendorListDocument(body: vendorList)))
-        var loaded: [String: (VendorListDocument, VendorListTranslation)] = [:]
+        self.held = Mutex(Held(list: list, document: ServedDocument(body: vendorList)))
+        var loaded: [String: (ServedDocument, VendorListTranslation)] = [:]
         for (language, data) in translations {
-            loaded[language.lowercased()] = (VendorListDocument(body: data), try VendorListTranslation(jsonData: data))
+            loaded[language.lowercased()] = (ServedDocument(body: data), try VendorListTranslation(jsonData: data))
         }
         self.translations = loaded
     }
 
-    /// The vendor list and translations bundled with consentd (GVL v3).
-    public static func bundled() throws -> VendorListCatalog {
-        guard let directory = Bundle.module.url(forResource: "vendor-list", withExtension: nil) else {
+    /// The vendor list and translations bundled with consentd (GVL v3), or the list in
+    /// `vendorListFile` and the translations in `translationsDirectory` where given.
+    public static func load(vendorListFile: String? = nil, translationsDirectory: String? = nil) throws -> VendorListCatalog {
+        guard let bundled = Bundle.module.url(forResource: "vendor-list", withExtension: nil) else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "the bundled vendor list is missing"])
         }
-        let list = try Data(contentsOf: directory.appendingPathComponent("vendor-list.json"))
+        let list = try Data(contentsOf: vendorListFile.map { URL(fileURLWithPath: $0) } ?? bundled.appendingPathComponent("vendor-list.json"))
+        let directory = translationsDirectory.map { URL(fileURLWithPath: $0) } ?? bundled
         var translations: [String: Data] = [:]
         for file in try FileManager.default.contentsOfDirectory(atPath: directory.path)
         where file.hasPrefix("purposes-") && file.hasSuffix(".json") {
@@ -46,17 +48,22 @@ public final class VendorListCatalog: Sendable {
         return try VendorListCatalog(vendorList: list, translations: translations)
     }
 
+    /// The vendor list and translations bundled with consentd (GVL v3).
+    public static func bundled() throws -> VendorListCatalog {
+        try load()
+    }
+
     /// The list held now.
     public var vendorList: VendorList { held.withLock { $0.list } }
 
     /// The list held now, as served.
-    public var document: VendorListDocument { held.withLock { $0.document } }
+    public var document: ServedDocument { held.withLock { $0.document } }
 
     /// The languages a translation is loaded for.
     public var languages: [String] { translations.keys.sorted() }
 
     /// The translation file for a language, nil when none is loaded.
-    public func translation(_ language: String) -> VendorListDocument? {
+    public func translation(_ language: String) -> ServedDocument? {
         translations[language.lowercased()]?.document
     }
 
@@ -77,7 +84,7 @@ public final class VendorListCatalog: Sendable {
                     offered: "v\(list.gvlSpecificationVersion) #\(list.vendorListVersion)",
                     held: "v\(held.list.gvlSpecificationVersion) #\(held.list.vendorListVersion)")
             }
-            let document = VendorListDocument(body: data)
+            let document = ServedDocument(body: data)
             if document.etag == held.document.etag { return false }
             held = Held(list: list, document: document)
             return true
@@ -95,10 +102,10 @@ public final class VendorListCatalog: Sendable {
     /// list. Otherwise the list comes in English, and `languageFallback` says what was asked and
     /// why it is not given: `{"requested": "DE", "reason": "…"}`. So a 2020 GVL v2 translation is
     /// never served with a v3 list, whose purpose 11 and data categories it lacks.
-    public func trimmed(vendorIds: [Int], language: String?) throws -> VendorListDocument {
+    public func trimmed(vendorIds: [Int], language: String?) throws -> ServedDocument {
         let requested = language?.lowercased()
         let (source, etag, list) = held.withLock { ($0.document.body, $0.document.etag, $0.list) }
-        var translation: VendorListDocument?
+        var translation: ServedDocument?
         var fallback: String?
         if let requested, requested != "en" {
             if let loaded = translations[requested] {
@@ -145,7 +152,7 @@ public final class VendorListCatalog: Sendable {
         if let fallback, let requested {
             object["languageFallback"] = ["requested": requested.uppercased(), "reason": fallback]
         }
-        let document = VendorListDocument(body: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
+        let document = ServedDocument(body: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
         held.withLock { held in
             if held.document.etag != etag { return }
             if held.trimmed.count >= Self.trimmedCacheLimit { held.trimmed.removeAll() }

@@ -23,19 +23,20 @@ extension Consentd {
         }
     }
 
-    /// A document with `ETag` and `Cache-Control`, 304 for a matching `If-None-Match`, gzip when
-    /// `Accept-Encoding` prefers it, 406 when it refuses both gzip and identity.
-    func serve(_ document: VendorListDocument, for request: Request) throws -> Response {
+    /// A document with `ETag` and `Cache-Control` (`maxAge` seconds, the vendor lists' by
+    /// default), 304 for a matching `If-None-Match`, gzip when `Accept-Encoding` prefers it, 406
+    /// when it refuses both gzip and identity.
+    func serve(_ document: ServedDocument, for request: Request, maxAge: Int? = nil) throws -> Response {
         var headers: HTTPFields = [
             .eTag: document.etag,
-            .cacheControl: "public, max-age=\(settings.vendorListMaxAge)",
+            .cacheControl: "public, max-age=\(maxAge ?? settings.vendorListMaxAge)",
             .vary: "Accept-Encoding",
         ]
         if let match = request.headers[.ifNoneMatch],
            match.split(separator: ",").contains(where: { let tag = $0.trimmingCharacters(in: .whitespaces); return tag == document.etag || tag == "W/" + document.etag || tag == "*" }) {
             return Response(status: .notModified, headers: headers)
         }
-        headers[.contentType] = "application/json; charset=utf-8"
+        headers[.contentType] = document.contentType
         guard let coding = AcceptEncoding(request.headers).choice() else {
             throw APIError(.notAcceptable, "not_acceptable", "Accept-Encoding refuses both gzip and identity; send one of them")
         }

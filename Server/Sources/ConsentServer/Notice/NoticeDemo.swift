@@ -1,0 +1,175 @@
+import ConsentKit
+import ConsentKitUI
+import ConsentRequests
+import ConsentdAPI
+import Foundation
+import TCF
+
+/// `/demo`: the consent notice on a sample publisher. The page asks for a document
+/// (``document(_:)``), shows the notice with it, and sends the notice's result back
+/// (``decide(_:)``), which is checked against the same document, turned into the decision the
+/// SDK would record, and appended as a consent event of the app `demo`.
+///
+/// It uses the SDK's own pieces (ConsentKitUI's `NoticeDocument` and `NoticeResult`, the TCF
+/// encoder and decoder), so what the demo shows is what an app records.
+struct NoticeDemo: Sendable {
+    /// The app id the demo's events are stored under.
+    static let appId = "demo"
+
+    let catalog: VendorListCatalog
+    let cmp: CMPIdentity
+    let store: ConsentStore
+
+    /// What the demo page asks for.
+    struct Options: Decodable, Sendable {
+        /// `tcf` (default) or `google`.
+        var mode: NoticeSettings.Mode?
+        /// ISO 639-1; English by default.
+        var language: String?
+        /// `"20"` (default): twenty vendors, Google among them; `"all"`: every vendor of the list.
+        var vendors: String?
+        /// The user opened their privacy settings: the second layer, with the present choices.
+        var reopen: Bool?
+        /// Offer "Pay for the ad-free version".
+        var adFree: Bool?
+        /// The TC string the page stored after the last choice (the present choices).
+        var tcString: String?
+    }
+
+    /// A result to record: the options the document was built with, the page's message (kept
+    /// as its JSON text, for `NoticeResult` to check), and the anonymous subject the page keeps.
+    struct Decide: Sendable {
+        var options: Options
+        var message: Data
+        var subjectId: String
+
+        /// Reads `{"options": {…}, "message": {…}, "subjectId": "…"}`.
+        init(json: Data) throws {
+            guard let body = try? JSONSerialization.jsonObject(with: json) as? [String: Any] else {
+                throw APIError.badRequest("the body must be a JSON object with options, message and subjectId")
+            }
+            guard let subject = body["subjectId"] as? String else { throw APIError.badRequest("subjectId is required", field: "subjectId") }
+            guard let message = body["message"], JSONSerialization.isValidJSONObject(message) else {
+                throw APIError.badRequest("message must be the notice's result object", field: "message")
+            }
+            do {
+                options = try JSONDecoder().decode(Options.self, from: JSONSerialization.data(withJSONObject: body["options"] ?? [String: Any]()))
+            } catch {
+                throw APIError.badRequest("options: \(error)", field: "options")
+            }
+            self.message = try JSONSerialization.data(withJSONObject: message)
+            self.subjectId = subject
+        }
+    }
+
+    /// The demo publisher's Google ad-tech providers.
+    static let adTechProviders = [
+        AppConfig.AdTechProvider(id: 89, name: "Example Ad Network", privacyPolicyUrl: "https://ads.example.com/privacy"),
+        AppConfig.AdTechProvider(id: 1301, name: "Example Measurement", privacyPolicyUrl: "https://measure.example.com/privacy"),
+    ]
+
+    /// The notice's document and the scope it covers.
+    func document(_ options: Options) throws -> (NoticeDocument, ConsentScope) {
+        let mode = options.mode ?? .tcf
+        let language = (options.language ?? "en").lowercased()
+        guard language.count == 2, language.allSatisfy({ $0 >= "a" && $0 <= "z" }) else {
+            throw APIError.badRequest("language must be a two-letter ISO 639-1 code", field: "language")
+        }
+        let everyVendor = catalog.vendorList.activeVendors().map(\.id)
+        let vendorIds: [Int]
+        switch options.vendors ?? "20" {
+        case "all": vendorIds = everyVendor
+        case "20": vendorIds = Array(everyVendor.filter { $0 != GoogleConsentStatus.googleVendorId }.prefix(19)) + [GoogleConsentStatus.googleVendorId]
+        default: throw APIError.badRequest("vendors must be \"20\" or \"all\"", field: "vendors")
+        }
+        // The list as an app in that language receives it: translated when a loaded translation
+        // covers it, else English (and says so).
+        let trimmed = try catalog.trimmed(vendorIds: vendorIds.sorted(), language: language)
+        let list = try VendorList(jsonData: trimmed.body)
+        let scope = ConsentScope(
+            vendorList: list, vendorIds: IDSet(validIds: vendorIds), publisherCC: "DE", consentLanguage: language, noticeVersion: 1,
+            adTechProviderIds: IDSet(validIds: Self.adTechProviders.map(\.id)))
+        let current = try options.tcString.map { string in
+            do {
+                return ConsentState(tcString: try TCString(decoding: string))
+            } catch {
+                throw APIError.badRequest("tcString does not decode: \(error)", field: "tcString")
+            }
+        }
+        let settings = NoticeSettings(
+            mode: mode, publisherName: "ConsentKit Demo News", appName: "Demo News",
+            privacyPolicyURL: URL(string: "https://consentkit.example/privacy"), offersAdFree: options.adFree ?? (mode == .google),
+            language: language)
+        let reopen = options.reopen ?? false
+        do {
+            let document = try NoticeDocument.build(
+                scope: scope, settings: settings, cmp: cmp, current: current,
+                request: NoticeRequest(reason: .noDecision, allowsDismissal: reopen, isUserInitiated: reopen),
+                adTechProviders: Self.adTechProviders)
+            return (document, scope)
+        } catch {
+            throw APIError(.unprocessableContent, "notice_unavailable", "\(error)")
+        }
+    }
+
+    /// What the demo page shows after a choice.
+    struct Answer: Encodable, Sendable {
+        var action: String
+        var tcString: String?
+        var addtlConsent: String?
+        var googleStatus: String?
+        var npa: Bool?
+        var prefersAdFree: Bool?
+        var languageFallback: NoticeDocument.LanguageFallback?
+        /// The TC string as ConsentKit's own decoder reads it back.
+        var decoded: TCString?
+        /// consentd's answer to the stored event.
+        var event: AppendResult?
+    }
+
+    /// Checks the page's result against the document the options give, records it and answers
+    /// what was written.
+    func decide(_ request: Decide) async throws -> Answer {
+        let (document, scope) = try document(request.options)
+        let result: NoticeResult
+        do {
+            result = try NoticeResult(json: request.message, document: document)
+        } catch {
+            throw APIError(.unprocessableContent, "notice_result_refused", error.description, field: "message")
+        }
+        let current = request.options.tcString.flatMap { try? TCString(decoding: $0) }.map { ConsentState(tcString: $0) }
+        let now = Date()
+        guard let decision = try result.decision(document: document, scope: scope, current: current, at: now) else {
+            return Answer(action: result.action.rawValue)
+        }
+        let string = decision.tcString(cmp: cmp)
+        let encoded = try string.encoded()
+        let ac = decision.disclosedAdTechProviders.isEmpty
+            ? nil : AdditionalConsent.string(consented: decision.adTechProviderConsents, disclosed: decision.disclosedAdTechProviders)
+        let google = GoogleConsentStatus.of(decision, config: nil, gdprApplies: .applies)
+        let method: ConsentProof.Method = switch result.action {
+        case .acceptAll: .acceptAll
+        case .rejectAll: .rejectAll
+        default: .custom
+        }
+        let event = ConsentEventRequest(
+            subjectId: request.subjectId, collectedAt: now,
+            consent: ConsentRecord(
+                tcString: encoded, googleAdsChoice: decision.prefersAdFree ? .adFree : google == .personalized ? .personalized : .nonPersonalized,
+                additionalConsent: ac,
+                proof: ConsentProof(
+                    noticeId: "demo-\(document.mode.rawValue)", noticeVersion: String(document.noticeVersion), language: document.language,
+                    sdkVersion: "consentd-demo", platform: .web, method: method)))
+        let checked: CheckedConsentEvent
+        do {
+            checked = try CheckedConsentEvent.decode(try JSONEncoder().encode(event))
+        } catch let error as InvalidField {
+            throw APIError(.badRequest, error.code.rawValue, error.message, field: error.field.map { $0 == "subjectId" ? "subjectId" : "message.\($0)" })
+        }
+        let stored = try await store.append(appId: Self.appId, request: checked, credential: .secret)
+        return Answer(
+            action: result.action.rawValue, tcString: encoded, addtlConsent: ac, googleStatus: google.rawValue,
+            npa: google == .nonPersonalized, prefersAdFree: decision.prefersAdFree, languageFallback: document.languageFallback,
+            decoded: try TCString(decoding: encoded), event: try stored.result())
+    }
+}

@@ -1,0 +1,97 @@
+// The demo page: asks consentd for a notice document, shows the notice (ConsentKitUI's page) in
+// a frame the size of a phone, sends the notice's result back to consentd, and shows what was
+// recorded. The frame is same-origin, so the document is handed over by calling
+// ConsentKitNotice.configure, as an app's web view does; results arrive by postMessage.
+'use strict';
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const frame = $('notice');
+  const store = window.localStorage;
+  if (!store.getItem('consentkit-demo-subject')) {
+    store.setItem('consentkit-demo-subject', 'demo-' + crypto.randomUUID());
+  }
+  let options = null;
+
+  function currentOptions(reopen) {
+    return {
+      mode: $('mode').value, language: $('language').value, vendors: $('vendors').value,
+      adFree: $('adfree').checked, reopen: reopen, tcString: store.getItem('consentkit-demo-tc') || undefined
+    };
+  }
+
+  async function post(path, body) {
+    const response = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const answer = await response.json();
+    if (!response.ok) throw new Error(answer.error ? answer.error.code + ': ' + answer.error.message : response.status);
+    return answer;
+  }
+
+  async function open(reopen) {
+    options = currentOptions(reopen);
+    $('status').textContent = 'Loading the notice…';
+    let documentJSON;
+    try {
+      documentJSON = JSON.stringify(await post('/demo/document', options));
+    } catch (error) {
+      $('status').textContent = 'The notice could not be prepared: ' + error.message;
+      return;
+    }
+    frame.onload = () => {
+      frame.hidden = false;
+      frame.contentWindow.ConsentKitNotice.configure(documentJSON);
+      frame.focus();
+    };
+    frame.src = '/notice/notice.html';
+  }
+
+  function show(answer) {
+    frame.hidden = true;
+    frame.removeAttribute('src');
+    if (!answer.tcString) {
+      $('status').textContent = 'The notice was closed without a choice; nothing was recorded.';
+      return;
+    }
+    store.setItem('consentkit-demo-tc', answer.tcString);
+    $('status').textContent = 'Recorded: ' + answer.action + (answer.languageFallback ? ' (shown in English: ' + answer.languageFallback.reason + ')' : '');
+    $('recorded').hidden = false;
+    $('tc-string').textContent = answer.tcString;
+    $('ac-string').textContent = answer.addtlConsent || '(none)';
+    $('google').textContent = answer.googleStatus + (answer.npa ? ', npa=1' : '') + (answer.prefersAdFree ? ', prefers the ad-free version' : '');
+    const d = answer.decoded;
+    $('decoded').textContent = JSON.stringify({
+      purposesConsent: d.purposesConsent, purposesLITransparency: d.purposesLITransparency,
+      specialFeatureOptins: d.specialFeatureOptins, vendorConsents: d.vendorConsents,
+      vendorLegitimateInterests: d.vendorLegitimateInterests, disclosedVendors: d.disclosedVendors,
+      consentScreen: d.consentScreen, consentLanguage: d.consentLanguage, cmpId: d.cmpId, vendorListVersion: d.vendorListVersion
+    }, null, 1);
+    $('event').textContent = answer.event ? 'event ' + answer.event.eventId + ' of subject ' + answer.event.subjectId : '';
+    const google = (d.vendorConsents || []).indexOf(755) >= 0 && (d.purposesConsent || []).indexOf(1) >= 0;
+    $('ad-slot').textContent = answer.prefersAdFree ? 'Ad slot: the user prefers the ad-free version'
+      : google ? (answer.npa ? 'Ad slot: non-personalized ads (npa=1)' : 'Ad slot: personalized ads allowed') : 'Ad slot: limited ads only (no consent for storage)';
+  }
+
+  window.addEventListener('message', async (event) => {
+    if (event.source !== frame.contentWindow || !event.data || event.data.protocol !== 1) return;
+    const message = event.data;
+    if (message.type === 'loadError') {
+      $('status').textContent = 'The notice refused its document: ' + message.code + ' ' + message.message;
+      frame.hidden = true;
+    } else if (message.type === 'result') {
+      try {
+        show(await post('/demo/result', { options: options, message: message, subjectId: store.getItem('consentkit-demo-subject') }));
+      } catch (error) {
+        $('status').textContent = 'consentd refused the result: ' + error.message;
+      }
+    }
+  });
+
+  $('open').addEventListener('click', () => open(false));
+  $('settings').addEventListener('click', () => open(true));
+  $('forget').addEventListener('click', () => {
+    store.removeItem('consentkit-demo-tc');
+    $('recorded').hidden = true;
+    $('status').textContent = 'Forgotten: the notice will ask again.';
+    $('ad-slot').textContent = 'Ad slot: no consent recorded yet';
+  });
+  if (!store.getItem('consentkit-demo-tc')) open(false);
+})();

@@ -1,0 +1,214 @@
+#if canImport(UIKit) && canImport(WebKit)
+import ConsentKit
+import Foundation
+import SwiftUI
+import UIKit
+import WebKit
+
+/// The consent notice on iOS: ConsentKitUI's page in a `WKWebView`, driven by a
+/// ``NoticeSession`` (which builds the document and records the choice through the manager;
+/// everything but the drawing, and tested on Linux in Chromium). Main thread only.
+///
+/// ```swift
+/// let notice = ConsentNotice(manager: consent, settings: NoticeSettings(
+///     publisherName: "Example News", privacyPolicyURL: URL(string: "https://example.com/privacy")))
+/// await notice.presentIfRequired(from: viewController)      // at launch, like UMP's loadAndPresentIfRequired
+/// await notice.presentPreferences(from: viewController)     // the app's "Privacy and cookie settings"
+/// ```
+/// It is also the ``ConsentKit/NoticePresenting`` that ``ConsentKit/ConsentFlow`` shows before or after the ATT prompt.
+@MainActor
+public final class ConsentNotice: NoticePresenting {
+    /// The manager decisions are recorded through.
+    public let manager: ConsentManager
+    /// The publisher's notice settings.
+    public let settings: NoticeSettings
+    private let host: @MainActor () -> UIViewController?
+
+    /// A notice; `host` finds the view controller to present from when ``ConsentFlow`` asks
+    /// (the key window's top-most one by default).
+    public init(manager: ConsentManager, settings: NoticeSettings, host: (@MainActor () -> UIViewController?)? = nil) {
+        self.manager = manager
+        self.settings = settings
+        self.host = host ?? { ConsentNotice.topViewController() }
+    }
+
+    /// Shows the notice when the manager's ask rules say so; nil when they do not.
+    public func presentIfRequired(from controller: UIViewController) async -> NoticeOutcome? {
+        let verdict = manager.askVerdict()
+        guard verdict.shouldAsk else { return nil }
+        return await present(NoticeRequest(reason: verdict, allowsDismissal: false), from: controller)
+    }
+
+    /// Opens the notice on the second layer with the present choices (the app's "Privacy and
+    /// cookie settings" entry); it may be closed without a change.
+    public func presentPreferences(from controller: UIViewController) async -> NoticeOutcome {
+        await present(NoticeRequest(reason: manager.askVerdict(), allowsDismissal: true, isUserInitiated: true), from: controller)
+    }
+
+    /// ``ConsentKit/NoticePresenting``: shows the notice from the host view controller.
+    public func present(_ request: NoticeRequest) async -> NoticeOutcome {
+        guard let controller = host() else {
+            manager.configuration.log(.warning, "ConsentNotice: no view controller to present the notice from")
+            return .dismissed
+        }
+        return await present(request, from: controller)
+    }
+
+    private func present(_ request: NoticeRequest, from controller: UIViewController) async -> NoticeOutcome {
+        let session: NoticeSession
+        do {
+            session = try NoticeSession(manager: manager, settings: settings, request: request)
+        } catch {
+            manager.configuration.log(.warning, "ConsentNotice: \(error)")
+            return .dismissed
+        }
+        return await withCheckedContinuation { continuation in
+            let notice = NoticeViewController(session: session) { continuation.resume(returning: $0) }
+            controller.present(notice, animated: true)
+        }
+    }
+
+    private static func topViewController() -> UIViewController? {
+        let window = UIApplication.shared.connectedScenes.compactMap { $0 as? UIWindowScene }
+            .flatMap(\.windows).first { $0.isKeyWindow }
+        var top = window?.rootViewController
+        while let presented = top?.presentedViewController { top = presented }
+        return top
+    }
+}
+
+/// The web view showing one ``NoticeSession``; it dismisses itself when the user decides.
+@MainActor
+final class NoticeViewController: UIViewController, WKNavigationDelegate, WKScriptMessageHandler {
+    private let session: NoticeSession
+    private var completion: ((NoticeOutcome) -> Void)?
+    private let webView: WKWebView
+    private let dismissesItself: Bool
+
+    /// `dismissesItself`: false when SwiftUI presents it (the binding closes it).
+    init(session: NoticeSession, dismissesItself: Bool = true, completion: @escaping (NoticeOutcome) -> Void) {
+        self.session = session
+        self.completion = completion
+        self.dismissesItself = dismissesItself
+        let configuration = WKWebViewConfiguration()
+        configuration.websiteDataStore = .nonPersistent()
+        webView = WKWebView(frame: .zero, configuration: configuration)
+        super.init(nibName: nil, bundle: nil)
+        configuration.userContentController.add(WeakMessageHandler(self), name: "consentkit")
+        modalPresentationStyle = .overFullScreen
+        isModalInPresentation = !session.document.allowsDismissal
+    }
+
+    @available(*, unavailable)
+    required init?(coder: NSCoder) { nil }
+
+    override func loadView() {
+        webView.isOpaque = false
+        webView.backgroundColor = .clear
+        // The page pads itself with env(safe-area-inset-*) (viewport-fit=cover).
+        webView.scrollView.contentInsetAdjustmentBehavior = .never
+        webView.navigationDelegate = self
+        webView.accessibilityViewIsModal = true
+        view = webView
+    }
+
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        NotificationCenter.default.addObserver(
+            self, selector: #selector(applyTextSize), name: UIContentSizeCategory.didChangeNotification, object: nil)
+        guard let page = NoticeResources.page, let folder = NoticeResources.directory else { return finish(.dismissed) }
+        webView.loadFileURL(page, allowingReadAccessTo: folder)
+    }
+
+    /// Every orientation the app allows (a fixed one crashed other CMPs' forms in locked apps).
+    override var supportedInterfaceOrientations: UIInterfaceOrientationMask {
+        presentingViewController?.supportedInterfaceOrientations ?? .all
+    }
+
+    func webView(_ webView: WKWebView, didFinish navigation: WKNavigation!) {
+        applyTextSize()
+        webView.evaluateJavaScript("ConsentKitNotice.configure(\(session.documentJSON))")
+    }
+
+    /// Dynamic Type reaches the page as text zoom.
+    @objc private func applyTextSize() {
+        let percent = Int((UIFontMetrics.default.scaledValue(for: 100)).rounded())
+        webView.evaluateJavaScript("document.documentElement.style.webkitTextSizeAdjust = '\(percent)%'")
+    }
+
+    func webView(
+        _ webView: WKWebView, decidePolicyFor action: WKNavigationAction, decisionHandler: @escaping @MainActor (WKNavigationActionPolicy) -> Void
+    ) {
+        // Links (privacy policies) open in the browser; the web view shows only the notice.
+        guard let url = action.request.url, url.isFileURL else {
+            if let url = action.request.url { UIApplication.shared.open(url) }
+            return decisionHandler(.cancel)
+        }
+        decisionHandler(.allow)
+    }
+
+    func userContentController(_ controller: WKUserContentController, didReceive message: WKScriptMessage) {
+        guard JSONSerialization.isValidJSONObject(message.body),
+              let data = try? JSONSerialization.data(withJSONObject: message.body) else { return }
+        switch session.receive(data) {
+        case .decided: finish(.decided)
+        case .dismissed: finish(.dismissed)
+        case .loadFailed(let code, let text):
+            session.manager.configuration.log(.warning, "ConsentNotice: the page refused its document: \(code) \(text)")
+            finish(.dismissed)
+        case .refused, .failed: session.manager.configuration.log(.warning, "ConsentNotice: nothing recorded: \(message.body)")
+        case .ready: break
+        }
+    }
+
+    private func finish(_ outcome: NoticeOutcome) {
+        guard let completion else { return }
+        self.completion = nil
+        webView.configuration.userContentController.removeScriptMessageHandler(forName: "consentkit")
+        if dismissesItself, let presenter = presentingViewController {
+            presenter.dismiss(animated: true) { completion(outcome) }
+        } else {
+            completion(outcome)
+        }
+    }
+}
+
+/// Breaks the retain cycle WKUserContentController makes with its handlers.
+private final class WeakMessageHandler: NSObject, WKScriptMessageHandler {
+    weak var target: (any WKScriptMessageHandler)?
+    init(_ target: any WKScriptMessageHandler) { self.target = target }
+    func userContentController(_ controller: WKUserContentController, didReceive message: WKScriptMessage) {
+        target?.userContentController(controller, didReceive: message)
+    }
+}
+
+extension View {
+    /// Presents the consent notice over the view while `isPresented` is true (the app's
+    /// "Privacy and cookie settings", or after asking ``ConsentKit/ConsentManager/shouldAsk``).
+    public func consentNotice(isPresented: Binding<Bool>, notice: ConsentNotice, onOutcome: @escaping (NoticeOutcome) -> Void = { _ in }) -> some View {
+        fullScreenCover(isPresented: isPresented) {
+            NoticeSheet(notice: notice, isPresented: isPresented, onOutcome: onOutcome).ignoresSafeArea()
+        }
+    }
+}
+
+private struct NoticeSheet: UIViewControllerRepresentable {
+    let notice: ConsentNotice
+    @Binding var isPresented: Bool
+    let onOutcome: (NoticeOutcome) -> Void
+
+    func makeUIViewController(context: Context) -> UIViewController {
+        let request = NoticeRequest(reason: notice.manager.askVerdict(), allowsDismissal: true, isUserInitiated: !notice.manager.shouldAsk)
+        guard let session = try? NoticeSession(manager: notice.manager, settings: notice.settings, request: request) else {
+            DispatchQueue.main.async { isPresented = false }
+            return UIViewController()
+        }
+        return NoticeViewController(session: session, dismissesItself: false) { outcome in
+            isPresented = false
+            onOutcome(outcome)
+        }
+    }
+
+    func updateUIViewController(_ controller: UIViewController, context: Context) {}
+}
+#endif
