@@ -296,10 +296,11 @@
     ui.topbar = h('div', { class: 'ck-column ck-topbar' }, [ui.back, logo, h('span', { class: 'ck-spacer' }), ui.close]);
     ui.topbarWrap = h('div', { class: 'ck-top' }, [ui.topbar]);
     ui.column = h('div', { class: 'ck-column' });
-    ui.scroll = h('div', { class: 'ck-scroll' }, [ui.column]);
+    // The top bar sits in the scrolling area: sticky on tall screens, scrolled away on short ones.
+    ui.scroll = h('div', { class: 'ck-scroll' }, [ui.topbarWrap, ui.column]);
     ui.footer = h('div', { class: 'ck-footer' });
     ui.dialog = h('div', { class: 'ck-dialog' + (doc.mode === 'google' ? ' ck-google' : ''), role: 'dialog', 'aria-modal': 'true' },
-      [ui.topbarWrap, ui.scroll, ui.footer]);
+      [ui.scroll, ui.footer]);
     ui.dialog.addEventListener('keydown', onKeyDown);
     ui.dialog.addEventListener('change', onToggle);
     ui.hasLogo = !!logo;
@@ -669,7 +670,7 @@
       if (!ids.length) return null;
       return h('ul', null, ids.map(function (id) {
         var r = retentionKind ? days(retentionKind, id) : '';
-        return h('li', { 'data-id': id }, [nameOf(kind, id), r ? h('span', { class: 'ck-muted', 'data-retention': id, text: ' (' + r + ')' }) : null]);
+        return h('li', { 'data-id': id }, [nameOf(kind, id), r ? h('span', { class: 'ck-muted', 'data-retention': retentionKind + ':' + id, text: ' (' + r + ')' }) : null]);
       }));
     }
     var rows = [];
