@@ -448,11 +448,11 @@
     doc.stacks.forEach(function (stack) {
       asArray(stack.purposes).forEach(function (p) { inStack.purposes[p] = true; });
       asArray(stack.specialFeatures).forEach(function (p) { inStack.specialFeatures[p] = true; });
-      items.push(h('li', { 'data-stack': stack.id }, [h('strong', { text: String(stack.name || '').trim() }),
-        stack.description ? h('span', { class: 'ck-desc', text: stack.description }) : null]));
+      items.push(h('li', { 'data-stack': stack.id }, [h('strong', { dir: 'auto', text: String(stack.name || '').trim() }),
+        stack.description ? h('span', { class: 'ck-desc', dir: 'auto', text: stack.description }) : null]));
     });
     sortedIds(doc.purposes).forEach(function (p) {
-      if (!inStack.purposes[p]) items.push(h('li', { 'data-purpose': p }, [h('strong', { text: nameOf('purposes', p) })]));
+      if (!inStack.purposes[p]) items.push(h('li', { 'data-purpose': p }, [h('strong', { dir: 'auto', text: nameOf('purposes', p) })]));
     });
     s.appendChild(h('h2', { text: t('purposesHeading') }));
     s.appendChild(h('ul', { class: 'ck-list ck-first-list' }, items));
@@ -460,7 +460,7 @@
     if (features.length) {
       s.appendChild(h('h2', { text: t('specialFeaturesHeading') }));
       s.appendChild(h('ul', { class: 'ck-list ck-first-list' }, features.map(function (p) {
-        return h('li', { 'data-special-feature': p }, [h('strong', { text: nameOf('specialFeatures', p) })]);
+        return h('li', { 'data-special-feature': p }, [h('strong', { dir: 'auto', text: nameOf('specialFeatures', p) })]);
       })));
     }
     s.appendChild(h('p', { class: 'ck-small ck-muted', text: t('specialPurposesNotice') }));
@@ -504,10 +504,10 @@
     var item = doc[kind][id] || {};
     var illus = asArray(item.illustrations).filter(function (x) { return typeof x === 'string' && x; });
     return h('li', { class: 'ck-card', 'data-kind': kind, 'data-id': id }, [
-      h('div', { class: 'ck-row' }, [h('h3', { class: 'ck-grow', text: nameOf(kind, id) }), control]),
-      item.description ? h('p', { class: 'ck-desc-full', text: item.description }) : null,
+      h('div', { class: 'ck-row' }, [h('h3', { class: 'ck-grow', dir: 'auto', text: nameOf(kind, id) }), control]),
+      item.description ? h('p', { class: 'ck-desc-full', dir: 'auto', text: item.description }) : null,
       illus.length ? h('ul', { class: 'ck-illustrations', 'aria-label': t('illustrationsLabel') },
-        illus.map(function (x) { return h('li', { text: x }); })) : null,
+        illus.map(function (x) { return h('li', { dir: 'auto', text: x }); })) : null,
       vendorNamesDetails(vendors || []),
       extra || null
     ]);
@@ -519,7 +519,7 @@
     d.addEventListener('toggle', function () {
       if (!d.open || list.firstChild) return;
       var frag = document.createDocumentFragment();
-      vendors.forEach(function (v) { frag.appendChild(h('li', { 'data-vendor': v.id, text: v.name })); });
+      vendors.forEach(function (v) { frag.appendChild(h('li', { 'data-vendor': v.id, dir: 'auto', text: v.name })); });
       list.appendChild(frag);
     });
     return d;
@@ -587,7 +587,7 @@
       atpList = h('ul', { class: 'ck-list' }, doc.adTechProviders.map(function (a) {
         return h('li', { class: 'ck-card ck-vendor', 'data-atp': a.id, 'data-name': a.name.toLowerCase() }, [
           h('div', { class: 'ck-row' }, [
-            h('div', { class: 'ck-grow' }, [h('div', { class: 'ck-vendor-name', text: a.name }),
+            h('div', { class: 'ck-grow' }, [h('div', { class: 'ck-vendor-name', dir: 'auto', text: a.name }),
               h('div', { class: 'ck-meta' }, [externalLink(a.privacyPolicyUrl, t('privacyPolicy'))])]),
             toggle('atp', a.id, t('consent'), t('consentTo', { name: a.name }))
           ])
@@ -635,7 +635,7 @@
     vendors.forEach(function (v) {
       var name = esc(v.name);
       html.push('<li class="ck-card ck-vendor" data-vendor="', v.id, '" data-name="', esc(v.name.toLowerCase()),
-        '"><div class="ck-row"><div class="ck-grow ck-vendor-name">', name, '</div><div class="ck-vendor-controls">',
+        '"><div class="ck-row"><div class="ck-grow ck-vendor-name" dir="auto">', name, '</div><div class="ck-vendor-controls">',
         switchHtml('vendor', v.id, consent, t('consentTo', { name: v.name })),
         model.liPurposesOf[v.id].length ? switchHtml('vendorLi', v.id, object, t('objectTo', { name: v.name })) : '',
         '</div></div><details class="ck-vendor-details" data-vendor="', v.id, '"><summary>', details,
@@ -670,7 +670,7 @@
       if (!ids.length) return null;
       return h('ul', null, ids.map(function (id) {
         var r = retentionKind ? days(retentionKind, id) : '';
-        return h('li', { 'data-id': id }, [nameOf(kind, id), r ? h('span', { class: 'ck-muted', 'data-retention': retentionKind + ':' + id, text: ' (' + r + ')' }) : null]);
+        return h('li', { 'data-id': id }, [h('span', { dir: 'auto', text: nameOf(kind, id) }), r ? h('span', { class: 'ck-muted', 'data-retention': retentionKind + ':' + id, text: ' (' + r + ')' }) : null]);
       }));
     }
     var rows = [];
@@ -683,7 +683,7 @@
     row('specialFeaturesHeading', list('specialFeatures', v.specialFeatures, null));
     var cats = asArray(v.dataCategories).filter(function (c) { return doc.dataCategories[c]; });
     row('dataCategoriesHeading', cats.length ? h('ul', null, cats.map(function (c) {
-      return h('li', { 'data-category': c, text: nameOf('dataCategories', c) });
+      return h('li', { 'data-category': c, dir: 'auto', text: nameOf('dataCategories', c) });
     })) : null);
 
     var storage = [];
@@ -760,7 +760,7 @@
       frag.appendChild(h('li', { class: 'ck-card ck-vendor', 'data-vendor': id }, [
         h('div', { class: 'ck-row' }, [
           h('div', { class: 'ck-grow' }, [
-            h('div', { class: 'ck-vendor-name', text: v.name }),
+            h('div', { class: 'ck-vendor-name', dir: 'auto', text: v.name }),
             h('div', { class: 'ck-small ck-muted', text: model.liPurposesOf[id].map(function (p) { return nameOf('purposes', p); }).join(' · ') })
           ]),
           toggle('vendorLi', id, t('object'), t('objectTo', { name: v.name }))
