@@ -506,6 +506,7 @@
     return h('li', { class: 'ck-card', 'data-kind': kind, 'data-id': id }, [
       h('div', { class: 'ck-row' }, [h('h3', { class: 'ck-grow', dir: 'auto', text: nameOf(kind, id) }), control]),
       item.description ? h('p', { class: 'ck-desc-full', dir: 'auto', text: item.description }) : null,
+      illus.length ? h('p', { class: 'ck-ill-label', 'aria-hidden': 'true', text: t('illustrationsLabel') }) : null,
       illus.length ? h('ul', { class: 'ck-illustrations', 'aria-label': t('illustrationsLabel') },
         illus.map(function (x) { return h('li', { dir: 'auto', text: x }); })) : null,
       vendorNamesDetails(vendors || []),
@@ -858,7 +859,7 @@
     s.appendChild(h('p', { 'data-count': partners.length, text: vendorsLabel(partners.length) }));
     var frag = document.createDocumentFragment();
     partners.forEach(function (p) {
-      frag.appendChild(h('li', { 'data-partner': p.kind + ':' + p.id }, [externalLink(p.url, p.name) || p.name]));
+      frag.appendChild(h('li', { 'data-partner': p.kind + ':' + p.id, dir: 'auto' }, [externalLink(p.url, p.name) || p.name]));
     });
     s.appendChild(h('ul', { class: 'ck-first-list ck-list' }, [frag]));
     s.appendChild(h('p', null, [externalLink(doc.publisher.privacyPolicyUrl, t('googleHowAppUses', { appName: appName() }))]));
