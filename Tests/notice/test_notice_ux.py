@@ -1,0 +1,329 @@
+"""Accessibility, layout, localisation and network checks of the consent notice in headless
+Chromium: acceptance criteria 47-55 of shared/reference/notes/consent-notice.md section 8, and
+the performance budgets."""
+import os
+import re
+
+import pytest
+
+import notice_support as ns
+
+ns.require_browser()
+
+
+def goto_layer(page, layer):
+    """From the first layer to layer 1-4 (the vendor list and LI layer via the second layer)."""
+    if layer >= 2:
+        page.locator('.ck-footer [data-action="manage"]').click()
+    if layer == 3:
+        page.locator('section[data-layer="2"] [data-action="open-vendors"]').click()
+        page.locator("details.ck-vendor-details summary").first.click()
+        page.locator(".ck-vendor-detail-body").first.wait_for()
+    if layer == 4:
+        page.locator('section[data-layer="2"] .ck-nav [data-action="open-li"]').click()
+    assert page.locator(f'section[data-layer="{layer}"]').is_visible()
+
+
+# ------------------------------------------------------------------------------------ 47 axe
+
+@pytest.mark.parametrize("layer", [1, 2, 3, 4])
+@pytest.mark.parametrize("language", ["en", "ar"])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_item47_axe_no_serious_or_critical_violation(new_page, scheme, language, layer):
+    from axe_playwright_python.sync_playwright import Axe
+
+    doc = ns.build_test_document(language=language)
+    page = ns.open_notice(new_page(color_scheme=scheme), doc)
+    goto_layer(page, layer)
+    results = Axe().run(page, options={"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]}})
+    violations = results.response["violations"]
+    for v in violations:
+        print(f"axe {scheme}/{language}/layer {layer}: {v['impact']} {v['id']}: {v['help']} ({len(v['nodes'])} nodes)")
+    bad = [(v["id"], v["impact"], v["nodes"][0]["target"]) for v in violations if v["impact"] in ("serious", "critical")]
+    assert bad == []
+
+
+# ------------------------------------------------------------------------------------ 48, 49 dialog and controls
+
+def test_item48_dialog_semantics_focus_moves_in_and_is_trapped(new_page, doc20):
+    page = ns.open_notice(new_page(), doc20)
+    dialog = page.locator('[role="dialog"]')
+    assert dialog.get_attribute("aria-modal") == "true"
+    title_id = dialog.get_attribute("aria-labelledby")
+    assert page.locator(f"#{title_id}").inner_text().startswith("Example News")
+    assert page.evaluate("document.activeElement.id") == title_id
+    inside = "document.querySelector('[role=dialog]').contains(document.activeElement) && document.activeElement !== document.body"
+    count = page.evaluate("document.querySelectorAll('[role=dialog] button, [role=dialog] a[href]').length")
+    for _ in range(count + 3):
+        page.keyboard.press("Tab")
+        assert page.evaluate(inside)
+    for _ in range(count + 3):
+        page.keyboard.press("Shift+Tab")
+        assert page.evaluate(inside)
+    # on a layer change the new layer's title is the label and gets focus
+    page.locator('.ck-footer [data-action="manage"]').click()
+    assert dialog.get_attribute("aria-labelledby") == "ck-title-2"
+    assert page.evaluate("document.activeElement.id") == "ck-title-2"
+    # wraps from the last control to the first
+    page.locator('.ck-footer [data-action="save"]').focus()
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.classList.contains('ck-back')")
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("document.activeElement.dataset.action") == "save"
+    page.locator('.ck-footer [data-action="save"]').click()
+    assert page.evaluate("document.activeElement === document.body")
+
+
+def test_item49_toggles_are_named_switches_and_every_control_has_a_name(new_page, doc20):
+    page = ns.open_notice(new_page(), doc20)
+    goto_layer(page, 2)
+    page.locator('section[data-layer="2"] [data-action="open-vendors"]').click()
+    page.locator(".ck-back").click()
+    page.locator('section[data-layer="2"] .ck-nav [data-action="open-li"]').click()
+    toggles = page.evaluate("""() => Array.from(document.querySelectorAll('input')).filter(i => i.type !== 'search')
+        .map(i => ({type: i.type, role: i.getAttribute('role'), name: i.getAttribute('aria-label')}))""")
+    assert len(toggles) > 40
+    assert all(t["type"] == "checkbox" and t["role"] == "switch" and t["name"] for t in toggles)
+    unnamed = page.evaluate("""() => Array.from(document.querySelectorAll('button, a, summary, input'))
+        .filter(e => !((e.getAttribute('aria-label') || e.textContent || e.placeholder || '').trim()))
+        .map(e => e.outerHTML.slice(0, 80))""")
+    assert unnamed == []
+    # the accessibility tree reports the switch state
+    switch = page.get_by_role("switch", name=re.compile(r"^Object to legitimate interest: ")).first
+    assert switch.is_checked() is False
+    switch.click()
+    assert switch.is_checked() is True
+    assert switch.evaluate("e => e.matches(':checked')")
+    assert page.evaluate("window.ConsentKitNotice.metrics.toggleMs") is not None
+
+
+# ------------------------------------------------------------------------------------ 50-52 layout
+
+@pytest.mark.parametrize("size", [(320, 568), (568, 320), (390, 844)])
+def test_item50_200_percent_text_reflows_without_clipping(new_page, doc20, size):
+    width, height = size
+    page = new_page(width, height)
+    ns.load_page(page)
+    page.evaluate("document.documentElement.style.fontSize = '200%'")
+    ns.configure(page, doc20)
+    for layer in (1, 2, 3):
+        if layer == 2:
+            page.locator('.ck-footer [data-action="manage"]').click()
+        if layer == 3:
+            page.locator('section[data-layer="2"] [data-action="open-vendors"]').click()
+        overflow = page.evaluate("""() => {
+            const scroll = document.querySelector('.ck-scroll');
+            const clipped = Array.from(document.querySelectorAll('.ck-dialog button, .ck-dialog h1, .ck-dialog h2, .ck-dialog h3, .ck-dialog p'))
+              .filter(e => e.checkVisibility() && e.scrollWidth > e.clientWidth + 1).map(e => e.outerHTML.slice(0, 60));
+            return {page: document.documentElement.scrollWidth - window.innerWidth,
+                    scroll: scroll.scrollWidth - scroll.clientWidth, clipped};
+        }""")
+        assert overflow == {"page": 0, "scroll": 0, "clipped": []}, (size, layer, overflow)
+        if width < 400:  # one column: the footer buttons stack
+            lefts = page.evaluate("Array.from(document.querySelectorAll('.ck-footer button')).map(b => Math.round(b.getBoundingClientRect().left))")
+            assert len(set(lefts)) == 1, lefts
+        for b in page.locator(".ck-footer button").all()[:2]:
+            box = b.bounding_box()
+            assert box["y"] >= 0 and box["y"] + box["height"] <= height + 0.5
+
+
+def test_item51_dark_palette_reduced_motion_and_no_fade_in(new_page, doc20):
+    page = ns.open_notice(new_page(color_scheme="dark"), doc20)
+    bg = page.evaluate("getComputedStyle(document.querySelector('.ck-dialog')).backgroundColor")
+    assert bg == "rgb(21, 23, 26)"  # theme.dark.background
+    assert page.evaluate("getComputedStyle(document.querySelector('.ck-dialog')).opacity") == "1"
+    assert page.evaluate("document.getAnimations().length") == 0
+    # a CTA works at once after configure(): no fade-in or delay
+    page2 = new_page(reduced_motion="reduce")
+    ns.load_page(page2)
+    hit = page2.evaluate("""d => { window.ConsentKitNotice.configure(d);
+        const b = document.querySelector('.ck-footer [data-action="acceptAll"]'); const r = b.getBoundingClientRect();
+        const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return {hit: top === b, opacity: getComputedStyle(b).opacity,
+                transition: getComputedStyle(document.querySelector('.ck-switch input') || b).transitionDuration}; }""", doc20)
+    assert hit["hit"] and hit["opacity"] == "1"
+    page2.locator('.ck-footer [data-action="manage"]').click()
+    durations = page2.evaluate("getComputedStyle(document.querySelector('.ck-switch input')).transitionDuration")
+    assert all(float(d.strip().rstrip("s")) == 0 for d in durations.split(","))
+    light = ns.open_notice(new_page(), doc20)
+    light.locator('.ck-footer [data-action="manage"]').click()
+    assert light.evaluate("getComputedStyle(document.querySelector('.ck-switch input')).transitionDuration") != "0s"
+    assert light.evaluate("getComputedStyle(document.querySelector('.ck-dialog')).backgroundColor") == "rgb(255, 255, 255)"
+
+
+def test_item52_rtl_sets_dir_and_lang_and_the_layout_mirrors(new_page):
+    positions = {}
+    for language in ("en", "ar"):
+        doc = ns.build_test_document(language=language)
+        page = ns.open_notice(new_page(), doc)
+        assert page.evaluate("document.documentElement.dir") == ("rtl" if language == "ar" else "ltr")
+        assert page.evaluate("document.documentElement.lang") == language
+        page.locator('.ck-footer [data-action="manage"]').click()
+        page.locator('section[data-layer="2"] [data-action="open-vendors"]').click()
+        positions[language] = page.evaluate("""() => {
+            const row = document.querySelector('.ck-vendor-list li[data-vendor] .ck-row');
+            const name = row.querySelector('.ck-vendor-name').getBoundingClientRect();
+            const sw = row.querySelector('input').getBoundingClientRect();
+            const back = document.querySelector('.ck-back').getBoundingClientRect();
+            const accept = document.querySelector('.ck-footer [data-action=acceptAll]').getBoundingClientRect();
+            const reject = document.querySelector('.ck-footer [data-action=rejectAll]').getBoundingClientRect();
+            return {nameLeft: name.left, switchLeft: sw.left, backLeft: back.left, acceptLeft: accept.left,
+                    rejectLeft: reject.left, width: innerWidth};
+        }""")
+    en, ar = positions["en"], positions["ar"]
+    assert en["nameLeft"] < en["switchLeft"] and ar["nameLeft"] > ar["switchLeft"]
+    assert en["backLeft"] < en["width"] / 2 < ar["backLeft"]
+    assert en["acceptLeft"] < en["rejectLeft"] and ar["acceptLeft"] > ar["rejectLeft"]
+
+
+# ------------------------------------------------------------------------------------ 53 languages
+
+# Elements whose text comes from the document's data (GVL texts, vendor names), not from texts/*.json.
+DATA_SELECTORS = ".ck-vendor-name, .ck-vendor-names, .ck-first-list, h3, .ck-desc-full, .ck-illustrations, .ck-sr, .ck-vendor-detail-body li, .ck-app-name, .ck-muted.ck-small:not(p)"
+
+
+def ui_text(page):
+    return page.evaluate("""sel => { const c = document.querySelector('.ck-dialog').cloneNode(true);
+        c.querySelectorAll(sel).forEach(e => e.remove());
+        const attrs = Array.from(c.querySelectorAll('[aria-label],[placeholder]')).map(e => (e.getAttribute('aria-label') || '') + ' ' + (e.getAttribute('placeholder') || ''));
+        return c.textContent + ' ' + attrs.join(' '); }""", DATA_SELECTORS)
+
+
+def data_strings(doc):
+    """Every text the document brings besides `texts` (GVL texts, vendor and provider names)."""
+    out = [v["name"] for v in doc["vendors"]] + [a["name"] for a in doc["adTechProviders"]]
+    for kind in ("purposes", "specialPurposes", "features", "specialFeatures", "dataCategories"):
+        for item in doc[kind].values():
+            out += [item["name"].strip(), item["description"].strip()] + item.get("illustrations", [])
+    for stack in doc["stacks"]:
+        out += [stack["name"], stack["description"]]
+    return sorted(out, key=len, reverse=True)
+
+
+def english_fragments(language):
+    en, other = ns.texts("en"), ns.texts(language)
+    fragments = set()
+    for key, value in en.items():
+        if value == other[key]:
+            continue
+        for part in re.split(r"\{\w+\}", value):
+            part = part.strip(" .:,()")
+            if len(part) >= 4 and part not in other[key] and part.lower() not in ("details", "type"):
+                fragments.add(part)
+    return fragments
+
+
+@pytest.mark.parametrize("language", ns.LANGUAGES)
+def test_item53_every_ui_text_comes_from_the_language_file(new_page, language):
+    doc = ns.build_test_document(language=language)
+    texts = doc["texts"]
+    page = ns.open_notice(new_page(), doc)
+    seen = ui_text(page)
+    assert [b.strip() for b in page.locator(".ck-footer button").all_inner_texts()] == [texts["acceptAll"], texts["rejectAll"], texts["manageOptions"]]
+    for layer in (2, 3, 4):
+        if layer == 2:
+            page.locator('.ck-footer [data-action="manage"]').click()
+        if layer == 3:
+            page.locator('section[data-layer="2"] [data-action="open-vendors"]').click()
+            page.locator("details.ck-vendor-details summary").first.click()
+            page.locator(".ck-vendor-detail-body").first.wait_for()
+        if layer == 4:
+            page.locator(".ck-back").click()
+            page.locator('section[data-layer="2"] .ck-nav [data-action="open-li"]').click()
+        seen += " " + ui_text(page)
+    for key in ("firstPersonalData", "purposesTitle", "vendorsTitle", "liTitle", "saveChoices", "searchPlaceholder"):
+        assert texts[key] in seen, key
+    for data in data_strings(doc) + ["Transparency and Consent Framework"]:  # a proper name
+        seen = seen.replace(data, " ")
+    if language != "en":
+        leaked = sorted(f for f in english_fragments(language) if re.search(r"(?<!\w)" + re.escape(f) + r"(?!\w)", seen))
+        assert leaked == [], f"English UI text on the {language} screen: {leaked}"
+        translated = ns._translations(language)
+        if translated:  # purpose names from the official translation
+            names = page.locator('section[data-layer="4"] li.ck-card[data-kind="purposes"] h3').all_inner_texts()
+            assert names and all(n in {p["name"].strip() for p in translated["purposes"].values()} for n in names)
+    assert page.evaluate("window.ConsentKitNotice.metrics.missingTexts") is None
+
+
+def test_item53_text_files_share_one_key_set_and_placeholders():
+    en = ns.texts("en")
+    for language in ns.LANGUAGES:
+        other = ns.texts(language)
+        assert set(other) == set(en), language
+        for key, value in en.items():
+            if key.startswith("vendors_"):
+                continue  # a plural form may spell the number out ("one", "two" in Arabic)
+            assert set(re.findall(r"\{\w+\}", value)) == set(re.findall(r"\{\w+\}", other[key])), (language, key)
+
+
+# ------------------------------------------------------------------------------------ 54 network
+
+def test_item54_no_request_to_another_origin(new_page, doc20):
+    page = new_page()
+    requests = []
+    page.on("request", lambda r: requests.append(r.url))
+    ns.route_storage(page)
+    ns.open_notice(page, doc20)
+    goto_layer(page, 3)
+    page.locator('[data-action="storage-details"]').first.click()
+    page.locator(".ck-storage-table").first.wait_for()
+    page.locator(".ck-back").click()
+    page.locator('section[data-layer="2"] .ck-nav [data-action="open-li"]').click()
+    origin = ns.notice_origin()
+    assert requests and all(u.startswith(origin + "/") or u.startswith("data:") for u in requests), requests
+    assert any(u.endswith("notice.js") for u in requests) and any(u.endswith("notice.css") for u in requests)
+    assert not any("/texts/" in u for u in requests)  # the host hands the texts over
+
+
+def test_item54_page_links_nothing_from_other_origins():
+    html = (ns.NOTICE_DIR / "notice.html").read_text()
+    assert 'content="width=device-width, initial-scale=1, viewport-fit=cover"' in html
+    assert re.findall(r'(?:src|href)="([^"]+)"', html) == ["data:,", "notice.css", "notice.js"]
+    css = (ns.NOTICE_DIR / "notice.css").read_text()
+    assert "@import" not in css and "url(" not in css and "@font-face" not in css
+
+
+# ------------------------------------------------------------------------------------ 55 safe areas
+
+@pytest.mark.parametrize("size,insets", [
+    ((844, 390), {"top": 0, "right": 47, "bottom": 21, "left": 47}),
+    ((390, 844), {"top": 47, "right": 0, "bottom": 34, "left": 0}),
+])
+def test_item55_safe_area_insets_keep_ctas_and_text_clear(new_page, doc20, size, insets):
+    width, height = size
+    page = new_page(width, height)
+    ns.load_page(page)
+    page.evaluate("""i => { for (const [k, v] of Object.entries(i)) document.documentElement.style.setProperty('--ck-safe-' + k, v + 'px'); }""", insets)
+    ns.configure(page, doc20)
+    boxes = page.evaluate("""() => Array.from(document.querySelectorAll('.ck-footer button, .ck-dialog h1, .ck-dialog p'))
+        .filter(e => e.checkVisibility()).map(e => { const r = e.getBoundingClientRect(); return {tag: e.tagName, top: r.top, bottom: r.bottom, left: r.left, right: r.right}; })""")
+    for b in boxes:
+        assert b["left"] >= insets["left"] and b["right"] <= width - insets["right"], b
+        if b["tag"] == "BUTTON":
+            assert b["top"] >= insets["top"] and b["bottom"] <= height - insets["bottom"], b
+    scroll = page.evaluate("(() => { const r = document.querySelector('.ck-scroll').getBoundingClientRect(); return {top: r.top}; })()")
+    assert scroll["top"] >= insets["top"]
+    if width > height:  # landscape phone: both primary CTAs side by side and in view
+        accept, reject = [b for b in boxes if b["tag"] == "BUTTON"][:2]
+        assert abs(accept["top"] - reject["top"]) < 1
+
+
+# ------------------------------------------------------------------------------------ performance
+
+SLACK = float(os.environ.get("NOTICE_PERF_SLACK", "3"))  # the budget times this: a shared 2-core machine is noisy
+
+
+def test_performance_budgets_with_all_vendors(new_page, doc_all):
+    page = ns.open_notice(new_page(), doc_all)
+    ready = ns.messages(page)[0]
+    assert ready["type"] == "ready" and ready["renderMs"] <= 50 * SLACK, ready
+    page.locator('section[data-layer="1"] [data-action="open-vendors"]').click()
+    metrics = page.evaluate("window.ConsentKitNotice.metrics")
+    assert metrics["layer3Ms"] <= 100 * SLACK, metrics
+    toggle_ms = page.evaluate("""() => { const i = document.querySelector('.ck-vendor-list input[data-kind=vendor]');
+        const t0 = performance.now(); i.click(); void document.body.offsetHeight; return performance.now() - t0; }""")
+    assert toggle_ms <= 16 * SLACK and page.evaluate("window.ConsentKitNotice.metrics.toggleMs") <= 16
+    print(f"first layer {ready['renderMs']} ms, vendor list {metrics['layer3Ms']} ms, toggle {toggle_ms:.1f} ms")
+    page.locator('.ck-footer [data-action="save"]').click()
+    timings = ns.last_message(page)["timings"]
+    assert timings["layer3Ms"] == metrics["layer3Ms"] and "toggleMaxMs" in timings
