@@ -131,7 +131,7 @@ struct ConfigAndVendorListAPITests {
             let german = try await client.send(.get, "/v1/vendor-list/translations/de")
             #expect(german.status == .ok)
             #expect(try VendorListTranslation(jsonData: Data(german.body.readableBytesView)).purposes[1]?.name.isEmpty == false)
-            let missing = try await client.send(.get, "/v1/vendor-list/translations/pt")
+            let missing = try await client.send(.get, "/v1/vendor-list/translations/sv")
             #expect(missing.status == .notFound)
             #expect(try await client.send(.get, "/v1/vendor-list/translations/deutsch").status == .badRequest)
         }
@@ -162,9 +162,9 @@ struct ConfigAndVendorListAPITests {
             #expect(try VendorList(jsonData: Data(english.body.readableBytesView)).purposes[1]?.name == full.purposes[1]?.name)
             #expect(english.object["language"] as? String == "EN")
             #expect(english.object["languageFallback"] == nil)
-            let portuguese = try await client.send(.get, "/v1/vendor-list/trimmed?publisherIds=pub-games&language=pt", bearer: server.publishable)
-            #expect((portuguese.object["languageFallback"] as? [String: Any])?["reason"] as? String
-                    == "no PT translation is loaded (loaded: DE, FR)")
+            let swedish = try await client.send(.get, "/v1/vendor-list/trimmed?publisherIds=pub-games&language=sv", bearer: server.publishable)
+            #expect((swedish.object["languageFallback"] as? [String: Any])?["reason"] as? String
+                    == "no SV translation is loaded (loaded: DE, ES, FR, IT, NL, PL, PT, RU)")
             let again = try await client.send(.get, "/v1/vendor-list/trimmed?publisherIds=pub-games&language=de", bearer: server.publishable,
                                               headers: [.ifNoneMatch: response.headers[.eTag]!])
             #expect(again.status == .notModified)

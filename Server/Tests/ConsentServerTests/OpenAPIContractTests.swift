@@ -44,7 +44,7 @@ struct OpenAPIContractTests {
             let list = try await check(.get, "/v1/vendor-list.json", "/v1/vendor-list.json", expect: 200)
             try await check(.get, "/v1/vendor-list.json", "/v1/vendor-list.json", headers: [.ifNoneMatch: list.headers[.eTag] ?? ""], expect: 304)
             try await check(.get, "/v1/vendor-list/translations/fr", "/v1/vendor-list/translations/{language}", expect: 200)
-            try await check(.get, "/v1/vendor-list/translations/it", "/v1/vendor-list/translations/{language}", expect: 404)
+            try await check(.get, "/v1/vendor-list/translations/sv", "/v1/vendor-list/translations/{language}", expect: 404)
             try await check(.get, "/v1/vendor-list/translations/x", "/v1/vendor-list/translations/{language}", expect: 400)
             try await check(.get, "/v1/vendor-list/trimmed?publisherIds=pub-news&language=fr", "/v1/vendor-list/trimmed", bearer: pub, expect: 200)
             try await check(.get, "/v1/vendor-list/trimmed?publisherIds=x", "/v1/vendor-list/trimmed", bearer: pub, expect: 400)

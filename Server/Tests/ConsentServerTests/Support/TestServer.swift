@@ -51,7 +51,7 @@ struct TestServer {
         try await Migrations.run(on: database)
         let consentd = Consentd(
             settings: settings, database: database, secret: testSecret, catalog: try catalog ?? VendorListCatalog.bundled(),
-            publishers: try PublisherConfiguration.parse(publishersYAML, file: "publishers.yaml"),
+            publishers: try PublisherConfiguration.parse(publishersYAML, file: "publishers.yaml"), assets: try NoticeAssets.load(),
             resolver: RegionResolver(countryHeader: settings.countryHeader,
                                      table: try CIDRTable.parse("203.0.113.0/24,FR\n", file: "table")),
             logger: logger)

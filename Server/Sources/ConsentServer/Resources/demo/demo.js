@@ -58,14 +58,14 @@
     $('ac-string').textContent = answer.addtlConsent || '(none)';
     $('google').textContent = answer.googleStatus + (answer.npa ? ', npa=1' : '') + (answer.prefersAdFree ? ', prefers the ad-free version' : '');
     const d = answer.decoded;
-    $('decoded').textContent = JSON.stringify({
-      purposesConsent: d.purposesConsent, purposesLITransparency: d.purposesLITransparency,
-      specialFeatureOptins: d.specialFeatureOptins, vendorConsents: d.vendorConsents,
-      vendorLegitimateInterests: d.vendorLegitimateInterests, disclosedVendors: d.disclosedVendors,
-      consentScreen: d.consentScreen, consentLanguage: d.consentLanguage, cmpId: d.cmpId, vendorListVersion: d.vendorListVersion
-    }, null, 1);
+    const fields = ['purposeConsents', 'purposeLegitimateInterests', 'specialFeatureOptins', 'vendorConsents',
+      'vendorLegitimateInterests', 'disclosedVendors', 'consentScreen', 'consentLanguage', 'cmpId', 'vendorListVersion'];
+    $('decoded').textContent = fields.map((name) => {
+      const value = d[name];
+      return name + ': ' + (Array.isArray(value) ? (value.length ? value.join(', ') : '(none)') + ' [' + value.length + ']' : value);
+    }).join('\n');
     $('event').textContent = answer.event ? 'event ' + answer.event.eventId + ' of subject ' + answer.event.subjectId : '';
-    const google = (d.vendorConsents || []).indexOf(755) >= 0 && (d.purposesConsent || []).indexOf(1) >= 0;
+    const google = (d.vendorConsents || []).indexOf(755) >= 0 && (d.purposeConsents || []).indexOf(1) >= 0;
     $('ad-slot').textContent = answer.prefersAdFree ? 'Ad slot: the user prefers the ad-free version'
       : google ? (answer.npa ? 'Ad slot: non-personalized ads (npa=1)' : 'Ad slot: personalized ads allowed') : 'Ad slot: limited ads only (no consent for storage)';
   }
@@ -73,7 +73,9 @@
   window.addEventListener('message', async (event) => {
     if (event.source !== frame.contentWindow || !event.data || event.data.protocol !== 1) return;
     const message = event.data;
-    if (message.type === 'loadError') {
+    if (message.type === 'ready') {
+      $('status').textContent = 'The notice is open (first layer ready in ' + Math.round(message.renderMs) + ' ms).';
+    } else if (message.type === 'loadError') {
       $('status').textContent = 'The notice refused its document: ' + message.code + ' ' + message.message;
       frame.hidden = true;
     } else if (message.type === 'result') {

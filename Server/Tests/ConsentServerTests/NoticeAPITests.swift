@@ -1,0 +1,91 @@
+@testable import ConsentServer
+import CompressNIO
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import TCF
+import Testing
+
+/// `/notice/*` (the notice's files) and `/demo` (the notice on a sample publisher, its results stored).
+@Suite("Notice files and the demo")
+struct NoticeAPITests {
+    @Test("the notice's files: their media types, ETag and 304, gzip, five minutes of cache, a same-origin policy")
+    func noticeFiles() async throws {
+        let server = try await TestServer.make()
+        try await server.test { client async throws in
+            for (file, type) in [("notice.html", "text/html"), ("notice.css", "text/css"), ("notice.js", "text/javascript")] {
+                let response = try await client.send(.get, "/notice/\(file)")
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType]?.hasPrefix(type) == true, "\(file)")
+                #expect(response.headers[.cacheControl] == "public, max-age=300")
+                #expect(response.headers[.contentSecurityPolicy]?.contains("default-src 'self'") == true)
+                let etag = try #require(response.headers[.eTag])
+                let again = try await client.send(.get, "/notice/\(file)", headers: [.ifNoneMatch: etag])
+                #expect(again.status == .notModified)
+                let zipped = try await client.send(.get, "/notice/\(file)", headers: [.acceptEncoding: "gzip"])
+                #expect(zipped.headers[.contentEncoding] == "gzip")
+                var body = zipped.body
+                let plain = try body.decompress(with: .gzip())
+                #expect(plain.readableBytes == response.body.readableBytes)
+            }
+            #expect(try await client.send(.get, "/notice/../Package.swift").status == .notFound)
+            #expect(try await client.send(.get, "/notice/texts").status == .notFound)
+        }
+    }
+
+    @Test("the demo builds the notice's document with ConsentKitUI: 20 vendors or all 813, Google's form")
+    func demoDocument() async throws {
+        let server = try await TestServer.make()
+        try await server.test { client async throws in
+            #expect(try await client.send(.get, "/demo").headers[.contentType]?.hasPrefix("text/html") == true)
+            let twenty = try await client.send(.post, "/demo/document", json: #"{"mode":"tcf","vendors":"20"}"#)
+            #expect(twenty.status == .ok)
+            #expect((twenty.object["vendors"] as? [Any])?.count == 20)
+            #expect(twenty.object["protocol"] as? Int == 1)
+            let all = try await client.send(.post, "/demo/document", json: #"{"vendors":"all"}"#)
+            #expect((all.object["vendors"] as? [Any])?.count == 813)
+            let google = try await client.send(.post, "/demo/document", json: #"{"mode":"google","language":"ar"}"#)
+            #expect(google.object["direction"] as? String == "rtl")
+            let bad = try await client.send(.post, "/demo/document", json: #"{"vendors":"7"}"#)
+            #expect(bad.status == .badRequest && bad.errorField == "vendors")
+        }
+    }
+
+    @Test("a result is checked against its document, decided as the SDK decides, and stored as a consent event")
+    func demoResult() async throws {
+        let server = try await TestServer.make()
+        try await server.test { client async throws in
+            let save = #"""
+                {"options":{"vendors":"20"},"subjectId":"demo-1","message":{"protocol":1,"type":"result","action":"save","layer":2,
+                 "language":"en","noticeVersion":1,"choices":{"purposeConsents":[1,3],"purposeLegitimateInterests":[2],
+                 "specialFeatureOptIns":[],"vendorConsents":[755],"vendorLegitimateInterests":[755],"adTechProviderConsents":[89]}}}
+                """#
+            let response = try await client.send(.post, "/demo/result", json: save)
+            #expect(response.status == .ok)
+            let decoded = try #require(response.object["decoded"] as? [String: Any])
+            #expect(decoded["purposeConsents"] as? [Int] == [1, 3])
+            #expect(decoded["vendorConsents"] as? [Int] == [755])
+            #expect((decoded["disclosedVendors"] as? [Int])?.count == 20)
+            #expect(decoded["consentScreen"] as? Int == 2)
+            #expect(response.object["addtlConsent"] as? String == "2~89~dv.1301")
+            let event = try #require(response.object["event"] as? [String: Any])
+            #expect(event["subjectId"] as? String == "demo-1")
+            let stored = try await server.consentd.store.current(appId: NoticeDemo.appId, subjectId: "demo-1")
+            #expect(stored?.consent.tcString == response.object["tcString"] as? String)
+
+            let refused = try await client.send(.post, "/demo/result", json: save.replacingOccurrences(of: "[1,3]", with: "[1,3,99]"))
+            #expect(refused.status == .unprocessableContent && refused.errorCode == "notice_result_refused")
+        }
+    }
+
+    @Test("with the demo off, /demo does not exist")
+    func demoOff() async throws {
+        let server = try await TestServer.make { $0.demo = false }
+        try await server.test { client async throws in
+            #expect(try await client.send(.get, "/demo").status == .notFound)
+            #expect(try await client.send(.get, "/notice/notice.js").status == .ok)
+        }
+    }
+}
