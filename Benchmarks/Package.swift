@@ -1,5 +1,6 @@
 // swift-tools-version:6.0
-// ConsentKit's benchmarks: the start-path benchmark `ConsentKitBench` (scripts/bench-cmp). A
+// ConsentKit's benchmarks: the start-path benchmark `ConsentKitBench` (scripts/bench-cmp) and the
+// notice bridge's `NoticeBench` (scripts/bench-notice). A
 // package of its own, like Fuzz/, so the SDK's package carries no benchmark executable (one that
 // uses `Process`, which iOS does not have). The Python and Lua files beside it are the other
 // benchmarks' tools (scripts/bench, consentd_load.py); see README.md.
@@ -17,6 +18,15 @@ let package = Package(
             name: "ConsentKitBench",
             dependencies: [
                 .product(name: "ConsentKit", package: "ConsentKit"),
+                .product(name: "TCF", package: "ConsentKit"),
+            ]
+        ),
+        // The notice bridge's Swift side: build a document, apply a result (scripts/bench-notice).
+        .executableTarget(
+            name: "NoticeBench",
+            dependencies: [
+                .product(name: "ConsentKit", package: "ConsentKit"),
+                .product(name: "ConsentKitUI", package: "ConsentKit"),
                 .product(name: "TCF", package: "ConsentKit"),
             ]
         ),

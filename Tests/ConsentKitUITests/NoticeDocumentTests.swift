@@ -50,6 +50,23 @@ struct NoticeDocumentTests {
         #expect(Set(document.vendors.map(\.id)).isDisjoint(with: deleted))
     }
 
+    @Test("the document's JSON reads back as the same document (the writer and Codable agree)")
+    func jsonRoundTrip() async throws {
+        let manager = await noticeManager(vendorIds: IDSet(validIds: Fixtures.v3v45.vendors.keys))
+        try manager.agreeToAll()
+        var settings = publisherSettings
+        settings.customTexts = ["acceptAll": "Quote \" backslash \\ newline \n tab \t </script> é 中 \u{1}"]
+        settings.storageDisclosureBase = URL(string: "https://consent.example.com/v1/vendor-list/storage")
+        let document = try session(manager, settings: settings, userInitiated: true).document
+        let decoded = try JSONDecoder().decode(NoticeDocument.self, from: document.json())
+        #expect(decoded == document)
+        #expect(!String(decoding: document.json(), as: UTF8.self).contains("</script>"))
+        var google = publisherSettings
+        google.mode = .google
+        let other = try session(manager, settings: google).document
+        #expect(try JSONDecoder().decode(NoticeDocument.self, from: other.json()) == other)
+    }
+
     @Test("a theme whose primary buttons fail 5:1 is refused, naming the colour and the ratio")
     func themeContrast() async throws {
         var settings = publisherSettings

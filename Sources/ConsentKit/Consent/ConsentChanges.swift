@@ -103,6 +103,18 @@ public struct ConsentChanges: Sendable {
         adTechProviderConsents = try Self.set(adTechProviderConsents, id, consent, .adTechProvider, IDSet.maxID)
     }
 
+    /// Sets consent for every vendor of `shown` at once: given to those also in `consented`,
+    /// withdrawn from the others (a notice's vendor list saved in one step).
+    public mutating func setVendors(consented: IDSet, among shown: IDSet) {
+        vendorConsents = vendorConsents.subtracting(shown).union(consented.intersection(shown))
+    }
+
+    /// Keeps the legitimate interest of the vendors of `shown` that are also in `kept`, and
+    /// objects to the others'.
+    public mutating func setVendorLegitimateInterests(kept: IDSet, among shown: IDSet) {
+        vendorLegitimateInterests = vendorLegitimateInterests.subtracting(shown).union(kept.intersection(shown))
+    }
+
     /// Withdraws consent to purpose `id`; an id outside 1-24 is simply not held.
     public mutating func withdrawPurpose(_ id: Int) {
         purposeConsents = purposeConsents.removing(id)

@@ -181,17 +181,6 @@ public struct NoticeDocument: Sendable, Equatable, Codable {
     public var current: NoticeChoices?
     /// Google's form, in Google mode.
     public var google: Google?
-
-    /// The document as the page takes it.
-    public func json() -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        do {
-            return try encoder.encode(self)
-        } catch {
-            preconditionFailure("a NoticeDocument is strings, numbers and arrays; encoding cannot fail: \(error)")
-        }
-    }
 }
 
 /// Choices as ids: what the page answers with "save", and what the document gives as the present choices.

@@ -1,3 +1,4 @@
+import ConsentKit
 import Foundation
 
 /// The notice's UI texts in one language: `Resources/notice/texts/{language}.json`, one file per
@@ -22,15 +23,21 @@ public struct NoticeTexts: Sendable, Equatable {
     public static func load(_ language: String, from directory: URL? = nil) throws(NoticeDocumentError) -> NoticeTexts? {
         let code = language.lowercased()
         guard code.count == 2, code.allSatisfy({ $0 >= "a" && $0 <= "z" }) else { return nil }
-        guard let file = (directory ?? NoticeResources.textsDirectory)?.appendingPathComponent("\(code).json"),
-              FileManager.default.fileExists(atPath: file.path) else { return nil }
+        guard let file = (directory ?? NoticeResources.textsDirectory)?.appendingPathComponent("\(code).json") else { return nil }
+        if let cached = cache.withLock({ $0[file] }) { return cached }
+        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        let texts: NoticeTexts
         do {
-            let decoded = try JSONDecoder().decode([String: String].self, from: Data(contentsOf: file))
-            return NoticeTexts(language: code, texts: decoded)
+            texts = NoticeTexts(language: code, texts: try JSONDecoder().decode([String: String].self, from: Data(contentsOf: file)))
         } catch {
             throw .resourceUnreadable("\(file.lastPathComponent): \(error)")
         }
+        cache.withLock { $0[file] = texts }
+        return texts
     }
+
+    /// The files read so far (they are resources: they do not change while the app runs).
+    private static let cache = Locked<[URL: NoticeTexts]>([:])
 
     /// The languages the notice has texts for, sorted.
     public static func languages(in directory: URL? = nil) -> [String] {

@@ -58,12 +58,9 @@ extension NoticeResult {
             try changes.setPurposeLegitimateInterest(id, allowed: interests.contains(id))
         }
         for id in document.specialFeatures.keys.compactMap(Int.init) { try changes.setSpecialFeature(id, optIn: features.contains(id)) }
-        for vendor in document.vendors {
-            try changes.setVendor(vendor.id, consent: vendors.contains(vendor.id))
-            if !vendor.legIntPurposes.isEmpty || !vendor.flexiblePurposes.isEmpty {
-                try changes.setVendorLegitimateInterest(vendor.id, allowed: vendorInterests.contains(vendor.id))
-            }
-        }
+        changes.setVendors(consented: IDSet(validIds: vendors), among: IDSet(validIds: document.vendors.map(\.id)))
+        let interestVendors = document.vendors.filter { !$0.legIntPurposes.isEmpty || !$0.flexiblePurposes.isEmpty }.map(\.id)
+        changes.setVendorLegitimateInterests(kept: IDSet(validIds: vendorInterests), among: IDSet(validIds: interestVendors))
         for provider in document.adTechProviders {
             try changes.setAdTechProvider(provider.id, consent: providers.contains(provider.id))
         }

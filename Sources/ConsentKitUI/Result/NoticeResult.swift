@@ -1,4 +1,5 @@
 import Foundation
+import TCF
 
 /// The page's answer: what the user did on the notice, checked against the document it was
 /// shown (`docs/notice-protocol.md`, protocol 1). Make one with ``init(json:document:)``, which
@@ -106,8 +107,16 @@ public struct NoticeResult: Sendable, Equatable {
 
     /// Every id must be one the document showed, with the legal basis it showed it under.
     private static func check(_ choices: NoticeChoices, against document: NoticeDocument) throws(NoticeResultError) {
-        let vendors = Dictionary(document.vendors.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let interestPurposes = Set(document.vendors.flatMap(\.legIntPurposes) + document.vendors.flatMap(\.flexiblePurposes))
+        var shown: [Int] = [], withInterest: [Int] = [], interestPurposes = Set<Int>()
+        for vendor in document.vendors {
+            shown.append(vendor.id)
+            if !vendor.legIntPurposes.isEmpty || !vendor.flexiblePurposes.isEmpty {
+                withInterest.append(vendor.id)
+                interestPurposes.formUnion(vendor.legIntPurposes)
+                interestPurposes.formUnion(vendor.flexiblePurposes)
+            }
+        }
+        let vendors = IDSet(validIds: shown), interestVendors = IDSet(validIds: withInterest)
         for id in choices.purposeConsents where document.purposes[String(id)] == nil { throw .unknownId(.purpose, id) }
         for id in choices.purposeLegitimateInterests {
             if consentOnly.contains(id) { throw .consentOnlyPurpose(id) }
@@ -116,10 +125,10 @@ public struct NoticeResult: Sendable, Equatable {
         for id in choices.specialFeatureOptIns where document.specialFeatures[String(id)] == nil {
             throw .unknownId(.specialFeature, id)
         }
-        for id in choices.vendorConsents where vendors[id] == nil { throw .unknownId(.vendor, id) }
+        for id in choices.vendorConsents where !vendors.contains(id) { throw .unknownId(.vendor, id) }
         for id in choices.vendorLegitimateInterests {
-            guard let vendor = vendors[id] else { throw .unknownId(.vendor, id) }
-            guard !(vendor.legIntPurposes.isEmpty && vendor.flexiblePurposes.isEmpty) else { throw .noLegitimateInterest(vendor: id) }
+            guard vendors.contains(id) else { throw .unknownId(.vendor, id) }
+            guard interestVendors.contains(id) else { throw .noLegitimateInterest(vendor: id) }
         }
         let providers = Set(document.adTechProviders.map(\.id))
         for id in choices.adTechProviderConsents where !providers.contains(id) { throw .unknownId(.adTechProvider, id) }

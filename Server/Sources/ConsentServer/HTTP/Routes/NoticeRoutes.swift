@@ -29,7 +29,7 @@ extension Consentd {
             } catch {
                 throw APIError.badRequest("the body must be the demo's options: \(error)")
             }
-            return try jsonResponse(try self.demo.document(options).0)
+            return jsonResponse(text: String(decoding: try self.demo.document(options).0.json(), as: UTF8.self))
         }
         router.post("/demo/result") { request, _ -> Response in
             var request = request
