@@ -285,9 +285,13 @@ def test_item12_features_and_special_purposes_have_no_toggle_and_bf_notice(new_p
 
 
 def open_vendor_details(page, vendor_id, layer=3):
-    details = page.locator(f'section[data-layer="{layer}"] details.ck-vendor-details[data-vendor="{vendor_id}"]')
-    details.locator("summary").click()
-    details.locator(".ck-vendor-detail-body").wait_for()
+    button = page.locator(f'section[data-layer="{layer}"] button.ck-disclosure[data-details="{vendor_id}"]')
+    assert button.get_attribute("aria-expanded") == "false"
+    button.click()
+    assert button.get_attribute("aria-expanded") == "true"
+    details = page.locator(f'section[data-layer="{layer}"] li[data-vendor="{vendor_id}"] .ck-vendor-detail-body')
+    details.wait_for()
+    assert button.get_attribute("aria-controls") == details.get_attribute("id")
     return details
 
 

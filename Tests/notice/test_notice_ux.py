@@ -17,7 +17,7 @@ def goto_layer(page, layer):
         page.locator('.ck-footer [data-action="manage"]').click()
     if layer == 3:
         page.locator('section[data-layer="2"] [data-action="open-vendors"]').click()
-        page.locator("details.ck-vendor-details summary").first.click()
+        page.locator("button.ck-disclosure").first.click()
         page.locator(".ck-vendor-detail-body").first.wait_for()
     if layer == 4:
         page.locator('section[data-layer="2"] .ck-nav [data-action="open-li"]').click()
@@ -225,7 +225,7 @@ def test_item53_every_ui_text_comes_from_the_language_file(new_page, language):
             page.locator('.ck-footer [data-action="manage"]').click()
         if layer == 3:
             page.locator('section[data-layer="2"] [data-action="open-vendors"]').click()
-            page.locator("details.ck-vendor-details summary").first.click()
+            page.locator("button.ck-disclosure").first.click()
             page.locator(".ck-vendor-detail-body").first.wait_for()
         if layer == 4:
             page.locator(".ck-back").click()
