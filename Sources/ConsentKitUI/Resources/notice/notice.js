@@ -839,6 +839,7 @@
     s.appendChild(h('p', { class: 'ck-small ck-muted', text: t('googleChangeAnytime', { appName: appName() }) }));
     s.appendChild(h('p', null, [h('button', { type: 'button', class: 'ck-link', 'data-action': 'open-partners',
       text: t('googleLearnMore', { appName: appName() }), onclick: function () { showLayer('g3'); } })]));
+    s.appendChild(h('p', { class: 'ck-small' }, [externalLink(doc.publisher.privacyPolicyUrl, t('privacyPolicy'))]));
     return s;
   }
   function googleMainFooter() {
