@@ -468,6 +468,24 @@ def test_result_dismissed_by_close_button_and_escape(new_page, doc20):
     assert result(page)["action"] == "dismissed"
 
 
+def test_item44_a_render_failure_is_a_load_error_and_leaves_nothing(new_page, doc20):
+    page = new_page()
+    ns.load_page(page)
+    page.evaluate("HTMLElement.prototype.focus = function () { throw new Error('focus refused'); }")
+    ns.configure(page, doc20)
+    msg = ns.last_message(page)
+    assert msg["type"] == "loadError" and msg["code"] == "malformed_document" and "focus refused" in msg["message"]
+    assert page.evaluate("document.getElementById('ck-root').childElementCount") == 0
+
+
+def test_escape_dismisses_even_when_focus_left_the_controls(new_page, doc20):
+    doc20["allowsDismissal"] = True
+    page = ns.open_notice(new_page(), doc20)
+    page.evaluate("document.activeElement.blur()")
+    page.keyboard.press("Escape")
+    assert result(page)["action"] == "dismissed"
+
+
 def test_escape_does_nothing_without_dismissal(new_page, doc20):
     page = ns.open_notice(new_page(), doc20)
     assert page.get_by_role("button", name=doc20["texts"]["close"]).count() == 0

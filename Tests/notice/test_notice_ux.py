@@ -245,6 +245,13 @@ def test_item53_every_ui_text_comes_from_the_language_file(new_page, language):
     assert page.evaluate("window.ConsentKitNotice.metrics.missingTexts") is None
 
 
+def test_item53_every_text_key_is_used_by_the_page():
+    script = (ns.NOTICE_DIR / "notice.js").read_text()
+    host_only = {"loadError"}  # shown by the host when configure() answers with a loadError
+    unused = [k for k in ns.texts("en") if not k.startswith("vendors_") and k not in host_only and f"'{k}'" not in script]
+    assert unused == []
+
+
 def test_item53_text_files_share_one_key_set_and_placeholders():
     en = ns.texts("en")
     for language in ns.LANGUAGES:

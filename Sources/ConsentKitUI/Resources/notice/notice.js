@@ -1,12 +1,15 @@
 /* ConsentKit consent notice (protocol 1, see docs/notice-protocol.md).
  *
  * The host calls window.ConsentKitNotice.configure(document) with one document; the page renders
- * the notice from it and posts back exactly one result (or a loadError). Read top to bottom:
- *   1. constants and state        6. layer 1: the first layer
- *   2. small DOM and text helpers 7. layer 2: purposes and features
- *   3. messages to the host       8. layer 3: the vendor list
- *   4. document validation        9. layer 4: legitimate interest
- *   5. the dialog shell           10. results, Google mode, configure()
+ * the notice from it and posts back exactly one result (or a loadError). Every UI string comes
+ * from document.texts. Read top to bottom:
+ *   1. constants and state           7. layer 2: purposes and features
+ *   2. small DOM and text helpers    8. layer 3: the vendor list
+ *   3. messages to the host          9. layer 4: legitimate interest
+ *   4. document validation          10. results
+ *   5. the dialog shell             11. Google mode
+ *   6. toggles; layer 1: first layer 12. configure()
+ * Timings (performance.now()) are kept in ConsentKitNotice.metrics and sent in the messages.
  */
 (function () {
   'use strict';
@@ -284,7 +287,7 @@
     html.lang = doc.language;
     html.dir = doc.direction === 'rtl' ? 'rtl' : 'ltr';
 
-    ui = { root: root, layers: {}, footers: {}, history: [], current: 0, scrollTops: {}, opener: document.activeElement };
+    ui = { root: root, layers: {}, history: [], current: 0, scrollTops: {}, opener: document.activeElement };
     ui.back = iconButton('back', t('back'), goBack, 'ck-back');
     ui.back.appendChild(h('span', { text: t('back') }));
     ui.close = doc.allowsDismissal ? iconButton('close', t('close'), function () { finish('dismissed'); }) : null;
@@ -301,7 +304,6 @@
     ui.footer = h('div', { class: 'ck-footer' });
     ui.dialog = h('div', { class: 'ck-dialog' + (doc.mode === 'google' ? ' ck-google' : ''), role: 'dialog', 'aria-modal': 'true' },
       [ui.scroll, ui.footer]);
-    ui.dialog.addEventListener('keydown', onKeyDown);
     ui.dialog.addEventListener('change', onToggle);
     ui.hasLogo = !!logo;
 
@@ -390,11 +392,12 @@
     }
     return null;
   }
+  document.addEventListener('keydown', function (e) { if (ui) onKeyDown(e); });
   document.addEventListener('focusin', function (e) {
     if (ui && !ui.dialog.contains(e.target)) { var f = edgeFocusable(true); if (f) f.focus(); }
   });
 
-  /* ---------------------------------------------------------------- toggles (all layers) */
+  /* ---------------------------------------------------------------- 6. toggles (all layers) */
 
   // A switch: a native checkbox with role=switch. kind names the Set in `choice` it edits.
   var KIND_SET = {
@@ -548,7 +551,7 @@
       s.appendChild(h('h2', { text: t('specialFeaturesHeading') }));
       s.appendChild(h('p', { class: 'ck-small ck-muted', text: t('specialFeaturesIntro') }));
       s.appendChild(h('ul', { class: 'ck-list' }, sf.map(function (p) {
-        return itemCard('specialFeatures', p, model.bySpecialFeature[p], toggle('specialFeature', p, t('optIn'), t('consentTo', { name: nameOf('specialFeatures', p) })));
+        return itemCard('specialFeatures', p, model.bySpecialFeature[p], toggle('specialFeature', p, t('consent'), t('consentTo', { name: nameOf('specialFeatures', p) })));
       })));
     }
     var sp = sortedIds(doc.specialPurposes);
@@ -777,7 +780,8 @@
         h('div', { class: 'ck-row' }, [
           h('div', { class: 'ck-grow' }, [
             h('div', { class: 'ck-vendor-name', dir: 'auto', text: v.name }),
-            h('div', { class: 'ck-small ck-muted', text: model.liPurposesOf[id].map(function (p) { return nameOf('purposes', p); }).join(' · ') })
+            h('div', { class: 'ck-small ck-muted', text: model.liPurposesOf[id].map(function (p) { return nameOf('purposes', p); }).join(' · ') }),
+            h('div', { class: 'ck-meta' }, [externalLink(v.privacyPolicyUrl, t('privacyPolicy')), externalLink(v.legIntClaimUrl, t('legIntClaim'))])
           ]),
           toggle('vendorLi', id, t('object'), t('objectTo', { name: v.name }))
         ]),
@@ -823,7 +827,7 @@
     post(message);
   }
 
-  /* ---------------------------------------------------------------- Google mode */
+  /* ---------------------------------------------------------------- 11. Google mode */
 
   // Three screens modelled on Google's legacy consent form: the question, the explainer for
   // "less relevant ads", and the list of partners.
@@ -882,7 +886,7 @@
   BUILDERS.g1 = buildGoogleMain; BUILDERS.g2 = buildGoogleExplainer; BUILDERS.g3 = buildGooglePartners;
   FOOTERS.g1 = googleMainFooter; FOOTERS.g2 = googleExplainerFooter;
 
-  /* ---------------------------------------------------------------- configure() */
+  /* ---------------------------------------------------------------- 12. configure() */
 
   function configure(input) {
     startedAt = now();
@@ -900,14 +904,20 @@
       post({ protocol: PROTOCOL, type: 'loadError', code: problem[0], message: problem[1] });
       return false;
     }
-    doc = normalise(d);
-    model = buildModel(doc);
-    choice = initialChoices(doc, model);
-    applyTheme(doc.theme);
-    openShell();
-
-    var first = doc.mode === 'google' ? 'g1' : (doc.startLayer === 'purposes' ? 2 : 1);
-    showLayer(first);
+    var first = d.mode === 'google' ? 'g1' : (d.startLayer === 'purposes' ? 2 : 1);
+    try {
+      doc = normalise(d);
+      model = buildModel(doc);
+      choice = initialChoices(doc, model);
+      applyTheme(doc.theme);
+      openShell();
+      showLayer(first);
+    } catch (e) {
+      // A document that passed validation but cannot be rendered: nothing stays on screen.
+      closeShell();
+      post({ protocol: PROTOCOL, type: 'loadError', code: 'malformed_document', message: 'The document could not be rendered: ' + e });
+      return false;
+    }
     shownAt = now();
     api.metrics.renderMs = round1(shownAt - startedAt);
     post({ protocol: PROTOCOL, type: 'ready', layer: first === 2 ? 2 : 1, renderMs: api.metrics.renderMs });
