@@ -471,7 +471,7 @@ def test_result_dismissed_by_close_button_and_escape(new_page, doc20):
 def test_item44_a_render_failure_is_a_load_error_and_leaves_nothing(new_page, doc20):
     page = new_page()
     ns.load_page(page)
-    page.evaluate("HTMLElement.prototype.focus = function () { throw new Error('focus refused'); }")
+    page.evaluate("() => { HTMLElement.prototype.focus = function () { throw new Error('focus refused'); }; }")
     ns.configure(page, doc20)
     msg = ns.last_message(page)
     assert msg["type"] == "loadError" and msg["code"] == "malformed_document" and "focus refused" in msg["message"]
