@@ -615,3 +615,25 @@ def test_item44_load_error_and_nothing_rendered(new_page, doc20, case):
     assert msg["code"] == case.split("/")[0] and msg["message"]
     assert page.evaluate("document.getElementById('ck-root').childElementCount") == 0
     assert [m["type"] for m in ns.messages(page)] == ["loadError"]
+
+
+def test_item07_a_theme_below_5_to_1_falls_back_to_the_built_in_palette(new_page, doc20):
+    doc20["theme"] = {"cornerRadius": 4, "light": dict(ns.TEST_THEME["light"], primary="#9ab0d0", onPrimary="#ffffff"),
+                      "dark": ns.TEST_THEME["dark"]}
+    page = ns.open_notice(new_page(), doc20)
+    style = page.locator('.ck-footer [data-action="acceptAll"]').evaluate(
+        "b => [getComputedStyle(b).color, getComputedStyle(b).backgroundColor, getComputedStyle(b).borderRadius]")
+    assert contrast(parse_rgb(style[0]), parse_rgb(style[1])) >= 5
+    assert parse_rgb(style[1]) == (23, 70, 162)  # the built-in light primary, not #9ab0d0
+    assert style[2] == "4px"
+
+
+def test_publisher_logo_from_a_data_url_only_or_https(new_page, doc20):
+    pixel = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+    doc20["publisher"]["logo"] = pixel
+    page = ns.open_notice(new_page(), doc20)
+    logo = page.locator("img.ck-logo")
+    assert logo.get_attribute("src") == pixel and logo.get_attribute("alt") == "Example News"
+    doc20["publisher"]["logo"] = "javascript:alert(1)"
+    ns.configure(page, doc20)
+    assert page.locator("img.ck-logo").count() == 0
