@@ -511,7 +511,7 @@
       item.description ? h('p', { class: 'ck-desc-full', dir: 'auto', text: item.description }) : null,
       illus.length ? h('p', { class: 'ck-ill-label', 'aria-hidden': 'true', text: t('illustrationsLabel') }) : null,
       illus.length ? h('ul', { class: 'ck-illustrations', 'aria-label': t('illustrationsLabel') },
-        illus.map(function (x) { return h('li', { dir: 'auto', text: x }); })) : null,
+        illus.map(function (x) { return h('li', null, [h('span', { dir: 'auto', text: x })]); })) : null,
       vendorNamesDetails(vendors || []),
       extra || null
     ]);
@@ -523,7 +523,7 @@
     d.addEventListener('toggle', function () {
       if (!d.open || list.firstChild) return;
       var frag = document.createDocumentFragment();
-      vendors.forEach(function (v) { frag.appendChild(h('li', { 'data-vendor': v.id, dir: 'auto', text: v.name })); });
+      vendors.forEach(function (v) { frag.appendChild(h('li', { 'data-vendor': v.id }, [h('span', { dir: 'auto', text: v.name })])); });
       list.appendChild(frag);
     });
     return d;
@@ -702,7 +702,7 @@
     row('specialFeaturesHeading', list('specialFeatures', v.specialFeatures, null));
     var cats = asArray(v.dataCategories).filter(function (c) { return doc.dataCategories[c]; });
     row('dataCategoriesHeading', cats.length ? h('ul', null, cats.map(function (c) {
-      return h('li', { 'data-category': c, dir: 'auto', text: nameOf('dataCategories', c) });
+      return h('li', { 'data-category': c }, [h('span', { dir: 'auto', text: nameOf('dataCategories', c) })]);
     })) : null);
 
     var storage = [];
@@ -877,7 +877,7 @@
     s.appendChild(h('p', { 'data-count': partners.length, text: vendorsLabel(partners.length) }));
     var frag = document.createDocumentFragment();
     partners.forEach(function (p) {
-      frag.appendChild(h('li', { 'data-partner': p.kind + ':' + p.id, dir: 'auto' }, [externalLink(p.url, p.name) || p.name]));
+      frag.appendChild(h('li', { 'data-partner': p.kind + ':' + p.id }, [h('span', { dir: 'auto' }, [externalLink(p.url, p.name) || p.name])]));
     });
     s.appendChild(h('ul', { class: 'ck-first-list ck-list' }, [frag]));
     s.appendChild(h('p', null, [externalLink(doc.publisher.privacyPolicyUrl, t('googleHowAppUses', { appName: appName() }))]));
