@@ -22,6 +22,8 @@ def test_google_main_screen_texts_and_three_choices(new_page):
     body = page.locator('section[data-layer="g1"]').inner_text()
     assert "Example News" in body and texts["googleIntro"] in body and texts["googleQuestion"] in body
     assert texts["googleChangeAnytime"].replace("{appName}", "Example News") in body
+    policy = page.get_by_role("link", name=texts["privacyPolicy"])
+    assert policy.get_attribute("href") == doc["publisher"]["privacyPolicyUrl"]
     labels = page.locator(".ck-footer button").all_inner_texts()
     assert labels == [texts["googleYes"], texts["googleNo"], texts["googleAdFree"]]
     assert ns.messages(page)[0]["type"] == "ready" and ns.messages(page)[0]["layer"] == 1

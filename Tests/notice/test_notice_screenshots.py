@@ -32,7 +32,7 @@ def test_screenshots_of_each_layer(new_page, language, viewport, scheme):
     page.locator('.ck-footer [data-action="manage"]').click()
     shot("2-purposes")
     page.locator('section[data-layer="2"] [data-action="open-vendors"]').click()
-    page.locator("details.ck-vendor-details summary").first.click()
+    page.locator("button.ck-disclosure").first.click()
     page.locator(".ck-vendor-detail-body").first.wait_for()
     shot("3-vendors")
     page.locator(".ck-back").click()

@@ -285,9 +285,13 @@ def test_item12_features_and_special_purposes_have_no_toggle_and_bf_notice(new_p
 
 
 def open_vendor_details(page, vendor_id, layer=3):
-    details = page.locator(f'section[data-layer="{layer}"] details.ck-vendor-details[data-vendor="{vendor_id}"]')
-    details.locator("summary").click()
-    details.locator(".ck-vendor-detail-body").wait_for()
+    button = page.locator(f'section[data-layer="{layer}"] button.ck-disclosure[data-details="{vendor_id}"]')
+    assert button.get_attribute("aria-expanded") == "false"
+    button.click()
+    assert button.get_attribute("aria-expanded") == "true"
+    details = page.locator(f'section[data-layer="{layer}"] li[data-vendor="{vendor_id}"] .ck-vendor-detail-body')
+    details.wait_for()
+    assert button.get_attribute("aria-controls") == details.get_attribute("id")
     return details
 
 
@@ -464,6 +468,24 @@ def test_result_dismissed_by_close_button_and_escape(new_page, doc20):
     assert result(page)["action"] == "dismissed"
 
 
+def test_item44_a_render_failure_is_a_load_error_and_leaves_nothing(new_page, doc20):
+    page = new_page()
+    ns.load_page(page)
+    page.evaluate("() => { HTMLElement.prototype.focus = function () { throw new Error('focus refused'); }; }")
+    ns.configure(page, doc20)
+    msg = ns.last_message(page)
+    assert msg["type"] == "loadError" and msg["code"] == "malformed_document" and "focus refused" in msg["message"]
+    assert page.evaluate("document.getElementById('ck-root').childElementCount") == 0
+
+
+def test_escape_dismisses_even_when_focus_left_the_controls(new_page, doc20):
+    doc20["allowsDismissal"] = True
+    page = ns.open_notice(new_page(), doc20)
+    page.evaluate("document.activeElement.blur()")
+    page.keyboard.press("Escape")
+    assert result(page)["action"] == "dismissed"
+
+
 def test_escape_does_nothing_without_dismissal(new_page, doc20):
     page = ns.open_notice(new_page(), doc20)
     assert page.get_by_role("button", name=doc20["texts"]["close"]).count() == 0
@@ -593,3 +615,25 @@ def test_item44_load_error_and_nothing_rendered(new_page, doc20, case):
     assert msg["code"] == case.split("/")[0] and msg["message"]
     assert page.evaluate("document.getElementById('ck-root').childElementCount") == 0
     assert [m["type"] for m in ns.messages(page)] == ["loadError"]
+
+
+def test_item07_a_theme_below_5_to_1_falls_back_to_the_built_in_palette(new_page, doc20):
+    doc20["theme"] = {"cornerRadius": 4, "light": dict(ns.TEST_THEME["light"], primary="#9ab0d0", onPrimary="#ffffff"),
+                      "dark": ns.TEST_THEME["dark"]}
+    page = ns.open_notice(new_page(), doc20)
+    style = page.locator('.ck-footer [data-action="acceptAll"]').evaluate(
+        "b => [getComputedStyle(b).color, getComputedStyle(b).backgroundColor, getComputedStyle(b).borderRadius]")
+    assert contrast(parse_rgb(style[0]), parse_rgb(style[1])) >= 5
+    assert parse_rgb(style[1]) == (23, 70, 162)  # the built-in light primary, not #9ab0d0
+    assert style[2] == "4px"
+
+
+def test_publisher_logo_from_a_data_url_only_or_https(new_page, doc20):
+    pixel = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+    doc20["publisher"]["logo"] = pixel
+    page = ns.open_notice(new_page(), doc20)
+    logo = page.locator("img.ck-logo")
+    assert logo.get_attribute("src") == pixel and logo.get_attribute("alt") == "Example News"
+    doc20["publisher"]["logo"] = "javascript:alert(1)"
+    ns.configure(page, doc20)
+    assert page.locator("img.ck-logo").count() == 0

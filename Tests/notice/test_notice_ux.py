@@ -17,7 +17,7 @@ def goto_layer(page, layer):
         page.locator('.ck-footer [data-action="manage"]').click()
     if layer == 3:
         page.locator('section[data-layer="2"] [data-action="open-vendors"]').click()
-        page.locator("details.ck-vendor-details summary").first.click()
+        page.locator("button.ck-disclosure").first.click()
         page.locator(".ck-vendor-detail-body").first.wait_for()
     if layer == 4:
         page.locator('section[data-layer="2"] .ck-nav [data-action="open-li"]').click()
@@ -225,7 +225,7 @@ def test_item53_every_ui_text_comes_from_the_language_file(new_page, language):
             page.locator('.ck-footer [data-action="manage"]').click()
         if layer == 3:
             page.locator('section[data-layer="2"] [data-action="open-vendors"]').click()
-            page.locator("details.ck-vendor-details summary").first.click()
+            page.locator("button.ck-disclosure").first.click()
             page.locator(".ck-vendor-detail-body").first.wait_for()
         if layer == 4:
             page.locator(".ck-back").click()
@@ -243,6 +243,13 @@ def test_item53_every_ui_text_comes_from_the_language_file(new_page, language):
             names = page.locator('section[data-layer="4"] li.ck-card[data-kind="purposes"] h3').all_inner_texts()
             assert names and all(n in {p["name"].strip() for p in translated["purposes"].values()} for n in names)
     assert page.evaluate("window.ConsentKitNotice.metrics.missingTexts") is None
+
+
+def test_item53_every_text_key_is_used_by_the_page():
+    script = (ns.NOTICE_DIR / "notice.js").read_text()
+    host_only = {"loadError"}  # shown by the host when configure() answers with a loadError
+    unused = [k for k in ns.texts("en") if not k.startswith("vendors_") and k not in host_only and f"'{k}'" not in script]
+    assert unused == []
 
 
 def test_item53_text_files_share_one_key_set_and_placeholders():

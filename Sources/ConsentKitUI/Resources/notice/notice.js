@@ -1,12 +1,15 @@
 /* ConsentKit consent notice (protocol 1, see docs/notice-protocol.md).
  *
  * The host calls window.ConsentKitNotice.configure(document) with one document; the page renders
- * the notice from it and posts back exactly one result (or a loadError). Read top to bottom:
- *   1. constants and state        6. layer 1: the first layer
- *   2. small DOM and text helpers 7. layer 2: purposes and features
- *   3. messages to the host       8. layer 3: the vendor list
- *   4. document validation        9. layer 4: legitimate interest
- *   5. the dialog shell           10. results, Google mode, configure()
+ * the notice from it and posts back exactly one result (or a loadError). Every UI string comes
+ * from document.texts. Read top to bottom:
+ *   1. constants and state           7. layer 2: purposes and features
+ *   2. small DOM and text helpers    8. layer 3: the vendor list
+ *   3. messages to the host          9. layer 4: legitimate interest
+ *   4. document validation          10. results
+ *   5. the dialog shell             11. Google mode
+ *   6. toggles; layer 1: first layer 12. configure()
+ * Timings (performance.now()) are kept in ConsentKitNotice.metrics and sent in the messages.
  */
 (function () {
   'use strict';
@@ -284,7 +287,7 @@
     html.lang = doc.language;
     html.dir = doc.direction === 'rtl' ? 'rtl' : 'ltr';
 
-    ui = { root: root, layers: {}, footers: {}, history: [], current: 0, scrollTops: {}, opener: document.activeElement };
+    ui = { root: root, layers: {}, history: [], current: 0, scrollTops: {}, opener: document.activeElement };
     ui.back = iconButton('back', t('back'), goBack, 'ck-back');
     ui.back.appendChild(h('span', { text: t('back') }));
     ui.close = doc.allowsDismissal ? iconButton('close', t('close'), function () { finish('dismissed'); }) : null;
@@ -301,7 +304,6 @@
     ui.footer = h('div', { class: 'ck-footer' });
     ui.dialog = h('div', { class: 'ck-dialog' + (doc.mode === 'google' ? ' ck-google' : ''), role: 'dialog', 'aria-modal': 'true' },
       [ui.scroll, ui.footer]);
-    ui.dialog.addEventListener('keydown', onKeyDown);
     ui.dialog.addEventListener('change', onToggle);
     ui.hasLogo = !!logo;
 
@@ -390,11 +392,12 @@
     }
     return null;
   }
+  document.addEventListener('keydown', function (e) { if (ui) onKeyDown(e); });
   document.addEventListener('focusin', function (e) {
     if (ui && !ui.dialog.contains(e.target)) { var f = edgeFocusable(true); if (f) f.focus(); }
   });
 
-  /* ---------------------------------------------------------------- toggles (all layers) */
+  /* ---------------------------------------------------------------- 6. toggles (all layers) */
 
   // A switch: a native checkbox with role=switch. kind names the Set in `choice` it edits.
   var KIND_SET = {
@@ -508,7 +511,7 @@
       item.description ? h('p', { class: 'ck-desc-full', dir: 'auto', text: item.description }) : null,
       illus.length ? h('p', { class: 'ck-ill-label', 'aria-hidden': 'true', text: t('illustrationsLabel') }) : null,
       illus.length ? h('ul', { class: 'ck-illustrations', 'aria-label': t('illustrationsLabel') },
-        illus.map(function (x) { return h('li', { dir: 'auto', text: x }); })) : null,
+        illus.map(function (x) { return h('li', null, [h('span', { dir: 'auto', text: x })]); })) : null,
       vendorNamesDetails(vendors || []),
       extra || null
     ]);
@@ -520,7 +523,7 @@
     d.addEventListener('toggle', function () {
       if (!d.open || list.firstChild) return;
       var frag = document.createDocumentFragment();
-      vendors.forEach(function (v) { frag.appendChild(h('li', { 'data-vendor': v.id, dir: 'auto', text: v.name })); });
+      vendors.forEach(function (v) { frag.appendChild(h('li', { 'data-vendor': v.id }, [h('span', { dir: 'auto', text: v.name })])); });
       list.appendChild(frag);
     });
     return d;
@@ -548,7 +551,7 @@
       s.appendChild(h('h2', { text: t('specialFeaturesHeading') }));
       s.appendChild(h('p', { class: 'ck-small ck-muted', text: t('specialFeaturesIntro') }));
       s.appendChild(h('ul', { class: 'ck-list' }, sf.map(function (p) {
-        return itemCard('specialFeatures', p, model.bySpecialFeature[p], toggle('specialFeature', p, t('optIn'), t('consentTo', { name: nameOf('specialFeatures', p) })));
+        return itemCard('specialFeatures', p, model.bySpecialFeature[p], toggle('specialFeature', p, t('consent'), t('consentTo', { name: nameOf('specialFeatures', p) })));
       })));
     }
     var sp = sortedIds(doc.specialPurposes);
@@ -580,7 +583,7 @@
     var list = h('ul', { class: 'ck-list ck-vendor-list' });
     list.appendChild(vendorRows(doc.vendors));
     applyOnMarkers(list);
-    list.addEventListener('toggle', onVendorDetailsToggle, true);
+    list.addEventListener('click', onDisclosureClick);
     s.appendChild(list);
 
     var atpList = null;
@@ -622,7 +625,9 @@
   // The vendor rows are written as one HTML string and parsed once into a <template>'s
   // DocumentFragment: for 800+ vendors this is several times faster than building them node by
   // node. Each row: name, consent switch, objection switch when the vendor has an objectable
-  // legitimate interest, and a <details> filled on first open. Every vendor text is escaped.
+  // legitimate interest, and a "Details" disclosure button whose panel is built on first open
+  // (a button with aria-expanded rather than <details>: 800 <details> elements each cost a shadow
+  // tree, which doubled the time to open the list). Every vendor text is escaped.
   function esc(text) {
     return String(text).replace(/[&<>"']/g, function (c) { return '&#' + c.charCodeAt(0) + ';'; });
   }
@@ -639,8 +644,8 @@
         '"><div class="ck-row"><div class="ck-grow ck-vendor-name" dir="auto">', name, '</div><div class="ck-vendor-controls">',
         switchHtml('vendor', v.id, consent, t('consentTo', { name: v.name })),
         model.liPurposesOf[v.id].length ? switchHtml('vendorLi', v.id, object, t('objectTo', { name: v.name })) : '',
-        '</div></div><details class="ck-vendor-details" data-vendor="', v.id, '"><summary>', details,
-        '<span class="ck-sr">: ', name, '</span></summary></details></li>');
+        '</div></div><button type="button" class="ck-disclosure" aria-expanded="false" data-details="', v.id, '">', details,
+        '<span class="ck-sr">: ', name, '</span></button></li>');
     });
     var template = document.createElement('template');
     template.innerHTML = html.join('');
@@ -651,11 +656,24 @@
     var marked = container.querySelectorAll('input[data-on]');
     for (var i = 0; i < marked.length; i++) { marked[i].checked = true; marked[i].removeAttribute('data-on'); }
   }
-  function onVendorDetailsToggle(e) {
-    var d = e.target;
-    if (d.tagName !== 'DETAILS' || !d.open || d.getAttribute('data-filled')) return;
-    d.setAttribute('data-filled', '1');
-    d.appendChild(vendorDetails(model.vendorById[d.getAttribute('data-vendor')]));
+  // A vendor's "Details" button shows or hides its panel; the panel is built on first open.
+  function onDisclosureClick(e) {
+    var button = e.target.closest ? e.target.closest('button.ck-disclosure') : null;
+    if (!button) return;
+    var open = button.getAttribute('aria-expanded') !== 'true';
+    var panel = button.nextElementSibling;
+    if (!panel) {
+      panel = vendorDetails(model.vendorById[button.getAttribute('data-details')]);
+      panel.id = 'ck-details-' + ui.current + '-' + button.getAttribute('data-details');
+      button.setAttribute('aria-controls', panel.id);
+      button.parentNode.appendChild(panel);
+    }
+    panel.hidden = !open;
+    button.setAttribute('aria-expanded', String(open));
+  }
+  function disclosureButton(v) {
+    return h('button', { type: 'button', class: 'ck-disclosure', 'aria-expanded': 'false', 'data-details': v.id },
+      [t('details'), h('span', { class: 'ck-sr', text: ': ' + v.name })]);
   }
 
   // Everything a user can review about one vendor (POL C(c)(I), C(c)(VII), D(c)).
@@ -684,7 +702,7 @@
     row('specialFeaturesHeading', list('specialFeatures', v.specialFeatures, null));
     var cats = asArray(v.dataCategories).filter(function (c) { return doc.dataCategories[c]; });
     row('dataCategoriesHeading', cats.length ? h('ul', null, cats.map(function (c) {
-      return h('li', { 'data-category': c, dir: 'auto', text: nameOf('dataCategories', c) });
+      return h('li', { 'data-category': c }, [h('span', { dir: 'auto', text: nameOf('dataCategories', c) })]);
     })) : null);
 
     var storage = [];
@@ -701,7 +719,7 @@
       externalLink(v.privacyPolicyUrl, t('privacyPolicy')),
       model.liPurposesOf[v.id].length ? externalLink(v.legIntClaimUrl, t('legIntClaim')) : null
     ]);
-    var box = h('div', { class: 'ck-vendor-detail-body' }, [h('dl', null, rows), links]);
+    var box = h('div', { class: 'ck-vendor-detail-body ck-vendor-details' }, [h('dl', null, rows), links]);
     if (httpUrl(v.storageDisclosureUrl)) box.appendChild(storageDetailsButton(v));
     return box;
   }
@@ -762,17 +780,16 @@
         h('div', { class: 'ck-row' }, [
           h('div', { class: 'ck-grow' }, [
             h('div', { class: 'ck-vendor-name', dir: 'auto', text: v.name }),
-            h('div', { class: 'ck-small ck-muted', text: model.liPurposesOf[id].map(function (p) { return nameOf('purposes', p); }).join(' · ') })
+            h('div', { class: 'ck-small ck-muted', text: model.liPurposesOf[id].map(function (p) { return nameOf('purposes', p); }).join(' · ') }),
+            h('div', { class: 'ck-meta' }, [externalLink(v.privacyPolicyUrl, t('privacyPolicy')), externalLink(v.legIntClaimUrl, t('legIntClaim'))])
           ]),
           toggle('vendorLi', id, t('object'), t('objectTo', { name: v.name }))
         ]),
-        h('details', { class: 'ck-vendor-details', 'data-vendor': id }, [
-          h('summary', null, [t('details'), h('span', { class: 'ck-sr', text: ': ' + v.name })])
-        ])
+        disclosureButton(v)
       ]));
     });
     list.appendChild(frag);
-    list.addEventListener('toggle', onVendorDetailsToggle, true);
+    list.addEventListener('click', onDisclosureClick);
     s.appendChild(list);
     return s;
   }
@@ -810,7 +827,7 @@
     post(message);
   }
 
-  /* ---------------------------------------------------------------- Google mode */
+  /* ---------------------------------------------------------------- 11. Google mode */
 
   // Three screens modelled on Google's legacy consent form: the question, the explainer for
   // "less relevant ads", and the list of partners.
@@ -826,6 +843,7 @@
     s.appendChild(h('p', { class: 'ck-small ck-muted', text: t('googleChangeAnytime', { appName: appName() }) }));
     s.appendChild(h('p', null, [h('button', { type: 'button', class: 'ck-link', 'data-action': 'open-partners',
       text: t('googleLearnMore', { appName: appName() }), onclick: function () { showLayer('g3'); } })]));
+    s.appendChild(h('p', { class: 'ck-small' }, [externalLink(doc.publisher.privacyPolicyUrl, t('privacyPolicy'))]));
     return s;
   }
   function googleMainFooter() {
@@ -859,7 +877,7 @@
     s.appendChild(h('p', { 'data-count': partners.length, text: vendorsLabel(partners.length) }));
     var frag = document.createDocumentFragment();
     partners.forEach(function (p) {
-      frag.appendChild(h('li', { 'data-partner': p.kind + ':' + p.id, dir: 'auto' }, [externalLink(p.url, p.name) || p.name]));
+      frag.appendChild(h('li', { 'data-partner': p.kind + ':' + p.id }, [h('span', { dir: 'auto' }, [externalLink(p.url, p.name) || p.name])]));
     });
     s.appendChild(h('ul', { class: 'ck-first-list ck-list' }, [frag]));
     s.appendChild(h('p', null, [externalLink(doc.publisher.privacyPolicyUrl, t('googleHowAppUses', { appName: appName() }))]));
@@ -868,7 +886,7 @@
   BUILDERS.g1 = buildGoogleMain; BUILDERS.g2 = buildGoogleExplainer; BUILDERS.g3 = buildGooglePartners;
   FOOTERS.g1 = googleMainFooter; FOOTERS.g2 = googleExplainerFooter;
 
-  /* ---------------------------------------------------------------- configure() */
+  /* ---------------------------------------------------------------- 12. configure() */
 
   function configure(input) {
     startedAt = now();
@@ -886,14 +904,20 @@
       post({ protocol: PROTOCOL, type: 'loadError', code: problem[0], message: problem[1] });
       return false;
     }
-    doc = normalise(d);
-    model = buildModel(doc);
-    choice = initialChoices(doc, model);
-    applyTheme(doc.theme);
-    openShell();
-
-    var first = doc.mode === 'google' ? 'g1' : (doc.startLayer === 'purposes' ? 2 : 1);
-    showLayer(first);
+    var first = d.mode === 'google' ? 'g1' : (d.startLayer === 'purposes' ? 2 : 1);
+    try {
+      doc = normalise(d);
+      model = buildModel(doc);
+      choice = initialChoices(doc, model);
+      applyTheme(doc.theme);
+      openShell();
+      showLayer(first);
+    } catch (e) {
+      // A document that passed validation but cannot be rendered: nothing stays on screen.
+      closeShell();
+      post({ protocol: PROTOCOL, type: 'loadError', code: 'malformed_document', message: 'The document could not be rendered: ' + e });
+      return false;
+    }
     shownAt = now();
     api.metrics.renderMs = round1(shownAt - startedAt);
     post({ protocol: PROTOCOL, type: 'ready', layer: first === 2 ? 2 : 1, renderMs: api.metrics.renderMs });

@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Benchmarks the consent notice web page in headless Chromium with the all-vendors document (every
+live vendor of the GVL v3 fixture, 813) and prints each figure next to its budget:
+
+  first layer interactive after configure()   median of N fresh page loads   budget 50 ms
+  opening the full vendor list                  median of N                    budget 100 ms
+  one toggle (click, handler, style and layout) median of N                    budget 16 ms
+  notice.html + notice.css + notice.js gzipped  python gzip, level 9           budget 40960 bytes
+
+Usage: scripts/bench-notice-web.py [--runs 10]
+Env: NOTICE_BASE_URL (serve the page from there instead of a local http.server), NOTICE_CHROMIUM.
+Exit status 1 when a figure is over budget; `bench()` returns the figures for other scripts.
+The size needs no browser; without Chromium the timings are reported as skipped.
+"""
+import argparse
+import gzip
+import pathlib
+import statistics
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "Tests" / "notice"))
+import notice_support as ns  # noqa: E402
+
+BUDGETS = {"firstLayerMs": 50.0, "vendorListMs": 100.0, "toggleMs": 16.0, "gzipBytes": 40960}
+
+
+def gzipped_size() -> int:
+    data = b"".join((ns.NOTICE_DIR / name).read_bytes() for name in ("notice.html", "notice.css", "notice.js"))
+    return len(gzip.compress(data, compresslevel=9))
+
+
+def measure_once(browser, doc) -> dict:
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    try:
+        ns.load_page(page)
+        page.evaluate("(d) => { window.__benchDoc = d; }", doc)  # hand over outside the timing
+        first = page.evaluate("""() => { window.ConsentKitNotice.configure(window.__benchDoc);
+            return window.ConsentKitNotice.metrics.renderMs; }""")
+        vendor_list = page.evaluate("""() => { const t0 = performance.now();
+            document.querySelector('section[data-layer="1"] [data-action="open-vendors"]').click();
+            void document.body.offsetHeight; return performance.now() - t0; }""")
+        toggle = page.evaluate("""() => { const i = document.querySelectorAll('.ck-vendor-list input[data-kind=vendor]')[400];
+            const t0 = performance.now(); i.click(); void document.body.offsetHeight; return performance.now() - t0; }""")
+        return {"firstLayerMs": first, "vendorListMs": vendor_list, "toggleMs": toggle}
+    finally:
+        context.close()
+
+
+def bench(runs: int = 10) -> dict:
+    """{'gzipBytes': n, 'firstLayerMs': median, ...}; timings absent when no browser is available."""
+    figures = {"gzipBytes": gzipped_size()}
+    reason = ns.browser_missing_reason()
+    if reason:
+        figures["skipped"] = reason
+        return figures
+    from playwright.sync_api import sync_playwright
+
+    doc = ns.build_test_document(vendor_count=None)
+    assert len(doc["vendors"]) == 813, len(doc["vendors"])
+    with sync_playwright() as p:
+        browser = ns.launch(p)
+        try:
+            samples = [measure_once(browser, doc) for _ in range(runs)]
+        finally:
+            browser.close()
+    for key in ("firstLayerMs", "vendorListMs", "toggleMs"):
+        figures[key] = round(statistics.median(s[key] for s in samples), 1)
+        figures[key + "Max"] = round(max(s[key] for s in samples), 1)
+    return figures
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=10)
+    args = parser.parse_args()
+    figures = bench(args.runs)
+    over = False
+    print(f"notice web bench: 813 vendors, {args.runs} fresh page loads, medians (max)")
+    for key, label, unit in (("firstLayerMs", "first layer interactive after configure()", "ms"),
+                             ("vendorListMs", "open the full vendor list", "ms"),
+                             ("toggleMs", "one toggle", "ms"),
+                             ("gzipBytes", "HTML+CSS+JS gzipped (level 9)", "bytes")):
+        if key not in figures:
+            print(f"  {label:45s} skipped: {figures.get('skipped')}")
+            continue
+        value, budget = figures[key], BUDGETS[key]
+        ok = value <= budget
+        over |= not ok
+        extra = f" (max {figures[key + 'Max']})" if key + "Max" in figures else ""
+        print(f"  {label:45s} {value:>8} {unit}{extra:14s} budget {budget} {unit}  {'ok' if ok else 'OVER'}")
+    return 1 if over else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
