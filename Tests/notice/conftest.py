@@ -1,5 +1,7 @@
 """Fixtures for the consent notice's browser tests: one headless Chromium per run, a fresh
-browser context per page, and the tests' own documents (see notice_support.build_test_document)."""
+browser context per page (which lets Playwright evaluate scripts despite consentd's
+Content-Security-Policy), and documents built by ConsentKitUI's Swift builder through consentd
+(see notice_support.build_document)."""
 import copy
 import pathlib
 import sys
@@ -31,7 +33,7 @@ def new_page(browser):
 
     def make(width=390, height=844, color_scheme="light", reduced_motion="no-preference"):
         ctx = browser.new_context(viewport={"width": width, "height": height}, color_scheme=color_scheme,
-                                  reduced_motion=reduced_motion)
+                                  reduced_motion=reduced_motion, bypass_csp=True)
         contexts.append(ctx)
         page = ctx.new_page()
         page.ck_errors = []
@@ -48,12 +50,12 @@ def new_page(browser):
 
 @pytest.fixture(scope="session")
 def _doc20():
-    return ns.build_test_document()
+    return ns.build_document()
 
 
 @pytest.fixture(scope="session")
 def _doc_all():
-    return ns.build_test_document(vendor_count=None)
+    return ns.build_document(vendor_count=None)
 
 
 @pytest.fixture
@@ -64,5 +66,5 @@ def doc20(_doc20):
 
 @pytest.fixture
 def doc_all(_doc_all):
-    """Every live vendor of the GVL v3 fixture (813); a copy the test may change."""
+    """Every live vendor of GVL v3 #45 (813); a copy the test may change."""
     return copy.deepcopy(_doc_all)

@@ -6,7 +6,7 @@ ns.require_browser()
 
 
 def google_doc(**overrides):
-    doc = ns.build_test_document(mode="google", adFree={"offered": True})
+    doc = ns.build_document(mode="google", adFree={"offered": True})
     doc.update(overrides)
     return doc
 

@@ -21,7 +21,7 @@ VIEWPORTS = {"phone": (390, 844), "landscape": (844, 390), "tablet": (820, 1180)
 def test_screenshots_of_each_layer(new_page, language, viewport, scheme):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     width, height = VIEWPORTS[viewport]
-    page = ns.open_notice(new_page(width, height, color_scheme=scheme), ns.build_test_document(language=language))
+    page = ns.open_notice(new_page(width, height, color_scheme=scheme), ns.document_for(language))
 
     def shot(name):
         path = ARTIFACTS / f"{language}-{viewport}-{scheme}-{name}.png"
@@ -44,7 +44,7 @@ def test_screenshots_of_each_layer(new_page, language, viewport, scheme):
 @pytest.mark.parametrize("language", ["en", "ar"])
 def test_screenshots_google_mode(new_page, language, scheme):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    doc = ns.build_test_document(language=language, mode="google", adFree={"offered": True})
+    doc = ns.build_document(language=language, mode="google", adFree={"offered": True})
     page = ns.open_notice(new_page(390, 844, color_scheme=scheme), doc)
     page.screenshot(path=str(ARTIFACTS / f"google-{language}-{scheme}-1-main.png"))
     page.locator('.ck-footer [data-action="nonPersonalizedInfo"]').click()

@@ -175,7 +175,7 @@ def test_item07_primary_ctas_identical_text_treatment_and_contrast(new_page, doc
     for s in styles:
         ratio = contrast(parse_rgb(s["color"]), parse_rgb(s["background"]))
         assert ratio >= 5, (scheme, s, ratio)
-    expected_bg = ns.TEST_THEME[scheme]["primary"]
+    expected_bg = doc20["theme"][scheme]["primary"]
     assert parse_rgb(styles[0]["background"]) == tuple(int(expected_bg[i:i + 2], 16) for i in (1, 3, 5))
 
 
@@ -341,6 +341,7 @@ def test_item13_session_cookie_and_special_features(new_page, doc20):
 
 
 def test_item14_storage_details_fetched_without_credentials(new_page, doc20):
+    ns.storage_urls(doc20)
     page = new_page()
     seen = ns.route_storage(page)
     page.context.add_cookies([{"name": "session", "value": "secret", "url": ns.notice_origin()}])
@@ -521,7 +522,7 @@ def test_reopen_with_current_shows_present_choices(new_page, doc20):
 def test_configure_accepts_a_json_string_and_replaces_the_notice(new_page, doc20):
     page = ns.open_notice(new_page(), doc20, as_string=True)
     assert layer_visible(page, 1)
-    de = ns.build_test_document(language="de")
+    de = ns.build_document(language="de")
     ns.configure(page, de)
     assert page.locator('[role="dialog"]').count() == 1
     assert footer_button(page, "acceptAll").inner_text() == de["texts"]["acceptAll"]
@@ -618,8 +619,8 @@ def test_item44_load_error_and_nothing_rendered(new_page, doc20, case):
 
 
 def test_item07_a_theme_below_5_to_1_falls_back_to_the_built_in_palette(new_page, doc20):
-    doc20["theme"] = {"cornerRadius": 4, "light": dict(ns.TEST_THEME["light"], primary="#9ab0d0", onPrimary="#ffffff"),
-                      "dark": ns.TEST_THEME["dark"]}
+    doc20["theme"] = {"cornerRadius": 4, "light": dict(doc20["theme"]["light"], primary="#9ab0d0", onPrimary="#ffffff"),
+                      "dark": doc20["theme"]["dark"]}
     page = ns.open_notice(new_page(), doc20)
     style = page.locator('.ck-footer [data-action="acceptAll"]').evaluate(
         "b => [getComputedStyle(b).color, getComputedStyle(b).backgroundColor, getComputedStyle(b).borderRadius]")

@@ -32,7 +32,7 @@ def goto_layer(page, layer):
 def test_item47_axe_no_serious_or_critical_violation(new_page, scheme, language, layer):
     from axe_playwright_python.sync_playwright import Axe
 
-    doc = ns.build_test_document(language=language)
+    doc = ns.document_for(language)
     page = ns.open_notice(new_page(color_scheme=scheme), doc)
     goto_layer(page, layer)
     results = Axe().run(page, options={"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]}})
@@ -130,7 +130,8 @@ def test_item50_200_percent_text_reflows_without_clipping(new_page, doc20, size)
 def test_item51_dark_palette_reduced_motion_and_no_fade_in(new_page, doc20):
     page = ns.open_notice(new_page(color_scheme="dark"), doc20)
     bg = page.evaluate("getComputedStyle(document.querySelector('.ck-dialog')).backgroundColor")
-    assert bg == "rgb(21, 23, 26)"  # theme.dark.background
+    dark = doc20["theme"]["dark"]["background"]
+    assert bg == "rgb(%d, %d, %d)" % tuple(int(dark[i:i + 2], 16) for i in (1, 3, 5))  # theme.dark.background
     assert page.evaluate("getComputedStyle(document.querySelector('.ck-dialog')).opacity") == "1"
     assert page.evaluate("document.getAnimations().length") == 0
     # a CTA works at once after configure(): no fade-in or delay
@@ -154,7 +155,7 @@ def test_item51_dark_palette_reduced_motion_and_no_fade_in(new_page, doc20):
 def test_item52_rtl_sets_dir_and_lang_and_the_layout_mirrors(new_page):
     positions = {}
     for language in ("en", "ar"):
-        doc = ns.build_test_document(language=language)
+        doc = ns.document_for(language)
         page = ns.open_notice(new_page(), doc)
         assert page.evaluate("document.documentElement.dir") == ("rtl" if language == "ar" else "ltr")
         assert page.evaluate("document.documentElement.lang") == language
@@ -215,7 +216,7 @@ def english_fragments(language):
 
 @pytest.mark.parametrize("language", ns.LANGUAGES)
 def test_item53_every_ui_text_comes_from_the_language_file(new_page, language):
-    doc = ns.build_test_document(language=language)
+    doc = ns.document_for(language)
     texts = doc["texts"]
     page = ns.open_notice(new_page(), doc)
     seen = ui_text(page)
@@ -238,7 +239,7 @@ def test_item53_every_ui_text_comes_from_the_language_file(new_page, language):
     if language != "en":
         leaked = sorted(f for f in english_fragments(language) if re.search(r"(?<!\w)" + re.escape(f) + r"(?!\w)", seen))
         assert leaked == [], f"English UI text on the {language} screen: {leaked}"
-        translated = ns._translations(language)
+        translated = ns.translation(language)
         if translated:  # purpose names from the official translation
             names = page.locator('section[data-layer="4"] li.ck-card[data-kind="purposes"] h3').all_inner_texts()
             assert names and all(n in {p["name"].strip() for p in translated["purposes"].values()} for n in names)
@@ -266,6 +267,7 @@ def test_item53_text_files_share_one_key_set_and_placeholders():
 # ------------------------------------------------------------------------------------ 54 network
 
 def test_item54_no_request_to_another_origin(new_page, doc20):
+    ns.storage_urls(doc20)
     page = new_page()
     requests = []
     page.on("request", lambda r: requests.append(r.url))

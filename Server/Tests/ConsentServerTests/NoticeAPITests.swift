@@ -59,7 +59,7 @@ struct NoticeAPITests {
         try await server.test { client async throws in
             let save = #"""
                 {"options":{"vendors":"20"},"subjectId":"demo-1","message":{"protocol":1,"type":"result","action":"save","layer":2,
-                 "language":"en","noticeVersion":1,"choices":{"purposeConsents":[1,3],"purposeLegitimateInterests":[2],
+                 "language":"en","noticeVersion":3,"choices":{"purposeConsents":[1,3],"purposeLegitimateInterests":[2],
                  "specialFeatureOptIns":[],"vendorConsents":[755],"vendorLegitimateInterests":[755],"adTechProviderConsents":[89]}}}
                 """#
             let response = try await client.send(.post, "/demo/result", json: save)
@@ -69,7 +69,7 @@ struct NoticeAPITests {
             #expect(decoded["vendorConsents"] as? [Int] == [755])
             #expect((decoded["disclosedVendors"] as? [Int])?.count == 20)
             #expect(decoded["consentScreen"] as? Int == 2)
-            #expect(response.object["addtlConsent"] as? String == "2~89~dv.1301")
+            #expect(response.object["addtlConsent"] as? String == "2~89~dv.1051.2677")
             let event = try #require(response.object["event"] as? [String: Any])
             #expect(event["subjectId"] as? String == "demo-1")
             let stored = try await server.consentd.store.current(appId: NoticeDemo.appId, subjectId: "demo-1")

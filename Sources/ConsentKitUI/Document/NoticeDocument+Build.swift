@@ -92,8 +92,11 @@ extension NoticeDocument {
         var result: [String: Declaration] = [:]
         for id in ids {
             guard let declaration = all[id] else { continue }
+            // Some published names end in a line break (GVL v3 #45's special purpose 1).
             result[String(id)] = Declaration(
-                name: declaration.name, description: declaration.description, illustrations: declaration.illustrations)
+                name: declaration.name.trimmingCharacters(in: .whitespacesAndNewlines),
+                description: declaration.description.trimmingCharacters(in: .whitespacesAndNewlines),
+                illustrations: declaration.illustrations)
         }
         return result
     }

@@ -64,9 +64,13 @@ struct NoticeDemo: Sendable {
 
     /// The demo publisher's Google ad-tech providers.
     static let adTechProviders = [
-        AppConfig.AdTechProvider(id: 89, name: "Example Ad Network", privacyPolicyUrl: "https://ads.example.com/privacy"),
-        AppConfig.AdTechProvider(id: 1301, name: "Example Measurement", privacyPolicyUrl: "https://measure.example.com/privacy"),
+        AppConfig.AdTechProvider(id: 89, name: "Example Ad Network", privacyPolicyUrl: "https://ads.example.net/privacy"),
+        AppConfig.AdTechProvider(id: 1051, name: "Sample Measurement Co", privacyPolicyUrl: "https://measure.example.org/privacy"),
+        AppConfig.AdTechProvider(id: 2677, name: "Demo Retargeting Ltd", privacyPolicyUrl: "https://retarget.example.com/policy"),
     ]
+
+    /// The demo's notice version.
+    static let noticeVersion = 3
 
     /// The notice's document and the scope it covers.
     func document(_ options: Options) throws -> (NoticeDocument, ConsentScope) {
@@ -87,7 +91,8 @@ struct NoticeDemo: Sendable {
         let trimmed = try catalog.trimmed(vendorIds: vendorIds.sorted(), language: language)
         let list = try VendorList(jsonData: trimmed.body)
         let scope = ConsentScope(
-            vendorList: list, vendorIds: IDSet(validIds: vendorIds), publisherCC: "DE", consentLanguage: language, noticeVersion: 1,
+            vendorList: list, vendorIds: IDSet(validIds: vendorIds), publisherCC: "DE", consentLanguage: language,
+            noticeVersion: Self.noticeVersion,
             adTechProviderIds: IDSet(validIds: Self.adTechProviders.map(\.id)))
         let current = try options.tcString.map { string in
             do {
@@ -97,8 +102,7 @@ struct NoticeDemo: Sendable {
             }
         }
         let settings = NoticeSettings(
-            mode: mode, publisherName: "ConsentKit Demo News", appName: "Demo News",
-            privacyPolicyURL: URL(string: "https://consentkit.example/privacy"), offersAdFree: options.adFree ?? (mode == .google),
+            mode: mode, publisherName: "Example News", privacyPolicyURL: URL(string: "https://news.example.com/privacy"), offersAdFree: options.adFree ?? (mode == .google),
             language: language)
         let reopen = options.reopen ?? false
         do {
