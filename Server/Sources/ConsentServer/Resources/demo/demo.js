@@ -37,6 +37,7 @@
       return;
     }
     frame.onload = () => {
+      frame.onload = null;
       frame.hidden = false;
       frame.contentWindow.ConsentKitNotice.configure(documentJSON);
       frame.focus();
@@ -45,6 +46,7 @@
   }
 
   function show(answer) {
+    frame.onload = null;
     frame.hidden = true;
     frame.removeAttribute('src');
     if (!answer.tcString) {
