@@ -14,9 +14,7 @@ import notice_support as ns  # noqa: E402
 
 @pytest.fixture(scope="session")
 def browser():
-    reason = ns.browser_missing_reason()
-    if reason:
-        pytest.skip(reason)
+    ns.require_browser()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:

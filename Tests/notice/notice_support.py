@@ -1,4 +1,4 @@
-"""Support for the consent notice's browser tests (Tests/notice) and scripts/bench-notice-web.py.
+"""Support for the consent notice's browser tests (Tests/notice) and Benchmarks/bench_notice_web.py.
 
 - `require_browser()` skips the calling test module (with the reason) when headless Chromium or
   the Playwright package is missing.
@@ -47,10 +47,12 @@ def browser_missing_reason() -> str | None:
 
 
 def require_browser() -> None:
-    """Skips the calling test module when the browser tests cannot run."""
+    """Skips the calling test module when the browser tests cannot run; in CI (CI=true) fails it."""
     import pytest
 
     reason = browser_missing_reason()
+    if reason and os.environ.get("CI") == "true":
+        pytest.fail(f"CI runs the notice's browser tests: {reason}", pytrace=False)
     if reason:
         pytest.skip(reason, allow_module_level=True)
 

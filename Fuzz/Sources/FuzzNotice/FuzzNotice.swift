@@ -18,11 +18,6 @@ import ConsentKitUI
 import Foundation
 import TCF
 
-// See FuzzTCF: libFuzzer's own `main` is shadowed by the module's, so start its driver here.
-var argumentCount = CommandLine.argc
-var arguments = CommandLine.unsafeArgv
-exit(LLVMFuzzerRunDriver(&argumentCount, &arguments, fuzzNotice))
-
 /// libFuzzer's driver (its `main` without the name), from libclang_rt.fuzzer.
 @_extern(c)
 func LLVMFuzzerRunDriver(
@@ -63,6 +58,12 @@ let document: NoticeDocument = {
     }
 }()
 let shownVendors = IDSet(validIds: document.vendors.map(\.id))
+
+// See FuzzTCF: libFuzzer's own `main` is shadowed by the module's, so start its driver here,
+// after the globals above (top-level code runs in order: they would not be set yet).
+var argumentCount = CommandLine.argc
+var arguments = CommandLine.unsafeArgv
+exit(LLVMFuzzerRunDriver(&argumentCount, &arguments, fuzzNotice))
 
 /// Checks one fuzz input (the whole input is the page's message); libFuzzer calls it once per input.
 public func fuzzNotice(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

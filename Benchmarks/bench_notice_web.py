@@ -7,18 +7,19 @@ live vendor of the GVL v3 fixture, 813) and prints each figure next to its budge
   one toggle (click, handler, style and layout) median of N                    budget 16 ms
   notice.html + notice.css + notice.js gzipped  python gzip, level 9           budget 40960 bytes
 
-Usage: scripts/bench-notice-web.py [--runs 10]
+Usage: python3 Benchmarks/bench_notice_web.py [--runs 10] [--document FILE]   (scripts/bench-notice runs it)
 Env: NOTICE_BASE_URL (serve the page from there instead of a local http.server), NOTICE_CHROMIUM.
 Exit status 1 when a figure is over budget; `bench()` returns the figures for other scripts.
 The size needs no browser; without Chromium the timings are reported as skipped.
 """
 import argparse
 import gzip
+import json
 import pathlib
 import statistics
 import sys
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[1]  # Benchmarks/ is one below the root
 sys.path.insert(0, str(ROOT / "Tests" / "notice"))
 import notice_support as ns  # noqa: E402
 
@@ -48,7 +49,7 @@ def measure_once(browser, doc) -> dict:
         context.close()
 
 
-def bench(runs: int = 10) -> dict:
+def bench(runs: int = 10, document: str | None = None) -> dict:
     """{'gzipBytes': n, 'firstLayerMs': median, ...}; timings absent when no browser is available."""
     figures = {"gzipBytes": gzipped_size()}
     reason = ns.browser_missing_reason()
@@ -57,7 +58,7 @@ def bench(runs: int = 10) -> dict:
         return figures
     from playwright.sync_api import sync_playwright
 
-    doc = ns.build_document(vendor_count=None)
+    doc = json.loads(pathlib.Path(document).read_text()) if document else ns.build_document(vendor_count=None)
     assert len(doc["vendors"]) == 813, len(doc["vendors"])
     with sync_playwright() as p:
         browser = ns.launch(p)
@@ -74,8 +75,9 @@ def bench(runs: int = 10) -> dict:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--document", help="the all-vendors document (NoticeBench writes it); else asked of consentd")
     args = parser.parse_args()
-    figures = bench(args.runs)
+    figures = bench(args.runs, args.document)
     over = False
     print(f"notice web bench: 813 vendors, {args.runs} fresh page loads, medians (max)")
     for key, label, unit in (("firstLayerMs", "first layer interactive after configure()", "ms"),
