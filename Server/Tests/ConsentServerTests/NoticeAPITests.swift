@@ -89,3 +89,29 @@ struct NoticeAPITests {
         }
     }
 }
+
+/// `GET /v1/vendor-list/storage/{vendorId}`: what it refuses without fetching anything.
+@Suite("Storage disclosures")
+struct StorageDisclosureAPITests {
+    @Test("an unknown vendor, a deleted vendor or a bad id: nothing is fetched")
+    func refusals() async throws {
+        let list = try VendorList(jsonData: gvlFixture("gvl-v3_vendor-list-v45_2024-03-21.json"))
+        let deleted = try #require(list.vendors.values.first { $0.isDeleted() && $0.deviceStorageDisclosureUrl != nil })
+        let server = try await TestServer.make()
+        try await server.test { client async throws in
+            #expect(try await client.send(.get, "/v1/vendor-list/storage/4000").status == .notFound)
+            #expect(try await client.send(.get, "/v1/vendor-list/storage/\(deleted.id)").status == .notFound)
+            let bad = try await client.send(.get, "/v1/vendor-list/storage/abc")
+            #expect(bad.status == .badRequest && bad.errorField == "vendorId")
+        }
+    }
+
+    @Test("only https is fetched, and http to the loopback address")
+    func fetchable() {
+        #expect(StorageDisclosures.fetchable(URL(string: "https://vendor.example/ds.json")!))
+        #expect(StorageDisclosures.fetchable(URL(string: "http://127.0.0.1:8080/ds.json")!))
+        #expect(!StorageDisclosures.fetchable(URL(string: "http://vendor.example/ds.json")!))
+        #expect(!StorageDisclosures.fetchable(URL(string: "file:///etc/passwd")!))
+        #expect(!StorageDisclosures.fetchable(URL(string: "ftp://vendor.example/ds.json")!))
+    }
+}

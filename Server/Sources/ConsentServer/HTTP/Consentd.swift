@@ -31,6 +31,8 @@ public final class Consentd: Sendable {
     let assets: NoticeAssets
     /// The demo (`/demo`).
     let demo: NoticeDemo
+    /// Vendors' device storage disclosures, fetched and kept for the notice.
+    let storageDisclosures: StorageDisclosures
     let keyLimiter: RateLimiter
     let ipLimiter: RateLimiter
     let logger: Logger
@@ -74,6 +76,7 @@ public final class Consentd: Sendable {
         self.resolver = resolver
         self.secret = secret
         self.assets = assets
+        self.storageDisclosures = StorageDisclosures(catalog: catalog)
         self.demo = NoticeDemo(
             catalog: catalog, cmp: CMPIdentity(cmpId: settings.cmp.id, cmpVersion: settings.cmp.version), store: store)
         self.keyLimiter = RateLimiter(limit: settings.rateLimitPerKey)

@@ -103,7 +103,7 @@ struct NoticeDemo: Sendable {
         }
         let settings = NoticeSettings(
             mode: mode, publisherName: "Example News", privacyPolicyURL: URL(string: "https://news.example.com/privacy"), offersAdFree: options.adFree ?? (mode == .google),
-            language: language)
+            language: language, storageDisclosureBase: URL(string: "/v1/vendor-list/storage"))
         let reopen = options.reopen ?? false
         do {
             let document = try NoticeDocument.build(

@@ -2,7 +2,8 @@ import Foundation
 import Hummingbird
 
 extension Consentd {
-    /// `GET /v1/vendor-list.json`, `GET /v1/vendor-list/translations/{language}`, `GET /v1/vendor-list/trimmed`.
+    /// `GET /v1/vendor-list.json`, `GET /v1/vendor-list/translations/{language}`, `GET /v1/vendor-list/trimmed`,
+    /// `GET /v1/vendor-list/storage/{vendorId}`.
     func addVendorListRoutes(to router: Router<ConsentdContext>) {
         router.get("/v1/vendor-list.json") { request, _ -> Response in
             try self.serve(self.catalog.document, for: request)
@@ -13,6 +14,25 @@ extension Consentd {
                 throw APIError.notFound("no translation for \(language); loaded: \(self.catalog.languages.joined(separator: ", "))")
             }
             return try self.serve(document, for: request)
+        }
+        router.get("/v1/vendor-list/storage/{vendorId}") { request, context -> Response in
+            let raw = try context.parameters.require("vendorId")
+            guard let id = Int(raw), (1...65535).contains(id) else {
+                throw APIError.badRequest("vendorId must be a vendor id, 1-65535", field: "vendorId")
+            }
+            let document: ServedDocument
+            do {
+                document = try await self.storageDisclosures.disclosure(vendorId: id)
+            } catch let failure as StorageDisclosures.Failure {
+                switch failure {
+                case .missing(let reason): throw APIError.notFound(reason)
+                case .unavailable(let reason): throw APIError(.badGateway, "storage_disclosure_unavailable", reason)
+                }
+            }
+            // Pages and apps (a WKWebView's file: origin included) read it without credentials.
+            var response = try self.serve(document, for: request, maxAge: 3600)
+            response.headers[.accessControlAllowOrigin] = "*"
+            return response
         }
         router.get("/v1/vendor-list/trimmed") { request, _ -> Response in
             _ = try await self.authenticate(request, allowing: [.publishable, .secret], action: "read vendor lists")
