@@ -28,9 +28,6 @@ CHROMIUM = os.environ.get("NOTICE_CHROMIUM", "/usr/bin/chromium")
 LANGUAGES = ["en", "de", "fr", "es", "it", "nl", "pl", "pt", "ru", "ar"]
 RTL_LANGUAGES = {"ar", "he", "fa", "ur"}
 NO_LI_PURPOSES = {1, 3, 4, 5, 6}
-# The test document's storage disclosures live under this path on the notice's own origin; the
-# tests answer them with page.route (nothing is fetched from a vendor).
-STORAGE_PATH = "/__test-storage/"
 
 
 # ------------------------------------------------------------------------------------ browser
@@ -126,18 +123,69 @@ def consentd_binary() -> str:
     return binary
 
 
+DISCLOSURE = {"disclosures": [
+    {"identifier": "_test_id", "type": "cookie", "maxAgeSeconds": 31536000, "cookieRefresh": False,
+     "domains": ["*.example.com"], "purposes": [1]},
+    {"identifier": "test_local", "type": "web", "maxAgeSeconds": None, "domains": ["example.com"], "purposes": [1]},
+]}
+
+
+class DisclosureServer:
+    """A vendor's server on loopback: answers every `/ds/{id}.json` with DISCLOSURE and records
+    each request's path and headers (`seen`)."""
+
+    def __init__(self):
+        import http.server
+
+        seen = self.seen = []
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                seen.append((self.path, {k.lower(): v for k, v in self.headers.items()}))
+                body = json.dumps(DISCLOSURE).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{server.server_address[1]}"
+
+
+@functools.lru_cache(maxsize=1)
+def disclosure_server() -> DisclosureServer:
+    return DisclosureServer()
+
+
 _servers: dict[str, Consentd] = {}
 
 
 def consentd(vendor_list: str = "v3") -> Consentd:
-    """The consentd serving GVL v3 #45 as bundled ("v3"), or GVL v2 #224 with the official 2020
-    translations, which cover it ("v2"); started once per test run."""
+    """The consentd serving GVL v3 #45 as bundled ("v3"); GVL v2 #224 with the official 2020
+    translations, which cover it ("v2"); or GVL v3 #45 whose vendors' storage disclosures are on
+    `disclosure_server()` ("v3-storage", for consentd's proxy). Each started once per test run."""
     if vendor_list not in _servers:
         import atexit
+        import tempfile
 
-        arguments = [] if vendor_list == "v3" else [
-            "--vendor-list-file", str(ROOT / "Fixtures" / "gvl" / "gvl-v2_vendor-list-v224_2023-11-16.json"),
-            "--translations", str(TRANSLATIONS_DIR)]
+        if vendor_list == "v3":
+            arguments = []
+        elif vendor_list == "v2":
+            arguments = ["--vendor-list-file", str(ROOT / "Fixtures" / "gvl" / "gvl-v2_vendor-list-v224_2023-11-16.json"),
+                         "--translations", str(TRANSLATIONS_DIR)]
+        else:
+            local = json.loads(GVL_PATH.read_text(encoding="utf-8"))
+            for vendor in local["vendors"].values():
+                if vendor.get("deviceStorageDisclosureUrl"):
+                    vendor["deviceStorageDisclosureUrl"] = f"{disclosure_server().url}/ds/{vendor['id']}.json"
+            path = pathlib.Path(tempfile.mkdtemp(prefix="notice-gvl-")) / "vendor-list.json"
+            path.write_text(json.dumps(local), encoding="utf-8")
+            arguments = ["--vendor-list-file", str(path)]
         server = Consentd(*arguments)
         _servers[vendor_list] = server
         atexit.register(server.stop)
@@ -203,8 +251,7 @@ def build_document(language: str = "en", vendor_count: int | None = 20, mode: st
     builder). By default a TCF document in a language other than English comes from the v2
     consentd, so that the official translation covers its list.
 
-    The demo publisher's documents carry no storage disclosure URLs (consentd does not proxy
-    vendors' disclosures yet); `storage_urls(doc)` points them at a path the tests answer."""
+    Storage disclosure URLs point at consentd's proxy, relative to its origin (the page's)."""
     if vendor_list is None:
         vendor_list = "v2" if language != "en" and mode == "tcf" else "v3"
     options = {"mode": mode, "language": language, "vendors": "all" if vendor_count is None else "20", "reopen": reopen}
@@ -214,16 +261,6 @@ def build_document(language: str = "en", vendor_count: int | None = 20, mode: st
         options["tcString"] = tc_string
     doc = consentd(vendor_list).post("/demo/document", options)
     doc.update(overrides)
-    return doc
-
-
-def storage_urls(doc: dict) -> dict:
-    """Gives every vendor that declares a device storage disclosure in the GVL a URL on the
-    notice's own origin, which `route_storage(page)` answers."""
-    declared = {v["id"] for v in gvl()["vendors"].values() if v.get("deviceStorageDisclosureUrl")}
-    for vendor in doc["vendors"]:
-        if vendor["id"] in declared:
-            vendor["storageDisclosureUrl"] = f"{notice_origin()}{STORAGE_PATH}{vendor['id']}.json"
     return doc
 
 
@@ -247,27 +284,10 @@ window.addEventListener('consentkit:message', function (e) { window.__ckMessages
 """
 
 
-def route_storage(page, disclosures: dict | None = None) -> list:
-    """Answers the test document's storage disclosure URLs; returns the list of requests seen."""
-    seen = []
-
-    def handle(route, request):
-        seen.append(request)
-        body = disclosures or {"disclosures": [
-            {"identifier": "_test_id", "type": "cookie", "maxAgeSeconds": 31536000, "cookieRefresh": False,
-             "domains": ["*.example.com"], "purposes": [1]},
-            {"identifier": "test_local", "type": "web", "maxAgeSeconds": None, "domains": ["example.com"], "purposes": [1]},
-        ]}
-        route.fulfill(status=200, content_type="application/json", body=json.dumps(body),
-                      headers={"Access-Control-Allow-Origin": "*"})
-
-    page.route(f"**{STORAGE_PATH}*", handle)
-    return seen
-
-
-def load_page(page) -> None:
+def load_page(page, base: str | None = None) -> None:
+    """Loads notice.html from `base` (a consentd's /notice/; the default one's when None)."""
     page.add_init_script(CAPTURE_SCRIPT)
-    page.goto(notice_base_url() + "notice.html")
+    page.goto((base or notice_base_url()) + "notice.html")
 
 
 def configure(page, doc, as_string: bool = False):
@@ -275,8 +295,8 @@ def configure(page, doc, as_string: bool = False):
     return page.evaluate("(d) => window.ConsentKitNotice.configure(d)", payload)
 
 
-def open_notice(page, doc, as_string: bool = False):
-    load_page(page)
+def open_notice(page, doc, as_string: bool = False, base: str | None = None):
+    load_page(page, base)
     configure(page, doc, as_string)
     return page
 

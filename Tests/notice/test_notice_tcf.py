@@ -340,14 +340,17 @@ def test_item13_session_cookie_and_special_features(new_page, doc20):
     assert doc20["specialFeatures"]["1"]["name"] in details.inner_text()
 
 
-def test_item14_storage_details_fetched_without_credentials(new_page, doc20):
-    ns.storage_urls(doc20)
+def test_item14_storage_details_fetched_through_consentd_without_credentials(new_page):
+    server = ns.consentd("v3-storage")
+    doc = ns.build_document(vendor_list="v3-storage")
     page = new_page()
-    seen = ns.route_storage(page)
-    page.context.add_cookies([{"name": "session", "value": "secret", "url": ns.notice_origin()}])
-    ns.open_notice(page, doc20)
+    seen = []
+    page.on("request", lambda r: seen.append(r) if "/v1/vendor-list/storage/" in r.url else None)
+    page.context.add_cookies([{"name": "session", "value": "secret", "url": server.url}])
+    ns.open_notice(page, doc, base=server.url + "/notice/")
     open_vendor_list(page)
-    vendor = next(v for v in doc20["vendors"] if v["storageDisclosureUrl"])
+    vendor = next(v for v in doc["vendors"] if v["storageDisclosureUrl"])
+    assert vendor["storageDisclosureUrl"] == f"/v1/vendor-list/storage/{vendor['id']}"
     details = open_vendor_details(page, vendor["id"])
     details.locator('[data-action="storage-details"]').click()
     table = details.locator(".ck-storage-table")
@@ -357,8 +360,11 @@ def test_item14_storage_details_fetched_without_credentials(new_page, doc20):
     first = rows.nth(0).locator("td").all_inner_texts()
     assert first[0] == "_test_id" and first[1] == "cookie" and "1 year" in first[2] and first[3] == "*.example.com"
     assert rows.nth(1).locator("td").all_inner_texts()[2] == "–"
-    assert len(seen) == 1 and seen[0].url == vendor["storageDisclosureUrl"]
+    # The page asked consentd, without its cookie; consentd asked the vendor's server, without any.
+    assert len(seen) == 1 and seen[0].url == server.url + vendor["storageDisclosureUrl"]
     assert "cookie" not in {k.lower() for k in seen[0].all_headers()}
+    fetched = [headers for path, headers in ns.disclosure_server().seen if path == f"/ds/{vendor['id']}.json"]
+    assert fetched and all("cookie" not in h and "authorization" not in h for h in fetched)
 
 
 def test_item15_deleted_vendors_are_never_shown_or_counted(new_page, doc_all):

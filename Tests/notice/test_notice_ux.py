@@ -266,20 +266,20 @@ def test_item53_text_files_share_one_key_set_and_placeholders():
 
 # ------------------------------------------------------------------------------------ 54 network
 
-def test_item54_no_request_to_another_origin(new_page, doc20):
-    ns.storage_urls(doc20)
+def test_item54_no_request_to_another_origin(new_page):
+    server = ns.consentd("v3-storage")
     page = new_page()
     requests = []
     page.on("request", lambda r: requests.append(r.url))
-    ns.route_storage(page)
-    ns.open_notice(page, doc20)
+    ns.open_notice(page, ns.build_document(vendor_list="v3-storage"), base=server.url + "/notice/")
     goto_layer(page, 3)
     page.locator('[data-action="storage-details"]').first.click()
     page.locator(".ck-storage-table").first.wait_for()
     page.locator(".ck-back").click()
     page.locator('section[data-layer="2"] .ck-nav [data-action="open-li"]').click()
-    origin = ns.notice_origin()
+    origin = server.url
     assert requests and all(u.startswith(origin + "/") or u.startswith("data:") for u in requests), requests
+    assert any("/v1/vendor-list/storage/" in u for u in requests)
     assert any(u.endswith("notice.js") for u in requests) and any(u.endswith("notice.css") for u in requests)
     assert not any("/texts/" in u for u in requests)  # the host hands the texts over
 

@@ -40,8 +40,9 @@ public struct NoticeSettings: Sendable, Equatable {
     public var customTexts: [String: String]
     /// The UI language wanted (ISO 639-1); nil: the manager's ``ConsentKit/ConsentConfiguration/consentLanguage``.
     public var language: String?
-    /// Where a vendor's device storage disclosure is fetched from: consentd's proxy base URL
-    /// (`…/v1/vendor-list/storage/{id}`); nil: the notice offers no storage details.
+    /// Where a vendor's device storage disclosure is fetched from: consentd's proxy,
+    /// `https://consentd…/v1/vendor-list/storage` (the page asks `…/{vendorId}`; a path alone when
+    /// consentd serves the page, as on the web); nil: the notice offers no storage details.
     public var storageDisclosureBase: URL?
 
     /// Settings for a notice.

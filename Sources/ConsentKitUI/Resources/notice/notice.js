@@ -40,6 +40,11 @@
   function byNumber(a, b) { return a - b; }
   function sortedIds(obj) { return Object.keys(obj).map(Number).filter(isFinite).sort(byNumber); }
   function httpUrl(u) { return typeof u === 'string' && /^https?:\/\/[^\s]+$/i.test(u) ? u : null; }
+  // A storage disclosure may also be a path on the page's own origin (consentd's proxy serving the page).
+  function storageUrl(u) {
+    if (typeof u === 'string' && /^\/[^\/\s][^\s]*$/.test(u) && /^https?:$/.test(location.protocol)) return location.origin + u;
+    return httpUrl(u);
+  }
 
   // h('p', {class: 'x', text: 'hello'}, [children]) creates an element. Keys starting with "on"
   // become listeners; "text" sets textContent; everything else is an attribute.
@@ -720,7 +725,7 @@
       model.liPurposesOf[v.id].length ? externalLink(v.legIntClaimUrl, t('legIntClaim')) : null
     ]);
     var box = h('div', { class: 'ck-vendor-detail-body ck-vendor-details' }, [h('dl', null, rows), links]);
-    if (httpUrl(v.storageDisclosureUrl)) box.appendChild(storageDetailsButton(v));
+    if (storageUrl(v.storageDisclosureUrl)) box.appendChild(storageDetailsButton(v));
     return box;
   }
 
@@ -731,7 +736,7 @@
     button.addEventListener('click', function () {
       button.disabled = true;
       out.textContent = t('loading');
-      fetch(v.storageDisclosureUrl, { credentials: 'omit', mode: 'cors' })
+      fetch(storageUrl(v.storageDisclosureUrl), { credentials: 'omit', mode: 'cors' })
         .then(function (r) { if (!r.ok) throw new Error(String(r.status)); return r.json(); })
         .then(function (json) {
           var records = asArray(json && json.disclosures).filter(isObject);
