@@ -61,7 +61,7 @@ public final class NoticeSession: Sendable {
         }
         self.manager = manager
         self.scope = scope
-        self.documentJSON = String(decoding: document.json(), as: UTF8.self)
+        self.documentJSON = String(decoding: document.jsonBytes(), as: UTF8.self)
     }
 
     /// Handles one message from the page (its JSON): a result is checked against the document,

@@ -53,11 +53,18 @@ let request = NoticeRequest(reason: .noDecision, allowsDismissal: false)
 var session = try NoticeSession(manager: manager, settings: settings, request: request)
 try Data(session.documentJSON.utf8).write(to: URL(fileURLWithPath: arguments[2]))
 print("document: \(session.document.vendors.count) vendors, \(session.documentJSON.utf8.count) bytes of JSON -> \(arguments[2])")
+// The peer, interleaved with the builds so that both see the same machine (its speed drifts by
+// up to 2x between phases of a run): Foundation's JSONEncoder encoding the same document alone.
 var builds: [Double] = []
+var peer: [Double] = []
+let encoder = JSONEncoder()
 for _ in 0..<iterations {
     builds.append(try milliseconds { session = try NoticeSession(manager: manager, settings: settings, request: request) })
+    peer.append(try milliseconds { _ = try encoder.encode(session.document) })
 }
 print("build the document (813 vendors):           " + summary(builds, budget: 5))
+print("  peer: JSONEncoder on that document alone: " + summary(peer, budget: .infinity).replacingOccurrences(of: "  budget inf ms: within", with: "")
+      + String(format: "  (build / peer: %.2f)", builds.sorted()[builds.count / 2] / peer.sorted()[peer.count / 2]))
 
 // 2. A result applied: decoded, checked against the document, decided, recorded (keys written).
 let acceptAll = Data(#"{"protocol":1,"type":"result","action":"acceptAll","layer":1,"language":"en","noticeVersion":1}"#.utf8)

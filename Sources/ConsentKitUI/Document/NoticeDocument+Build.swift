@@ -123,7 +123,7 @@ extension NoticeDocument {
     }
 
     private static func vendor(_ vendor: TCF.Vendor, language: String, storageBase: URL?) -> Vendor {
-        let urls = vendor.urls.first { $0.langId.lowercased() == language } ?? vendor.urls.first { $0.langId.lowercased() == "en" }
+        let urls = vendor.urls.first { sameLanguage($0.langId, language) } ?? vendor.urls.first { sameLanguage($0.langId, "en") }
             ?? vendor.urls.first
         let retention = vendor.dataRetention.map { retention in
             Retention(
@@ -143,6 +143,12 @@ extension NoticeDocument {
             storageDisclosureUrl: vendor.deviceStorageDisclosureUrl == nil
                 ? nil : storageBase?.appendingPathComponent(String(vendor.id)).absoluteString)
     }
+}
+
+/// Whether two language codes are equal ignoring ASCII case, without making lower-cased copies
+/// (a vendor has up to 40 policy URLs, and the list 800 vendors).
+private func sameLanguage(_ code: String, _ lowercased: String) -> Bool {
+    code.utf8.elementsEqual(lowercased.utf8) { byte, other in (byte | 0x20) == other }
 }
 
 extension NoticeChoices {
