@@ -137,7 +137,8 @@ final class NoticeViewController: UIViewController, WKNavigationDelegate, WKScri
     }
 
     func webView(
-        _ webView: WKWebView, decidePolicyFor action: WKNavigationAction, decisionHandler: @escaping @MainActor (WKNavigationActionPolicy) -> Void
+        _ webView: WKWebView, decidePolicyFor action: WKNavigationAction,
+        decisionHandler: @escaping @MainActor @Sendable (WKNavigationActionPolicy) -> Void
     ) {
         // Links (privacy policies) open in the browser; the web view shows only the notice.
         guard let url = action.request.url, url.isFileURL else {
@@ -174,6 +175,7 @@ final class NoticeViewController: UIViewController, WKNavigationDelegate, WKScri
 }
 
 /// Breaks the retain cycle WKUserContentController makes with its handlers.
+@MainActor
 private final class WeakMessageHandler: NSObject, WKScriptMessageHandler {
     weak var target: (any WKScriptMessageHandler)?
     init(_ target: any WKScriptMessageHandler) { self.target = target }
