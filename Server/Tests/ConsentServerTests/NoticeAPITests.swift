@@ -77,6 +77,13 @@ struct NoticeAPITests {
 
             let refused = try await client.send(.post, "/demo/result", json: save.replacingOccurrences(of: "[1,3]", with: "[1,3,99]"))
             #expect(refused.status == .unprocessableContent && refused.errorCode == "notice_result_refused")
+            // Bodies of the wrong shape are refused, never a crash (schemathesis found options "AAA").
+            for body in [#"{"options":"AAA","message":{},"subjectId":""}"#, #"{"options":[null,null],"message":{},"subjectId":""}"#,
+                         #"{"options":{},"message":"x","subjectId":"s"}"#, #"{"options":{},"message":[1],"subjectId":"s"}"#, "[]", "3"] {
+                let answer = try await client.send(.post, "/demo/result", json: body)
+                #expect(answer.status == .badRequest, "\(body)")
+            }
+            #expect(try await client.send(.get, "/health").status == .ok)
         }
     }
 

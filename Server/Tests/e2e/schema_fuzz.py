@@ -225,6 +225,10 @@ def main() -> int:
                     "--report-json-path", str(report_dir / "report.json"),
                     "--report-har-path", str(report_dir / "report.har"),
                     "--report-junit-path", str(report_dir / "junit.xml"),
+                    # Its answer is a vendor's server on the internet, which test machines cannot
+                    # reach: every call would be the documented 502. Its checks are in
+                    # StorageDisclosureAPITests and Tests/notice (a vendor's server on loopback).
+                    "--exclude-operation-id", "getStorageDisclosure",
                 ]
                 if args.seed is not None:
                     command += ["--seed", str(args.seed)]

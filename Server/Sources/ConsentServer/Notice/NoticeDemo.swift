@@ -49,11 +49,15 @@ struct NoticeDemo: Sendable {
                 throw APIError.badRequest("the body must be a JSON object with options, message and subjectId")
             }
             guard let subject = body["subjectId"] as? String else { throw APIError.badRequest("subjectId is required", field: "subjectId") }
-            guard let message = body["message"], JSONSerialization.isValidJSONObject(message) else {
+            guard let message = body["message"] as? [String: Any], JSONSerialization.isValidJSONObject(message) else {
                 throw APIError.badRequest("message must be the notice's result object", field: "message")
             }
+            // JSONSerialization traps on a top-level value that is not an object or array: check first.
+            guard let rawOptions = (body["options"] ?? [String: Any]()) as? [String: Any] else {
+                throw APIError.badRequest("options must be an object", field: "options")
+            }
             do {
-                options = try JSONDecoder().decode(Options.self, from: JSONSerialization.data(withJSONObject: body["options"] ?? [String: Any]()))
+                options = try JSONDecoder().decode(Options.self, from: JSONSerialization.data(withJSONObject: rawOptions))
             } catch {
                 throw APIError.badRequest("options: \(error)", field: "options")
             }
