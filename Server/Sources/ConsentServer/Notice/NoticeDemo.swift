@@ -76,8 +76,8 @@ struct NoticeDemo: Sendable {
     /// The demo's notice version.
     static let noticeVersion = 3
 
-    /// The notice's document and the scope it covers.
-    func document(_ options: Options) throws -> (NoticeDocument, ConsentScope) {
+    /// The notice's document, the scope it covers and the present choices it opens on.
+    func document(_ options: Options) throws -> (NoticeDocument, ConsentScope, ConsentState?) {
         let mode = options.mode ?? .tcf
         let language = (options.language ?? "en").lowercased()
         guard language.count == 2, language.allSatisfy({ $0 >= "a" && $0 <= "z" }) else {
@@ -114,7 +114,7 @@ struct NoticeDemo: Sendable {
                 scope: scope, settings: settings, cmp: cmp, current: current,
                 request: NoticeRequest(reason: .noDecision, allowsDismissal: reopen, isUserInitiated: reopen),
                 adTechProviders: Self.adTechProviders)
-            return (document, scope)
+            return (document, scope, current)
         } catch {
             throw APIError(.unprocessableContent, "notice_unavailable", "\(error)")
         }
@@ -138,14 +138,13 @@ struct NoticeDemo: Sendable {
     /// Checks the page's result against the document the options give, records it and answers
     /// what was written.
     func decide(_ request: Decide) async throws -> Answer {
-        let (document, scope) = try document(request.options)
+        let (document, scope, current) = try document(request.options)
         let result: NoticeResult
         do {
             result = try NoticeResult(json: request.message, document: document)
         } catch {
             throw APIError(.unprocessableContent, "notice_result_refused", error.description, field: "message")
         }
-        let current = request.options.tcString.flatMap { try? TCString(decoding: $0) }.map { ConsentState(tcString: $0) }
         let now = Date()
         guard let decision = try result.decision(document: document, scope: scope, current: current, at: now) else {
             return Answer(action: result.action.rawValue)
