@@ -581,6 +581,8 @@ def test_item43_parent_post_message_when_framed(new_page, doc20):
     child = next(f for f in page.frames if f.url.endswith("notice.html"))
     child.evaluate("d => window.ConsentKitNotice.configure(d)", doc20)
     frame.locator('.ck-footer [data-action="acceptAll"]').click()
+    # postMessage is delivered asynchronously: wait for the second message, not for the click.
+    page.wait_for_function("window.__parentMessages.length >= 2")
     got = page.evaluate("window.__parentMessages")
     assert [m["type"] for m in got] == ["ready", "result"] and got[-1]["action"] == "acceptAll"
 
