@@ -92,13 +92,19 @@ public final class NoticeSession: Sendable {
             guard let decision = try result.decision(
                 document: document, scope: scope, current: manager.consent, at: manager.configuration.now())
             else { return .dismissed }
+            // consentd's proof: the two one-click answers as such, any other choice as custom.
+            let method: ConsentProof.Method = switch result.action {
+            case .acceptAll: .acceptAll
+            case .rejectAll: .rejectAll
+            default: .custom
+            }
             switch (document.mode, result.action) {
             case (.google, .acceptAll):
-                try GoogleAdsConsent(manager: manager).record(decision, as: .personalized)
+                try GoogleAdsConsent(manager: manager).record(decision, as: .personalized, method: method)
             case (.google, .nonPersonalized):
-                try GoogleAdsConsent(manager: manager).record(decision, as: .nonPersonalized)
+                try GoogleAdsConsent(manager: manager).record(decision, as: .nonPersonalized, method: method)
             default:
-                try manager.record(decision)
+                try manager.record(decision, method: method)
             }
             return .decided(result, decision: decision, languageFallback: document.languageFallback)
         } catch {

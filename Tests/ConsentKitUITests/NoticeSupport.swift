@@ -66,7 +66,8 @@ func noticeManager(
         consentd: ConsentdEndpoint(baseURL: URL(string: "https://consent.example.com")!, publishableKey: "ck_pub_k_s", publisherIds: ["pub-1"]),
         cmp: noticeCMP, store: store,
         transport: ConfigTransport(vendorIds: Array(vendorIds), nonPersonalizedOnly: nonPersonalizedOnly),
-        noticeVersion: 3, consentLanguage: language, vendorLists: FixedList(list: list), log: .silent, now: { noticeDate }))
+        noticeVersion: 3, consentLanguage: language, vendorLists: FixedList(list: list), log: .silent, now: { noticeDate },
+        sync: .disabled))
     manager.start(refreshing: false)
     await manager.refresh()
     return manager

@@ -29,7 +29,8 @@ let cmp = CMPIdentity(cmpId: 300, cmpVersion: 1)
 func configuration(_ store: any KeyValueStore, vendors: IDSet? = nil) -> ConsentConfiguration {
     ConsentConfiguration(
         consentd: ConsentdEndpoint(baseURL: URL(string: "https://consent.invalid")!, publishableKey: "ck_pub_x_y", publisherIds: ["p"]),
-        cmp: cmp, store: store, transport: NoNetwork(), gdprOverride: .applies, publisher: PublisherSettings(vendorIds: vendors))
+        cmp: cmp, store: store, transport: NoNetwork(), gdprOverride: .applies, publisher: PublisherSettings(vendorIds: vendors),
+        sync: .disabled)
 }
 
 // `--start-once SUITE`: in a fresh process, the time UserDefaults takes to open the suite and

@@ -43,7 +43,8 @@ defer { UserDefaults.standard.removePersistentDomain(forName: suite) }
 let manager = ConsentManager(configuration: ConsentConfiguration(
     consentd: ConsentdEndpoint(baseURL: URL(string: "https://consent.invalid")!, publishableKey: "ck_pub_x_y", publisherIds: ["p"]),
     cmp: CMPIdentity(cmpId: 300, cmpVersion: 1), store: UserDefaultsStore(suiteName: suite)!, transport: NoNetwork(),
-    gdprOverride: .applies, publisher: PublisherSettings(vendorIds: IDSet(validIds: list.vendors.keys)), noticeVersion: 1))
+    gdprOverride: .applies, publisher: PublisherSettings(vendorIds: IDSet(validIds: list.vendors.keys)), noticeVersion: 1,
+    sync: .disabled))
 manager.start(refreshing: false)
 manager.hold(list)
 let settings = NoticeSettings(publisherName: "Bench News", privacyPolicyURL: URL(string: "https://bench.example/privacy"))

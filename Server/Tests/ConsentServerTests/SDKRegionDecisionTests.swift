@@ -35,7 +35,7 @@ struct SDKRegionDecisionTests {
         return ConsentManager(configuration: ConsentConfiguration(
             consentd: ConsentdEndpoint(baseURL: base, publishableKey: publishable, publisherIds: ["pub-news"]), cmp: CMPIdentity(cmpId: 300, cmpVersion: 1), store: store, transport: http,
             regionTimeout: 10, debug: debug, device: DeviceInfo(debugIdentifier: "test-device", isSimulator: false),
-            vendorLists: lists))
+            vendorLists: lists, sync: ConsentSyncSettings(directory: cache.appendingPathComponent("sync"))))
     }
 
     @Test("from the EEA the manager learns that GDPR applies, the publisher's vendors and list, and records a decision for them")

@@ -140,10 +140,11 @@ public final class GoogleAdsConsent: Sendable {
     /// Records `decision` when it reads back as `status`; refuses otherwise, writing nothing.
     /// (The status a decision reaches depends on the publishers' configuration: Google, vendor
     /// 755, among their vendors, personalized ads allowed.)
-    public func record(_ decision: ConsentState, as status: GoogleConsentStatus) throws(ConsentKitError) {
+    /// `method` is how consentd's proof records the choice.
+    public func record(_ decision: ConsentState, as status: GoogleConsentStatus, method: ConsentProof.Method = .programmatic) throws(ConsentKitError) {
         let reached = GoogleConsentStatus.of(decision, config: manager.appConfig, gdprApplies: manager.gdprApplies)
         guard reached == status else { throw .googleStatusUnreachable(requested: status.rawValue, reached: reached.rawValue) }
-        try manager.record(decision)
+        try manager.record(decision, method: method)
     }
 
     // MARK: Under age of consent

@@ -49,6 +49,9 @@ public struct ConsentConfiguration: Sendable {
     public var log: ConsentLog
     /// The clock.
     public var now: @Sendable () -> Date
+    /// The sync of decisions with consentd's consent database: on by default when ``consentd``
+    /// is set (``ConsentSyncSettings``).
+    public var sync: ConsentSyncSettings
 
     /// A configuration; everything but `consentd` has a default: v2 keys in
     /// `UserDefaults.standard`, a 3-second region timeout, 13-month re-consent, asking where the
@@ -59,7 +62,8 @@ public struct ConsentConfiguration: Sendable {
         regionTimeout: TimeInterval = 3, gdprOverride: GDPRApplicability? = nil, debug: RegionDebugSettings = RegionDebugSettings(),
         device: DeviceInfo = .current, askRules: AskRules = AskRules(), publisher: PublisherSettings = PublisherSettings(),
         noticeVersion: Int = 0, consentScreen: Int = 0, consentLanguage: String = "EN", vendorLists: (any VendorListLoading)? = nil,
-        vendorListSnapshot: URL? = nil, cacheDirectory: URL = VendorListSource.defaultCacheDirectory, log: ConsentLog = .system, now: @escaping @Sendable () -> Date = { Date() }
+        vendorListSnapshot: URL? = nil, cacheDirectory: URL = VendorListSource.defaultCacheDirectory, log: ConsentLog = .system, now: @escaping @Sendable () -> Date = { Date() },
+        sync: ConsentSyncSettings = ConsentSyncSettings()
     ) {
         self.consentd = consentd
         self.cmp = cmp
@@ -80,5 +84,6 @@ public struct ConsentConfiguration: Sendable {
         self.cacheDirectory = cacheDirectory
         self.log = log
         self.now = now
+        self.sync = sync
     }
 }

@@ -17,6 +17,11 @@ public enum ConsentEvent: Sendable, Equatable {
     case appConfigChanged(AppConfig?)
     /// The user was tagged (true) or untagged as under the age of consent.
     case underAgeOfConsentChanged(Bool)
+    /// A sync pass reached consentd: events were acknowledged or the subject's state was read.
+    case synced(SyncStatus)
+    /// A newer decision from consentd (another device, app or website of the user) was applied
+    /// here, after its ``consentChanged(_:)``.
+    case remoteConsentApplied(ConsentState)
     /// Something failed; the CMP carried on with what it had.
     case error(ConsentKitError)
 }
@@ -60,6 +65,8 @@ public enum ConsentKitError: Error, Sendable, Equatable, CustomStringConvertible
     /// A decision given with ``ConsentManager/setConsent(tcString:collectedAt:)`` says it was
     /// collected before the day its TC string was last updated: pass the time the user chose.
     case collectedBeforeLastUpdated(collectedAt: Date, lastUpdated: Date)
+    /// The sync with consentd failed; the events concerned are kept (``SyncError``).
+    case sync(SyncError)
 
     /// What went wrong.
     public var description: String {
@@ -77,6 +84,7 @@ public enum ConsentKitError: Error, Sendable, Equatable, CustomStringConvertible
         case .foreignConsentRejected(let key, let reason): "another CMP's \(key) is not taken over: \(reason)"
         case .collectedBeforeLastUpdated(let collectedAt, let lastUpdated):
             "collected at \(collectedAt), before the day of the TC string's LastUpdated (\(lastUpdated))"
+        case .sync(let error): "sync: \(error)"
         case .googleStatusUnreachable(let requested, let reached):
             "Google status \(requested) cannot be recorded: the decision would read \(reached) (is vendor 755 among the publisher's vendors? does a publisher serve only non-personalized ads?)"
         }

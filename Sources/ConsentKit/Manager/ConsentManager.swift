@@ -26,9 +26,9 @@ import TCF
 public final class ConsentManager: Sendable {
     /// The configuration the manager was made with.
     public let configuration: ConsentConfiguration
-    private let storage: ConsentStorage
-    private let hub = EventHub()
-    private let state = Locked(State())
+    let storage: ConsentStorage
+    let hub = EventHub()
+    let state = Locked(State())
     /// Serialises changes; recursive, so a store observer may make a change.
     private let writing = RecursiveLock()
     /// How deep the current holder of `writing` is; read and written only while holding it.
@@ -36,8 +36,10 @@ public final class ConsentManager: Sendable {
     /// The vendor list source: the configuration's, or consentd's trimmed list; the reason when
     /// the endpoint cannot name that list (reported by every refresh).
     private let vendorLists: Result<(any VendorListLoading)?, VendorListLoadingError>
+    /// The sync client (docs/sync.md): on when consentd is configured and sync is enabled.
+    let sync: ConsentSync?
 
-    private struct State {
+    struct State {
         var consent: ConsentState?
         var gdprApplies: GDPRApplicability = .undetermined
         var lastKnownGDPR: GDPRApplicability = .undetermined
@@ -71,6 +73,14 @@ public final class ConsentManager: Sendable {
         } else {
             vendorLists = .success(nil)
         }
+        if let endpoint = configuration.consentd, configuration.sync.isEnabled {
+            let store = configuration.store
+            sync = ConsentSync(settings: configuration.sync, client: ConsentdClient(endpoint: endpoint, transport: configuration.transport),
+                               installationId: { InstallationIdentifier.id(in: store).uuidString.lowercased() }, now: configuration.now)
+        } else {
+            sync = nil
+        }
+        sync?.attach(self)
     }
 
     /// A manager for the app's publishers on consentd, with every other setting at its default:
@@ -101,6 +111,10 @@ public final class ConsentManager: Sendable {
             let known = restored.gdprApplies == .undetermined ? foreign?.gdprApplies ?? .undetermined : restored.gdprApplies
             let gdpr = forced ?? known
             var decision = foreign?.decision ?? restored.state
+            // A crash between the outbox and the keys: the outbox's newest decision is newer
+            // than what the keys hold, so its keys are written now.
+            let rolledForward = rollForward(restored: decision)
+            if let rolledForward { decision = rolledForward.state }
             if isTaggedForUnderAgeOfConsent { decision = decision?.underAgeOfConsent(at: configuration.now()) }
             state.withLock { state in
                 state.started = true
@@ -112,7 +126,11 @@ public final class ConsentManager: Sendable {
             if let problem = restored.problem { hub.enqueue(.error(.storedDecisionUnreadable(problem))) }
             if let foreign { reportTakeover(foreign) }
             let leftovers = !(foreign?.rejected.isEmpty ?? true)
-            if gdpr != restored.gdprApplies || decision != restored.state || leftovers { writeKeys() }
+            if let rolledForward {
+                writeKeys(mark: rolledForward.mark)
+            } else if gdpr != restored.gdprApplies || decision != restored.state || leftovers {
+                writeKeys()
+            }
             hub.enqueue(.ready(decision, gdpr))
             return true
         }
@@ -162,6 +180,8 @@ public final class ConsentManager: Sendable {
             let task = Task.detached(priority: .utility) { [self] in
                 let report = await runRefresh()
                 self.state.withLock { $0.refreshRunning = false }
+                // With the region and the vendor list known, the subject's state is merged.
+                sync?.trigger(merge: true)
                 return report
             }
             state.refresh = task
@@ -316,12 +336,12 @@ public final class ConsentManager: Sendable {
 
     /// Records "accept all" for what the notice covers.
     public func agreeToAll() throws(ConsentKitError) {
-        try change { .agreeToAll(scope: try scope(), at: configuration.now()) }
+        try change(method: .acceptAll) { .agreeToAll(scope: try scope(), at: configuration.now()) }
     }
 
     /// Records "reject all".
     public func disagreeToAll() throws(ConsentKitError) {
-        try change { .disagreeToAll(scope: try scope(), at: configuration.now()) }
+        try change(method: .rejectAll) { .disagreeToAll(scope: try scope(), at: configuration.now()) }
     }
 
     /// Applies the changes made in `body` to the current decision, taken under what the notice
@@ -345,7 +365,7 @@ public final class ConsentManager: Sendable {
             } catch let refused as ConsentChangeError {
                 throw ConsentKitError.change(refused)
             }
-            try commit(next)
+            try commit(next, method: .programmatic)
         }
     }
 
@@ -368,7 +388,7 @@ public final class ConsentManager: Sendable {
         let lastUpdated = decoded.lastUpdated.date
         let day = Date(timeIntervalSince1970: (lastUpdated.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400)
         guard collected >= day else { throw .collectedBeforeLastUpdated(collectedAt: collected, lastUpdated: lastUpdated) }
-        try change { ConsentState(tcString: decoded, collectedAt: collected) }
+        try change(method: .sync) { ConsentState(tcString: decoded, collectedAt: collected) }
     }
 
     /// Forgets the decision: its keys are removed (the CMP-present keys and the region decision
@@ -376,22 +396,23 @@ public final class ConsentManager: Sendable {
     public func clearDecision() {
         exclusive {
             state.withLock { $0.consent = nil }
-            writeKeys()
+            writeKeys(mark: removalMark())
             hub.enqueue(.consentChanged(nil))
         }
     }
 
     /// Makes `decision` the user's decision as it is (for callers that build one themselves,
-    /// such as ``GoogleAdsConsent/setStatus(_:prefersAdFree:)``).
-    public func record(_ decision: ConsentState) throws(ConsentKitError) {
-        try change { decision }
+    /// such as ``GoogleAdsConsent/setStatus(_:prefersAdFree:)`` and the notice), recorded in
+    /// consentd's proof as made by `method`.
+    public func record(_ decision: ConsentState, method: ConsentProof.Method = .programmatic) throws(ConsentKitError) {
+        try change(method: method) { decision }
     }
 
     /// Removes every key the CMP owns (both generations and its own records) and forgets the
     /// decision: what a publisher removing the CMP, or a user's reset, needs.
     public func removeAll() {
         exclusive {
-            storage.removeAll()
+            storage.removeAll(keeping: sync == nil ? [:] : [SyncMark.key: .string(removalMark().stored)])
             state.withLock { $0.consent = nil }
             hub.enqueue(.consentChanged(nil))
         }
@@ -403,10 +424,10 @@ public final class ConsentManager: Sendable {
 
     /// Makes the decision `make` returns, under the write lock, and commits it. `make` throws
     /// only ``ConsentKitError``s.
-    private func change(_ make: () throws -> ConsentState) throws(ConsentKitError) {
+    private func change(method: ConsentProof.Method, _ make: () throws -> ConsentState) throws(ConsentKitError) {
         let failure = exclusive { () -> ConsentKitError? in
             do {
-                try commit(make())
+                try commit(make(), method: method)
                 return nil
             } catch let error as ConsentKitError {
                 return error
@@ -419,11 +440,29 @@ public final class ConsentManager: Sendable {
 
     /// Writes `decision`'s keys, holds it, and queues its event; the caller holds the write lock.
     /// For a user tagged under the age of consent, what stands of it is committed instead.
-    private func commit(_ decision: ConsentState) throws(ConsentKitError) {
+    ///
+    /// With sync on, the decision's consent event goes to the outbox first, durable, then the
+    /// keys with the event's mark: a crash in between leaves the outbox newer than the keys,
+    /// and the next start finishes the keys (``rollForward(restored:)``). An outbox that cannot
+    /// be written is reported; the decision stands all the same.
+    private func commit(_ decision: ConsentState, method: ConsentProof.Method) throws(ConsentKitError) {
         let decision = isTaggedForUnderAgeOfConsent ? decision.underAgeOfConsent(at: configuration.now()) : decision
         let gdpr = state.withLock { $0.gdprApplies }
+        var mark: [String: StoredValue?] = [:]
+        var queued: String?
+        if let sync {
+            let entry = try outboxEntry(for: decision, method: method, subject: sync.currentSubject)
+            do {
+                try sync.enqueue(entry)
+                queued = entry.eventId
+                mark[SyncMark.key] = .string(SyncMark(date: decision.updated, eventId: entry.eventId, method: method.rawValue).stored)
+            } catch {
+                configuration.log(.error, "\(error); the decision is recorded on the device only")
+                hub.enqueue(.error(.sync(error)))
+            }
+        }
         do {
-            try storage.write(decision, gdprApplies: gdpr)
+            try storage.write(decision, gdprApplies: gdpr, also: mark)
         } catch {
             throw .encoding(error)
         }
@@ -432,13 +471,14 @@ public final class ConsentManager: Sendable {
             state.commits += 1
         }
         hub.enqueue(.consentChanged(decision))
+        if let queued { sync?.committed(queued) }
     }
 
-    /// Writes every key for what is held; the caller holds the write lock.
-    private func writeKeys() {
+    /// Writes every key for what is held (and `mark`, when given); the caller holds the write lock.
+    func writeKeys(mark: SyncMark? = nil) {
         let (consent, gdpr) = state.withLock { ($0.consent, $0.gdprApplies) }
         do {
-            try storage.write(consent, gdprApplies: gdpr)
+            try storage.write(consent, gdprApplies: gdpr, also: mark.map { [SyncMark.key: .string($0.stored)] } ?? [:])
         } catch {
             hub.enqueue(.error(.encoding(error)))
         }
@@ -446,7 +486,7 @@ public final class ConsentManager: Sendable {
 
     /// Runs `body` holding the write lock; once the outermost holder lets go, delivers the
     /// events `body` queued.
-    private func exclusive<R>(_ body: () throws -> R) rethrows -> R {
+    func exclusive<R>(_ body: () throws -> R) rethrows -> R {
         let (result, outermost) = try writing.withLock { () throws -> (R, Bool) in
             depth.value += 1
             defer { depth.value -= 1 }

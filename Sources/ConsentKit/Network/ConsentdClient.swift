@@ -43,7 +43,7 @@ public enum ConsentdError: Error, Sendable, Equatable, CustomStringConvertible {
 public struct ConsentdClient: Sendable {
     /// The server and the app's credentials.
     public let endpoint: ConsentdEndpoint
-    private let transport: any HTTPTransport
+    let transport: any HTTPTransport
 
     /// A client for `endpoint` over `http`.
     public init(endpoint: ConsentdEndpoint, transport: any HTTPTransport = URLSessionHTTPTransport()) {

@@ -88,10 +88,12 @@ struct ConsentStorage: Sendable {
         store.write(changes)
     }
 
-    /// Removes every key the CMP owns, IAB keys of both generations included.
-    func removeAll() {
+    /// Removes every key the CMP owns, IAB keys of both generations included, and writes
+    /// `keeping` in the same change.
+    func removeAll(keeping: [String: StoredValue?] = [:]) {
         var changes = IABKeyValues.removal
         for key in Self.privateKeys { changes[key] = .some(nil) }
+        changes.merge(keeping) { _, kept in kept }
         store.write(changes)
     }
 

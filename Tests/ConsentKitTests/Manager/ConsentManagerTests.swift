@@ -14,7 +14,8 @@ func makeManager(
 ) -> ConsentManager {
     ConsentManager(configuration: ConsentConfiguration(
         consentd: consentd, cmp: testCMP, generations: generations, store: store, transport: http, regionTimeout: timeout, gdprOverride: override, debug: debug,
-        device: device, askRules: askRules, publisher: publisher, noticeVersion: 2, vendorLists: vendorLists, log: log, now: { now }))
+        device: device, askRules: askRules, publisher: publisher, noticeVersion: 2, vendorLists: vendorLists, log: log, now: { now },
+        sync: .disabled))
 }
 
 /// Collects a manager's events.

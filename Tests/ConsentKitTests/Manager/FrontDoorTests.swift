@@ -56,7 +56,8 @@ func frontDoorManager(
         // regionTimeout far above the default 3 s: these tests hold requests at gates, and a loaded
         // CI machine must not turn a held answer into a timeout (no test here is about the timeout).
         consentd: endpoint, cmp: cmp, store: store, transport: consentd, regionTimeout: 120, askRules: askRules,
-        cacheDirectory: folder.cacheDirectory, log: log, now: { testDate }))
+        cacheDirectory: folder.cacheDirectory, log: log, now: { testDate },
+        sync: ConsentSyncSettings(directory: folder.cacheDirectory.appendingPathComponent("sync"))))
 }
 
 @Suite("The front door: one configuration, one refresh, one rule")
@@ -118,7 +119,7 @@ struct FrontDoorTests {
         let manager = ConsentManager(configuration: ConsentConfiguration(
             consentd: ConsentdEndpoint(baseURL: URL(string: "https://consent.example.com")!, publishableKey: "ck_pub_k_s", publisherIds: []),
             store: InMemoryKeyValueStore(), transport: FakeConsentd(gdprApplies: true), cacheDirectory: try TestFolder().cacheDirectory,
-            log: .silent))
+            log: .silent, sync: .disabled))
         let report = await manager.refreshed()
         #expect(report.errors.contains { if case .vendorList(let message) = $0 { message.contains("publisherIds is empty") } else { false } })
         #expect(report.vendorListVersion == nil)

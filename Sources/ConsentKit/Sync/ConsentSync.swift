@@ -1,0 +1,625 @@
+import Foundation
+
+/// What the sync client needs of the manager; the manager is its only host.
+protocol SyncHost: AnyObject, Sendable {
+    /// What the keys reflect now.
+    func syncMark() -> SyncMark?
+    /// An outbox entry for the decision held, written for `subject` with a new event id and
+    /// the decision's own time and method (the push of seed 002's "local is newer").
+    func entryForHeldDecision(subject: String) -> OutboxEntry?
+    /// Applies a newer remote state (checked again under the manager's lock); whether it did.
+    func applyRemote(_ remote: SubjectState) -> Bool
+    /// Reports a failure on the manager's stream and log.
+    func report(_ error: SyncError)
+    /// Reports a pass that reached consentd.
+    func synced(_ status: SyncStatus)
+}
+
+/// The sync client: sends the outbox to consentd in the background, in order, and merges the
+/// subject's state back (docs/sync.md).
+///
+/// Passes run one at a time, each after the one before; triggers that come while a pass is
+/// queued join it. A pass reads the subject's state when asked to merge, then drains: per
+/// subject, in order, up to ``ConsentSyncSettings/batchSize`` events per request. A failure
+/// stops the pass and schedules the next one after a backoff (exponential with jitter, or
+/// consentd's `Retry-After`).
+final class ConsentSync: Sendable {
+    let settings: ConsentSyncSettings
+    let client: ConsentdClient
+    private let installationId: @Sendable () -> String
+    private let now: @Sendable () -> Date
+    private let host = Locked<WeakHost>(WeakHost())
+    private let files = Locked<Files?>(nil)
+    private let state = Locked(State())
+    private let queue = Locked(PassQueue())
+
+    typealias TokenProvider = @Sendable () async throws -> String
+
+    private struct WeakHost { weak var value: (any SyncHost)? }
+
+    /// The outbox and the identity file, opened on first use; touched only under `files`' lock.
+    private final class Files: @unchecked Sendable {
+        let outbox: Outbox
+        let identityLog: OutboxLog
+        var identity: SyncIdentity
+        init(outbox: Outbox, identityLog: OutboxLog, identity: SyncIdentity) {
+            self.outbox = outbox
+            self.identityLog = identityLog
+            self.identity = identity
+        }
+    }
+
+    private struct State {
+        var status = SyncStatus()
+        var providers: [String: TokenProvider] = [:]
+        var minted: [String: String] = [:]
+        /// Entries written to the outbox whose keys are not written yet: not sent until they are.
+        var uncommitted: Set<String> = []
+        var failures = 0
+        var notBefore: Date?
+        var retryAfterUntil: Date?
+        var batchUnsupported = false
+        var timer: Task<Void, Never>?
+    }
+
+    private struct PassQueue {
+        var current: Task<Void, Never>?
+        var queued: Task<Void, Never>?
+        var merge = false
+        var force = false
+    }
+
+    init(settings: ConsentSyncSettings, client: ConsentdClient, installationId: @escaping @Sendable () -> String,
+         now: @escaping @Sendable () -> Date) {
+        self.settings = settings
+        self.client = client
+        self.installationId = installationId
+        self.now = now
+    }
+
+    func attach(_ host: any SyncHost) {
+        self.host.withLock { $0.value = host }
+    }
+
+    private var hostValue: (any SyncHost)? { host.withLock { $0.value } }
+
+    // MARK: Files
+
+    /// Opens the files on first use; reports what it found wrong. Nil when the folder cannot be used.
+    private func opened() -> Files? {
+        let (files, problems) = self.files.withLock { files -> (Files?, [SyncError]) in
+            if let files { return (files, []) }
+            var problems: [SyncError] = []
+            do {
+                let outbox = try Outbox(directory: settings.directory, capacity: settings.capacity)
+                if let corrupt = try outbox.load(now: now()) { problems.append(corrupt) }
+                let identityLog = try OutboxLog(url: SyncIdentity.file(in: settings.directory))
+                let (identity, problem) = SyncIdentity.load(from: identityLog, installationId: installationId(), now: now())
+                if let problem { problems.append(problem) }
+                files = Files(outbox: outbox, identityLog: identityLog, identity: identity)
+            } catch {
+                problems.append(.file(String(describing: error)))
+            }
+            return (files, problems)
+        }
+        if let files { refreshStatus(files) }
+        for problem in problems { fail(problem, schedule: false) }
+        return files
+    }
+
+    private func withFiles<R>(_ body: (Files) throws -> R) rethrows -> R? {
+        guard opened() != nil else { return nil }
+        return try files.withLock { try body($0!) }
+    }
+
+    private func refreshStatus(_ files: Files) {
+        let (pending, dead, dropped, identity) = self.files.withLock { _ in
+            (files.outbox.pending.count, files.outbox.deadLettered, files.outbox.dropped?.count ?? 0, files.identity)
+        }
+        state.withLock { state in
+            state.status.pending = pending
+            state.status.deadLettered = dead
+            state.status.dropped = dropped
+            state.status.isIdentified = identity.userId != nil
+            state.status.subjectId = identity.userId ?? identity.anonymousSubjectId
+        }
+    }
+
+    // MARK: What the manager calls
+
+    /// The status now.
+    var status: SyncStatus { state.withLock { $0.status } }
+
+    /// Writes `entry` to the outbox, durable when this returns; the keys are written next, then
+    /// ``committed(_:)`` lets it be sent. Returns the events the bound let go (0 mostly).
+    func enqueue(_ entry: OutboxEntry) throws(SyncError) {
+        guard let files = opened() else { throw .file("the sync folder \(settings.directory.path) cannot be used") }
+        let result = self.files.withLock { _ -> Result<Int, OutboxLogError> in
+            Result { () throws(OutboxLogError) -> Int in try files.outbox.add(entry) }
+        }
+        switch result {
+        case .success(let dropped):
+            state.withLock { _ = $0.uncommitted.insert(entry.eventId) }
+            refreshStatus(files)
+            if dropped > 0 { fail(.outboxOverflow(dropped: dropped), schedule: false) }
+        case .failure(let error):
+            throw .file(String(describing: error))
+        }
+    }
+
+    /// The keys of `eventId`'s decision are written: it may be sent. Begins a pass.
+    func committed(_ eventId: String) {
+        state.withLock { _ = $0.uncommitted.remove(eventId) }
+        trigger(merge: false)
+    }
+
+    /// The subject the manager's decisions are written for now.
+    var currentSubject: String {
+        (withFiles { $0.identity.userId } ?? nil).map(OutboxEntry.user) ?? OutboxEntry.installation
+    }
+
+    /// Signs `userId` in: their decisions go to their subject, the pending ones of this
+    /// installation with them; then a merge runs.
+    func identify(userId: String, token: String?, provider: TokenProvider?) throws(SyncError) {
+        let outcome = withFiles { files -> Result<Void, OutboxLogError> in
+            Result { () throws(OutboxLogError) in
+                files.identity.userId = userId
+                if let token { files.identity.userTokens[userId] = token }
+                try files.identity.save(to: files.identityLog)
+                try files.outbox.rebind(from: OutboxEntry.installation, to: OutboxEntry.user(userId))
+            }
+        }
+        guard let outcome else { throw .file("the sync folder \(settings.directory.path) cannot be used") }
+        if case .failure(let error) = outcome { throw .file(String(describing: error)) }
+        state.withLock { state in
+            if let provider { state.providers[userId] = provider }
+            state.minted[userId] = nil
+            state.notBefore = nil
+        }
+        if let files = opened() { refreshStatus(files) }
+        trigger(merge: true)
+    }
+
+    /// Signs the user out: decisions from now on are the installation's. The user's pending
+    /// events keep their credential until they are sent.
+    func forgetUser() throws(SyncError) {
+        let outcome = withFiles { files -> Result<Void, OutboxLogError> in
+            Result { () throws(OutboxLogError) in
+                files.identity.userId = nil
+                try files.identity.save(to: files.identityLog)
+            }
+        }
+        if case .failure(let error)? = outcome { throw .file(String(describing: error)) }
+        if let files = opened() { refreshStatus(files) }
+        trigger(merge: false)
+    }
+
+    /// The dead-letter file's entries: event ids with consentd's answer.
+    func deadLetters() -> [(eventId: String, status: Int, error: ConsentdErrorBody.Detail)] {
+        withFiles { $0.outbox.deadLetters().map { ($0.entry.eventId, $0.status, $0.error) } } ?? []
+    }
+
+    // MARK: Passes
+
+    /// Queues a pass (joining one queued already) and returns it.
+    @discardableResult
+    func trigger(merge: Bool, force: Bool = false) -> Task<Void, Never> {
+        queue.withLock { queue in
+            queue.merge = queue.merge || merge
+            queue.force = queue.force || force
+            if let queued = queue.queued { return queued }
+            let previous = queue.current
+            let task = Task.detached(priority: .utility) { [self] in
+                await previous?.value
+                let (merge, force) = self.queue.withLock { queue -> (Bool, Bool) in
+                    queue.current = queue.queued
+                    queue.queued = nil
+                    defer { queue.merge = false; queue.force = false }
+                    return (queue.merge, queue.force)
+                }
+                await self.pass(merge: merge, force: force)
+            }
+            queue.queued = task
+            return task
+        }
+    }
+
+    private func pass(merge: Bool, force: Bool) async {
+        guard let files = opened() else { return }
+        let waiting = state.withLock { state -> Bool in
+            let time = now()
+            if let until = state.retryAfterUntil, until > time { return true }
+            return !force && (state.notBefore.map { $0 > time } ?? false)
+        }
+        if waiting { return }
+        var reached = false
+        if merge {
+            switch await pull(files) {
+            case .success(let answered): reached = reached || answered
+            case .failure: return refreshStatus(files)
+            }
+        }
+        switch await drain(files) {
+        case .success(let sent): reached = reached || sent
+        case .failure: break
+        }
+        refreshStatus(files)
+        if reached { hostValue?.synced(status) }
+    }
+
+    /// A failure ends the pass; the caller has reported it and scheduled the next.
+    private struct Stop: Error {}
+
+    // MARK: Credentials
+
+    private enum Credential {
+        case publishable
+        case token(subjectId: String, token: String)
+    }
+
+    /// The credential for `subject`'s events; nil when there is none (a user with no token).
+    private func credential(for subject: String, files: Files, refresh: Bool = false) async -> Credential? {
+        let identity = self.files.withLock { _ in files.identity }
+        guard let userId = OutboxEntry.userId(of: subject) else {
+            guard let subjectId = identity.anonymousSubjectId, let token = identity.installationToken else { return .publishable }
+            return .token(subjectId: subjectId, token: token)
+        }
+        if let token = identity.userTokens[userId], !refresh { return .token(subjectId: userId, token: token) }
+        let (cached, provider) = state.withLock { state in
+            if refresh { state.minted[userId] = nil }
+            return (state.minted[userId], state.providers[userId])
+        }
+        if let cached { return .token(subjectId: userId, token: cached) }
+        guard let provider else {
+            if let token = identity.userTokens[userId] { return .token(subjectId: userId, token: token) }
+            return nil
+        }
+        do {
+            let token = try await provider()
+            state.withLock { $0.minted[userId] = token }
+            return .token(subjectId: userId, token: token)
+        } catch {
+            fail(.credentialRejected(subject: userId, status: 0, message: "the token provider failed: \(error)"), schedule: true)
+            return nil
+        }
+    }
+
+    // MARK: Pull
+
+    /// Reads the current subject's state and hands it to the manager; true when consentd answered.
+    private func pull(_ files: Files) async -> Result<Bool, Stop> {
+        let (subject, identity) = self.files.withLock { _ in (files.identity.userId.map(OutboxEntry.user) ?? OutboxEntry.installation, files.identity) }
+        if subject == OutboxEntry.installation && identity.anonymousSubjectId == nil {
+            // No subject yet: consentd holds nothing for this installation. A decision held
+            // from before sync (or taken over) is queued so that it has its proof there too.
+            queueHeldDecisionIfUnsent(subject: subject, remote: nil, files: files)
+            return .success(false)
+        }
+        for attempt in 0..<2 {
+            guard case .token(let subjectId, let token)? = await credential(for: subject, files: files, refresh: attempt > 0) else {
+                if let user = identity.userId { fail(.waitingForCredential(userId: user), schedule: false) }
+                return .failure(Stop())
+            }
+            let answer: ConsentdAnswer
+            do {
+                answer = try await client.subject(subjectId, credential: token, timeout: settings.requestTimeout)
+            } catch {
+                fail(.unavailable(error), schedule: true)
+                return .failure(Stop())
+            }
+            switch answer.status {
+            case 200:
+                guard let remote = try? answer.decode(SubjectState.self) else {
+                    fail(.unavailable(.malformed(url: answer.url, message: "not a subject state")), schedule: true)
+                    return .failure(Stop())
+                }
+                succeeded()
+                if hostValue?.applyRemote(remote) != true { queueHeldDecisionIfUnsent(subject: subject, remote: remote, files: files) }
+                return .success(true)
+            case 404:
+                succeeded()
+                queueHeldDecisionIfUnsent(subject: subject, remote: nil, files: files)
+                return .success(true)
+            case let status where (status == 401 || status == 403) && attempt == 0 && subject != OutboxEntry.installation:
+                continue
+            default:
+                handleRequestFailure(answer, subject: subjectId)
+                return .failure(Stop())
+            }
+        }
+        return .failure(Stop())
+    }
+
+    /// Seed 002's "local is newer": queues the decision held for `subject` unless consentd
+    /// has it (its event is `remote`'s) or an entry for it is pending.
+    private func queueHeldDecisionIfUnsent(subject: String, remote: SubjectState?, files: Files) {
+        guard let host = hostValue, let mark = host.syncMark() else { return }
+        if let remote, remote.eventId == mark.eventId || SyncMark(remote) ?? mark > mark { return }
+        let pendingForSubject = self.files.withLock { _ in files.outbox.pending.contains { $0.subject == subject && ($0.eventId == mark.eventId || $0.copyOf == mark.eventId) } }
+        if pendingForSubject { return }
+        guard let entry = host.entryForHeldDecision(subject: subject) else { return }
+        do {
+            try enqueue(entry)
+        } catch {
+            fail(error, schedule: false)
+        }
+    }
+
+    // MARK: Drain
+
+    /// Sends what is pending; true when consentd acknowledged something.
+    private func drain(_ files: Files) async -> Result<Bool, Stop> {
+        var sentAny = false
+        var blocked = Set<String>()
+        var refreshed = Set<String>()
+        while true {
+            let group = nextGroup(files, skipping: blocked)
+            guard let first = group.first else { return .success(sentAny) }
+            switch await credential(for: first.subject, files: files) {
+            case nil:
+                blocked.insert(first.subject)
+                if let user = first.userId { state.withLock { $0.status.lastError = .waitingForCredential(userId: user) } }
+            case .publishable?:
+                guard await sendCreatingSubject(first, files: files) else { return .failure(Stop()) }
+                sentAny = true
+            case .token(let subjectId, let token)?:
+                let useBatch = group.count > 1 && !state.withLock { $0.batchUnsupported }
+                let sent = useBatch
+                    ? await sendBatch(group, subjectId: subjectId, token: token, files: files)
+                    : await sendOne(first, subjectId: subjectId, token: token, files: files)
+                switch sent {
+                case .sent: sentAny = true
+                case .retryWithFreshCredential:
+                    if !refreshed.contains(first.subject) {
+                        refreshed.insert(first.subject)
+                        if await credential(for: first.subject, files: files, refresh: true) != nil { continue }
+                    }
+                    fail(.credentialRejected(subject: subjectId, status: 401, message: "a fresh token from the provider was refused too"), schedule: true)
+                    blocked.insert(first.subject)
+                case .blocked:
+                    blocked.insert(first.subject)
+                case .stop: return .failure(Stop())
+                }
+            }
+        }
+    }
+
+    /// The oldest pending entries of one subject (the oldest entry's, unless blocked), committed,
+    /// in order, up to the batch size.
+    private func nextGroup(_ files: Files, skipping blocked: Set<String>) -> [OutboxEntry] {
+        let uncommitted = state.withLock { $0.uncommitted }
+        return self.files.withLock { _ in
+            var group: [OutboxEntry] = []
+            for entry in files.outbox.pending {
+                if uncommitted.contains(entry.eventId) { break }
+                if blocked.contains(entry.subject) { continue }
+                if let first = group.first, first.subject != entry.subject { continue }
+                group.append(entry)
+                if group.count == settings.batchSize { break }
+            }
+            return group
+        }
+    }
+
+    private enum Sent { case sent, retryWithFreshCredential, blocked, stop }
+
+    /// The installation's first event: sent with the publishable key and no subject, so consentd
+    /// creates the subject and answers its installation token, kept before the event is marked
+    /// sent (a retry after a crash gets the same answer, and so the same subject).
+    private func sendCreatingSubject(_ entry: OutboxEntry, files: Files) async -> Bool {
+        let answer: ConsentdAnswer
+        do {
+            answer = try await client.append(entry.event, credential: client.endpoint.publishableKey, timeout: settings.requestTimeout)
+        } catch {
+            fail(.unavailable(error), schedule: true)
+            return false
+        }
+        guard answer.status == 200 || answer.status == 201 else {
+            return handleEventAnswer(answer, entry: entry, files: files)
+        }
+        guard let result = try? answer.decode(AppendResult.self), let token = result.subjectToken else {
+            fail(.unavailable(.malformed(url: answer.url, message: "an append with the publishable key answered no subjectToken")), schedule: true)
+            return false
+        }
+        let saved = self.files.withLock { _ in
+            Result { () throws(OutboxLogError) in
+                files.identity.anonymousSubjectId = result.subjectId
+                files.identity.installationToken = token
+                try files.identity.save(to: files.identityLog)
+            }
+        }
+        if case .failure(let error) = saved {
+            fail(.file(String(describing: error)), schedule: true)
+            return false
+        }
+        return acknowledge([entry], results: [result], files: files)
+    }
+
+    private func sendOne(_ entry: OutboxEntry, subjectId: String, token: String, files: Files) async -> Sent {
+        var event = entry.event
+        event.subjectId = subjectId
+        let answer: ConsentdAnswer
+        do {
+            answer = try await client.append(event, credential: token, timeout: settings.requestTimeout)
+        } catch {
+            fail(.unavailable(error), schedule: true)
+            return .stop
+        }
+        if answer.status == 401 || answer.status == 403 { return credentialRefused(answer, subjectId: subjectId, entry: entry) }
+        if answer.status == 200 || answer.status == 201, let result = try? answer.decode(AppendResult.self) {
+            return acknowledge([entry], results: [result], files: files) ? .sent : .stop
+        }
+        return handleEventAnswer(answer, entry: entry, files: files) ? .sent : .stop
+    }
+
+    private func sendBatch(_ group: [OutboxEntry], subjectId: String, token: String, files: Files) async -> Sent {
+        let events = group.map { entry -> ConsentEventRequest in
+            var event = entry.event
+            event.subjectId = subjectId
+            return event
+        }
+        let answer: ConsentdAnswer
+        do {
+            answer = try await client.appendBatch(events, credential: token, timeout: settings.requestTimeout)
+        } catch {
+            fail(.unavailable(error), schedule: true)
+            return .stop
+        }
+        switch answer.status {
+        case 200:
+            guard let response = try? answer.decode(ConsentBatchResponse.self), response.results.count == group.count else {
+                fail(.unavailable(.malformed(url: answer.url, message: "the batch answer does not have one result per event")), schedule: true)
+                return .stop
+            }
+            var acknowledged: [(OutboxEntry, AppendResult)] = []
+            for (entry, item) in zip(group, response.results) {
+                if let result = item.result, item.status == 200 || item.status == 201 {
+                    acknowledged.append((entry, result))
+                } else if item.status == 401 || item.status == 403 {
+                    // Sent so far stays sent; the rest waits for a working credential.
+                    guard acknowledge(acknowledged.map(\.0), results: acknowledged.map(\.1), files: files) else { return .stop }
+                    let detail = item.error ?? ConsentdErrorBody.Detail(code: "forbidden", message: "")
+                    fail(.credentialRejected(subject: subjectId, status: item.status, message: detail.message), schedule: true)
+                    return .blocked
+                } else {
+                    guard acknowledge(acknowledged.map(\.0), results: acknowledged.map(\.1), files: files) else { return .stop }
+                    acknowledged = []
+                    deadLetter(entry, status: item.status, error: item.error ?? ConsentdErrorBody.Detail(code: "unknown", message: "no error body"), files: files)
+                }
+            }
+            return acknowledge(acknowledged.map(\.0), results: acknowledged.map(\.1), files: files) ? .sent : .stop
+        case 404, 405:
+            // A consentd from before the batch route: one event per request from now on.
+            state.withLock { $0.batchUnsupported = true }
+            return .sent
+        case 401, 403:
+            return credentialRefused(answer, subjectId: subjectId, entry: group[0])
+        case 400, 413:
+            // The batch as a whole was refused: each event alone decides its fate.
+            return await sendOne(group[0], subjectId: subjectId, token: token, files: files)
+        default:
+            handleRequestFailure(answer, subject: subjectId)
+            return .stop
+        }
+    }
+
+    /// A refused token: a provider's is minted again once; any other blocks the subject's
+    /// events (kept) until a pass after the backoff, or a new ``identify(userId:token:provider:)``.
+    private func credentialRefused(_ answer: ConsentdAnswer, subjectId: String, entry: OutboxEntry) -> Sent {
+        if let user = entry.userId, state.withLock({ $0.providers[user] != nil }) { return .retryWithFreshCredential }
+        fail(.credentialRejected(subject: subjectId, status: answer.status, message: answer.problem?.message ?? ""), schedule: true)
+        return .blocked
+    }
+
+    /// A single event's refusal: a contract error moves it to the dead-letter file (true: go
+    /// on); anything else is a failure of the request (false: stop, back off).
+    private func handleEventAnswer(_ answer: ConsentdAnswer, entry: OutboxEntry, files: Files) -> Bool {
+        switch answer.status {
+        case 400, 409, 410, 413, 415, 422:
+            deadLetter(entry, status: answer.status,
+                       error: answer.problem ?? ConsentdErrorBody.Detail(code: "unknown", message: "no error body"), files: files)
+            return true
+        default:
+            handleRequestFailure(answer, subject: entry.subject)
+            return false
+        }
+    }
+
+    private func handleRequestFailure(_ answer: ConsentdAnswer, subject: String) {
+        switch answer.status {
+        case 429, 503:
+            let wait = answer.retryAfter ?? backoff(after: state.withLock { $0.failures + 1 })
+            state.withLock { $0.retryAfterUntil = now().addingTimeInterval(wait) }
+            fail(.throttled(status: answer.status, retryAfter: wait), schedule: true, after: wait)
+        case 401, 403:
+            fail(.credentialRejected(subject: subject, status: answer.status, message: answer.problem?.message ?? ""), schedule: true)
+        default:
+            fail(.unavailable(answer.error), schedule: true)
+        }
+    }
+
+    private func deadLetter(_ entry: OutboxEntry, status: Int, error: ConsentdErrorBody.Detail, files: Files) {
+        let moved = self.files.withLock { _ in
+            Result { () throws(OutboxLogError) in try files.outbox.deadLetter(entry, status: status, error: error, at: now()) }
+        }
+        if case .failure(let problem) = moved { fail(.file(String(describing: problem)), schedule: false) }
+        hostValue?.report(.eventRejected(eventId: entry.eventId, status: status, code: error.code, message: error.message, field: error.field))
+    }
+
+    /// Marks `entries` sent and hands each answer's winning state to the manager.
+    private func acknowledge(_ entries: [OutboxEntry], results: [AppendResult], files: Files) -> Bool {
+        guard !entries.isEmpty else { return true }
+        let marked = self.files.withLock { _ in
+            Result { () throws(OutboxLogError) in try files.outbox.markSent(entries.map(\.eventId)) }
+        }
+        if case .failure(let error) = marked {
+            fail(.file(String(describing: error)), schedule: true)
+            return false
+        }
+        succeeded()
+        // Every answer carries the subject's winner; the last one is the newest of them.
+        if let current = results.last?.current { _ = hostValue?.applyRemote(current) }
+        return true
+    }
+
+    // MARK: Outcomes
+
+    private func succeeded() {
+        state.withLock { state in
+            state.failures = 0
+            state.notBefore = nil
+            state.retryAfterUntil = nil
+            state.status.lastSuccess = now()
+            state.status.lastError = nil
+            state.status.nextAttempt = nil
+        }
+    }
+
+    /// Records `error`; with `schedule`, counts a failure and schedules the next pass after the
+    /// backoff (or `after`).
+    private func fail(_ error: SyncError, schedule: Bool, after fixed: TimeInterval? = nil) {
+        let due: Date? = state.withLock { state in
+            state.status.lastError = error
+            guard schedule else { return nil }
+            state.failures += 1
+            let wait = fixed ?? backoff(after: state.failures)
+            let due = now().addingTimeInterval(wait)
+            state.notBefore = due
+            state.status.nextAttempt = due
+            state.timer?.cancel()
+            state.timer = Task.detached(priority: .utility) { [weak self] in
+                try? await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
+                guard !Task.isCancelled else { return }
+                self?.trigger(merge: false)
+            }
+            return due
+        }
+        _ = due
+        switch error {
+        case .unavailable, .throttled, .waitingForCredential: break
+        default: hostValue?.report(error)
+        }
+    }
+
+    /// The wait after `failures` failures in a row: doubling from the initial backoff up to the
+    /// maximum, then a random 50-100 % of it, so that devices that failed together do not all
+    /// come back together.
+    func backoff(after failures: Int) -> TimeInterval {
+        let exponent = min(max(failures - 1, 0), 30)
+        let full = min(settings.maximumBackoff, settings.initialBackoff * pow(2, Double(exponent)))
+        return full * Double.random(in: 0.5...1.0)
+    }
+
+    /// Cancels the scheduled retry (the manager is going away).
+    func cancelTimer() {
+        state.withLock { $0.timer?.cancel() }
+    }
+}
+
+extension SyncMark {
+    /// A remote state's place in consentd's order; nil when its time does not parse.
+    init?(_ remote: SubjectState) {
+        guard let date = RemoteDecision.parseTimestamp(remote.collectedAt) else { return nil }
+        self.init(date: date, eventId: remote.eventId, method: remote.consent.proof.method.rawValue)
+    }
+}
