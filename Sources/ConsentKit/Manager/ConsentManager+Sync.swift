@@ -122,7 +122,7 @@ extension ConsentManager: SyncHost {
         guard let consent, let mark = syncMark() else { return nil }
         let method = ConsentProof.Method(rawValue: mark.method) ?? .programmatic
         guard var entry = try? outboxEntry(for: consent, method: method, subject: subject) else { return nil }
-        entry.copyOf = mark.eventId.isEmpty ? nil : mark.eventId
+        entry.copyOf = mark.eventId
         return entry
     }
 

@@ -76,7 +76,7 @@ public final class ConsentManager: Sendable {
         if let endpoint = configuration.consentd, configuration.sync.isEnabled {
             let store = configuration.store
             sync = ConsentSync(settings: configuration.sync, client: ConsentdClient(endpoint: endpoint, transport: configuration.transport),
-                               installationId: { InstallationIdentifier.id(in: store).uuidString.lowercased() }, now: configuration.now)
+                               installationId: { InstallationIdentifier.id(in: store).uuidString.lowercased() })
         } else {
             sync = nil
         }

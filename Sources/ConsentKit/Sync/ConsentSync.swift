@@ -27,7 +27,6 @@ final class ConsentSync: Sendable {
     let settings: ConsentSyncSettings
     let client: ConsentdClient
     private let installationId: @Sendable () -> String
-    private let now: @Sendable () -> Date
     private let host = Locked<WeakHost>(WeakHost())
     private let files = Locked<Files?>(nil)
     private let state = Locked(State())
@@ -69,13 +68,15 @@ final class ConsentSync: Sendable {
         var force = false
     }
 
-    init(settings: ConsentSyncSettings, client: ConsentdClient, installationId: @escaping @Sendable () -> String,
-         now: @escaping @Sendable () -> Date) {
+    /// Backoff, `Retry-After` and the status's times are the wall clock's, not the manager's
+    /// clock (which stamps decisions).
+    init(settings: ConsentSyncSettings, client: ConsentdClient, installationId: @escaping @Sendable () -> String) {
         self.settings = settings
         self.client = client
         self.installationId = installationId
-        self.now = now
     }
+
+    private func now() -> Date { Date() }
 
     func attach(_ host: any SyncHost) {
         self.host.withLock { $0.value = host }
@@ -335,8 +336,14 @@ final class ConsentSync: Sendable {
     private func queueHeldDecisionIfUnsent(subject: String, remote: SubjectState?, files: Files) {
         guard let host = hostValue, let mark = host.syncMark() else { return }
         if let remote, remote.eventId == mark.eventId || SyncMark(remote) ?? mark > mark { return }
-        let pendingForSubject = self.files.withLock { _ in files.outbox.pending.contains { $0.subject == subject && ($0.eventId == mark.eventId || $0.copyOf == mark.eventId) } }
-        if pendingForSubject { return }
+        // The installation's own decisions were queued for it when made; only one from before
+        // sync (no event id) is sent afterwards.
+        if subject == OutboxEntry.installation && !mark.eventId.isEmpty { return }
+        let concerns: (OutboxEntry) -> Bool = { $0.subject == subject && ($0.eventId == mark.eventId || $0.copyOf == mark.eventId) }
+        let known = self.files.withLock { _ in
+            files.outbox.pending.contains(where: concerns) || files.outbox.deadLetters().contains { concerns($0.entry) }
+        }
+        if known { return }
         guard let entry = host.entryForHeldDecision(subject: subject) else { return }
         do {
             try enqueue(entry)
