@@ -30,6 +30,15 @@ let package = Package(
                 .product(name: "TCF", package: "ConsentKit"),
             ]
         ),
+        // The sync client: a decision with its outbox write, start with events pending, and a
+        // drain to consentd (scripts/bench-sync; also the kill -9 test's client).
+        .executableTarget(
+            name: "SyncBench",
+            dependencies: [
+                .product(name: "ConsentKit", package: "ConsentKit"),
+                .product(name: "TCF", package: "ConsentKit"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

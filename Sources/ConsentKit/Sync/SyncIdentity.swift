@@ -24,9 +24,11 @@ struct SyncIdentity: Codable, Sendable, Equatable {
     /// The file, in `directory`.
     static func file(in directory: URL) -> URL { directory.appendingPathComponent("subject.jsonl") }
 
-    /// The identity kept in `directory` for installation `installationId`: a fresh one when none
-    /// is kept or the kept one is another installation's; the corruption found, if any (the
-    /// file is then set aside).
+    /// The identity kept in `log`; a fresh one for installation `installationId` when none is
+    /// kept; the corruption found, if any (the file is then set aside). A kept identity stands
+    /// even when the store's installation id differs: the folder is deleted with the app, so a
+    /// folder that is there is this installation's (a store written asynchronously, as
+    /// `UserDefaults` is, may lose its id in a crash that the folder survives).
     static func load(from log: OutboxLog, installationId: String, now: Date) -> (SyncIdentity, SyncError?) {
         let fresh = SyncIdentity(installationId: installationId)
         let lines: [(number: Int, text: Data)]
@@ -38,7 +40,7 @@ struct SyncIdentity: Codable, Sendable, Equatable {
         guard let last = lines.last else { return (fresh, nil) }
         do {
             let kept = try JSONDecoder().decode(SyncIdentity.self, from: last.text)
-            return (kept.installationId == installationId ? kept : fresh, nil)
+            return (kept, nil)
         } catch {
             let aside = (try? log.setAside(at: now))?.path ?? "(could not be moved)"
             return (fresh, .fileCorrupt(path: log.url.path, line: last.number, reason: String(describing: error), setAsideAt: aside))
