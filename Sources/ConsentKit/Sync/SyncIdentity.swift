@@ -77,7 +77,9 @@ struct SyncMark: Sendable, Equatable, Comparable {
     }
 
     init(date: Date, eventId: String, method: String) {
-        self.init(collectedAt: Int64((date.timeIntervalSince1970 * 1000).rounded(.down)), eventId: eventId, method: method)
+        // Rounded, as decisions' times are: a time read back from `…T10:15:30.250Z` may be a
+        // hair under .250 as a Double, and must still be that millisecond.
+        self.init(collectedAt: Int64((date.timeIntervalSince1970 * 1000).rounded()), eventId: eventId, method: method)
     }
 
     init?(stored: String) {
