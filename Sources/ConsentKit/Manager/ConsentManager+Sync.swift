@@ -103,9 +103,17 @@ extension ConsentManager {
         return text.dropLast() + "." + String(rest + 1000).dropFirst() + "Z"
     }
 
-    /// The mark a removal writes: nothing older than now may come back from the outbox.
+    /// The mark a removal writes: nothing older than now may come back from the outbox. It
+    /// comes after the decision removed even when the clock did not move past it (the same
+    /// millisecond, or a clock set back): an empty event id sorts before every other one, so a
+    /// removal at the decision's own millisecond would let the decision come back at the next
+    /// start. The caller holds the write lock and calls this before forgetting the decision.
     func removalMark() -> SyncMark {
-        SyncMark(date: configuration.now(), eventId: "", method: "")
+        let now = SyncMark(date: configuration.now(), eventId: "", method: "")
+        let kept = configuration.store.value(forKey: SyncMark.key)?.string.flatMap(SyncMark.init(stored:))
+        let held = [kept, consent.map { SyncMark(date: $0.updated, eventId: "", method: "") }].compactMap { $0 }.max()
+        guard let held, !(held < now) else { return now }
+        return SyncMark(collectedAt: held.collectedAt + 1, eventId: "", method: "")
     }
 
     /// The outbox's newest decision when it is newer than what the keys hold (a crash between

@@ -395,8 +395,9 @@ public final class ConsentManager: Sendable {
     /// stay), and the user will be asked again.
     public func clearDecision() {
         exclusive {
+            let mark = removalMark()
             state.withLock { $0.consent = nil }
-            writeKeys(mark: removalMark())
+            writeKeys(mark: mark)
             hub.enqueue(.consentChanged(nil))
         }
     }
