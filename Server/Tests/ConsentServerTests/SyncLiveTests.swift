@@ -69,14 +69,14 @@ struct SyncLiveTests {
         let token: ObservationToken
 
         init(port: Int, publishable: String, clock: Clock, transport: any HTTPTransport = URLSessionHTTPTransport(),
-             store: InMemoryKeyValueStore = InMemoryKeyValueStore(), folder: URL? = nil) {
+             store: InMemoryKeyValueStore = InMemoryKeyValueStore(), folder: URL? = nil, vendorIds: IDSet = [1, 21, 755]) {
             let folder = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("sync-live-\(UUID().uuidString)")
             self.store = store
             self.folder = folder
             manager = ConsentManager(configuration: ConsentConfiguration(
                 consentd: ConsentdEndpoint(baseURL: URL(string: "http://127.0.0.1:\(port)")!, publishableKey: publishable, publisherIds: ["pub-news"]),
                 cmp: CMPIdentity(cmpId: 300, cmpVersion: 1), store: store, transport: transport, regionTimeout: 10, gdprOverride: .applies,
-                publisher: PublisherSettings(vendorIds: [1, 21, 755]), noticeVersion: 4, vendorLists: HeldList(), log: .silent,
+                publisher: PublisherSettings(vendorIds: vendorIds), noticeVersion: 4, vendorLists: HeldList(), log: .silent,
                 now: { clock.now }, sync: ConsentSyncSettings(directory: folder, initialBackoff: 30)))
             let events = Guarded<[ConsentEvent]>([])
             self.events = events
@@ -368,6 +368,57 @@ struct SyncLiveTests {
             let sent = try #require(await device.manager.syncNow())
             #expect(sent.pending == 0)
             #expect(try await Self.eventIds(user, port: port, secret: server.secret).count == 1)
+        }
+    }
+
+    @Test("a token the provider gave that consentd refuses is minted again, once, and the event arrives")
+    func providerTokenRenewed() async throws {
+        try await Self.withConsentd { session in
+            let (server, port) = (session.server, session.port)
+            let device = await Device(port: port, publishable: server.publishable, clock: Clock()).started()
+            let user = "user-\(UUID().uuidString.prefix(8))"
+            let calls = Guarded(0)
+            // The first token is another subject's (as a stale one from a previous login would be).
+            let stale = try await Self.mintToken("someone-else", port: port, secret: server.secret)
+            try device.manager.identify(userId: user, tokens: {
+                let call = calls.withLock { count -> Int in
+                    count += 1
+                    return count
+                }
+                return call == 1 ? stale : try await Self.mintToken(user, port: port, secret: server.secret)
+            })
+            try device.manager.agreeToAll()
+            let status = try #require(await device.manager.syncNow())
+            #expect(status.pending == 0, "\(status)")
+            #expect(calls.withLock { $0 } == 2)
+            #expect(try await Self.eventIds(user, port: port, secret: server.secret).count == 1)
+        }
+    }
+
+    @Test("a remote decision that never showed a vendor this app discloses: its choices apply, and the ask rules ask about that vendor")
+    func remoteFromAnotherVendorSet() async throws {
+        try await Self.withConsentd { session in
+            let (server, port) = (session.server, session.port)
+            let clock = Clock()
+            let user = "user-\(UUID().uuidString.prefix(8))"
+            // Another app of the publisher, which discloses vendors 1 and 21 only.
+            let other = await Device(port: port, publishable: server.publishable, clock: clock, vendorIds: [1, 21]).started()
+            try other.manager.identify(userId: user, token: try await Self.mintToken(user, port: port, secret: server.secret))
+            try other.manager.agreeToAll()
+            _ = await other.manager.syncNow()
+            clock.advance(10)
+            let this = await Device(port: port, publishable: server.publishable, clock: clock).started()
+            try this.manager.identify(userId: user, token: try await Self.mintToken(user, port: port, secret: server.secret))
+            _ = await this.manager.syncNow()
+            let applied = try #require(this.manager.consent)
+            #expect(applied.vendorConsents == [1, 21])
+            #expect(applied.disclosedVendors == [1, 21])
+            #expect(applied.purposeConsents == other.manager.consent?.purposeConsents)
+            #expect(this.manager.askVerdict() == .vendorsAdded([755]))
+            // The TC string is this app's: its vendor list, vendor 755 not consented.
+            let tcString = try TCString(decoding: try #require(this.store.value(forKey: "IABTCF_TCString")?.string))
+            #expect(tcString.vendorConsents == [1, 21])
+            #expect(tcString.disclosedVendors == [1, 21])
         }
     }
 

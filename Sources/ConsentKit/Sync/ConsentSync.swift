@@ -564,9 +564,29 @@ final class ConsentSync: Sendable {
             return false
         }
         succeeded()
+        forgetCredentialsOfSignedOutUsers(among: entries, files: files)
         // Every answer carries the subject's winner; the last one is the newest of them.
         if let current = results.last?.current { _ = hostValue?.applyRemote(current) }
         return true
+    }
+
+    /// Drops the token and provider of a signed-out user whose last pending event was just sent.
+    private func forgetCredentialsOfSignedOutUsers(among entries: [OutboxEntry], files: Files) {
+        let users = Set(entries.compactMap(\.userId))
+        let done = self.files.withLock { _ -> [String] in
+            let done = users.filter { user in files.identity.userId != user && !files.outbox.pending.contains { $0.userId == user } }
+            guard !done.isEmpty else { return [] }
+            for user in done { files.identity.userTokens[user] = nil }
+            try? files.identity.save(to: files.identityLog)
+            return Array(done)
+        }
+        guard !done.isEmpty else { return }
+        state.withLock { state in
+            for user in done {
+                state.providers[user] = nil
+                state.minted[user] = nil
+            }
+        }
     }
 
     // MARK: Outcomes
