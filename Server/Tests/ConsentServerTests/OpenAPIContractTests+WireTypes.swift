@@ -34,8 +34,19 @@ extension OpenAPIContractTests {
             ("AppendResult", try encoder.encode(AppendResult(eventId: state.eventId, subjectId: "sub_1", outcome: .current, current: state,
                                                              subjectToken: "ckt_e30.c2ln"))),
             ("Error", try encoder.encode(ConsentdErrorBody(code: "invalid_field", message: "proof.method must be …", field: "proof.method"))),
+            ("ConsentBatchRequest", try encoder.encode(ConsentBatchRequest(events: [
+                ConsentEventRequest(eventId: UUID(), subjectId: "user-1", collectedAt: Date(), consent: fullRecord)]))),
+            ("ConsentBatchResponse", try encoder.encode(ConsentBatchResponse(results: [batchItem]))),
+            ("ConsentBatchItem", try encoder.encode(batchItem)),
         ]
     }
+
+    /// A batch's result with every field set (the server sends `result` or `error`, never both;
+    /// the tour in answersAreDocumented checks what it sends).
+    static let batchItem = ConsentBatchItem(
+        eventId: state.eventId, status: 201,
+        result: AppendResult(eventId: state.eventId, subjectId: "user-1", outcome: .current, current: state, subjectToken: "ckt_e30.c2ln"),
+        error: ConsentdErrorBody.Detail(code: "invalid_field", message: "eventId must be a UUID", field: "eventId"))
 
     /// Values with only what is always written, by the schema that describes them.
     static func minimalValues() throws -> [(String, Data)] {
@@ -51,6 +62,9 @@ extension OpenAPIContractTests {
                 current: SubjectState(subjectId: "user-1", eventId: state.eventId, collectedAt: state.collectedAt,
                                       receivedAt: state.receivedAt, consent: record)))),
             ("Error", try encoder.encode(ConsentdErrorBody(code: "unauthorized", message: "send a key"))),
+            ("ConsentBatchRequest", try encoder.encode(ConsentBatchRequest(events: [ConsentEventRequest(eventId: UUID(), collectedAt: Date(), consent: record)]))),
+            ("ConsentBatchResponse", try encoder.encode(ConsentBatchResponse(results: [ConsentBatchItem(eventId: nil, status: 400)]))),
+            ("ConsentBatchItem", try encoder.encode(ConsentBatchItem(eventId: nil, status: 400))),
         ]
     }
 
@@ -83,6 +97,26 @@ extension OpenAPIContractTests {
         #expect(Set(ConsentProof.CodingKeys.allCases.map(\.rawValue)) == Set((contract.schema("Proof")["properties"] as? [String: Any] ?? [:]).keys))
         #expect(contract.schema("Proof")["additionalProperties"] as? Bool == false)
         #expect(Set(ConsentRecord.CodingKeys.allCases.map(\.rawValue)) == Set((contract.schema("Consent")["properties"] as? [String: Any] ?? [:]).keys))
+    }
+
+    @Test("a batch's size and its results' statuses are the ones openapi.yaml declares")
+    func batchLimitsAndStatuses() throws {
+        let contract = OpenAPIContract.shared
+        let batch = contract.schema("ConsentBatchRequest")
+        #expect(batch["additionalProperties"] as? Bool == false)
+        let events = try #require((batch["properties"] as? [String: Any])?["events"] as? [String: Any])
+        #expect(events["minItems"] as? Int == 1)
+        #expect(events["maxItems"] as? Int == ConsentBatchRequest.maximumCount)
+        let results = try #require((contract.schema("ConsentBatchResponse")["properties"] as? [String: Any])?["results"] as? [String: Any])
+        #expect(results["maxItems"] as? Int == ConsentBatchRequest.maximumCount)
+        // The statuses a result may carry: POST /v1/consents's own, less those that refuse a
+        // request as a whole (401, 415, 429, 503); an event over the single limit is 413 in both.
+        let single = Set(contract.statuses(method: "POST", template: "/v1/consents"))
+        #expect(Set(contract.enumValues(schema: "ConsentBatchItem", property: "status")) == single.subtracting(["401", "415", "429", "503"]))
+        let item = try JSONEncoder().encode(ConsentBatchItem(eventId: nil, status: 500, error: .init(code: "x", message: "y")))
+        #expect(!contract.problems(json: item, schema: "ConsentBatchItem").isEmpty)
+        let mixed = try JSONEncoder().encode(ConsentBatchItem(eventId: nil, status: 201, error: .init(code: "x", message: "y")))
+        #expect(!contract.problems(json: mixed, schema: "ConsentBatchItem").isEmpty)
     }
 
     @Test("the shared enumerations have exactly openapi.yaml's values")
@@ -120,6 +154,19 @@ extension OpenAPIContractTests {
 
             let state = try await client.send(.get, "/v1/subjects/user-7", bearer: server.secret)
             #expect(try decoder.decode(SubjectState.self, from: Data(state.body.readableBytesView)) == result.current)
+
+            let batch = ConsentBatchRequest(events: [
+                ConsentEventRequest(subjectId: "user-7", collectedAt: Date(), consent: record),
+                ConsentEventRequest(eventId: "not-a-uuid", subjectId: "user-7", collectedAt: "2026-01-01T00:00:00Z", consent: record),
+            ])
+            let batched = try await client.send(.post, "/v1/consents/batch", bearer: server.secret,
+                                                json: String(decoding: try JSONEncoder().encode(batch), as: UTF8.self))
+            #expect(batched.status == .ok)
+            let answer = try decoder.decode(ConsentBatchResponse.self, from: Data(batched.body.readableBytesView))
+            #expect(answer.results.map(\.status) == [201, 400])
+            #expect(answer.results.map(\.eventId) == batch.events.map(\.eventId))
+            #expect(answer.results[0].result?.current.consent == record)
+            #expect(answer.results[1].error?.field == "eventId")
 
             let refused = try await client.send(.get, "/v1/config?publisherIds=pub-news&debug_geo=mars", bearer: server.publishable)
             let body = try decoder.decode(ConsentdErrorBody.self, from: Data(refused.body.readableBytesView))

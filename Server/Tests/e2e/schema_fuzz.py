@@ -22,9 +22,11 @@ logged "request failed".
         [--checks LIST] [--fail-on LIST] [--seed N] [--report-dir DIR] [--keep] [-- SCHEMATHESIS ARGS]
 
 negative_data_rejection also takes 413 as a rejection (a schema-violating body over 64 KiB is
-refused with the documented payload_too_large); positive_data_acceptance flags the documented
-business-rule 400s the schema cannot express (unknown publisher ids, collectedAt before
-2018-05-25 or in the future, cursors the server never handed out), which is why neither gates.
+refused with the documented payload_too_large), and flags POST /v1/consents/batch whenever only
+an event breaks the schema: by design the batch is answered 200 and that event refused in its
+result; positive_data_acceptance flags the documented business-rule 400s the schema cannot
+express (unknown publisher ids, collectedAt before 2018-05-25 or in the future, cursors the
+server never handed out), which is why neither gates.
 """
 from __future__ import annotations
 

@@ -32,10 +32,12 @@ public struct ConsentBatchResponse: Sendable, Equatable, Codable {
 /// What became of one event of a batch: the status `POST /v1/consents` would have answered for
 /// it alone, and that answer's body.
 public struct ConsentBatchItem: Sendable, Equatable, Codable {
-    /// The event's id as sent (nil when the event had none readable).
+    /// The event's `eventId` as sent (not lower-cased), nil when the event had none that is a
+    /// string.
     public var eventId: String?
     /// `201` appended, `200` a retry of an event stored before; otherwise the refusal's status
-    /// (`400`, `403`, `409`, `410`, `422`), which a retry of the same event cannot change.
+    /// (`400`, `403`, `409`, `410`, `413`, `422`). A retry of the same event gets the same
+    /// refusal, except `410`, which ends when the publisher's backend starts the subject anew.
     public var status: Int
     /// The append's answer, for `200` and `201`.
     public var result: AppendResult?

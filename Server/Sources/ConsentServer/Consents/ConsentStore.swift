@@ -45,19 +45,36 @@ public final class ConsentStore: Sendable {
     public func append(
         appId: String, request: CheckedConsentEvent, credential: CredentialKind, receivedAt: Date = Date()
     ) async throws -> AppendAnswer {
+        try await committer.submit(pending(appId: appId, request: request, credential: credential, receivedAt: receivedAt))
+    }
+
+    /// Appends several events for `appId` in one transaction, in the order given, each decided
+    /// exactly as by `append(appId:request:credential:receivedAt:)` (so a later event of the list
+    /// meets the earlier ones as stored). Answers each event in order: its answer, or the error
+    /// `append` would have thrown for it alone (`StoreError.eventIdConflict`). Throws when the
+    /// transaction as a whole failed, in which case nothing was appended.
+    public func append(
+        appId: String, contentsOf requests: [CheckedConsentEvent], credential: CredentialKind, receivedAt: Date = Date()
+    ) async throws -> [Result<AppendAnswer, any Error>] {
+        try await committer.submit(contentsOf: requests.map {
+            pending(appId: appId, request: $0, credential: credential, receivedAt: receivedAt)
+        })
+    }
+
+    /// An event made ready for the committer: the subject hashed (or made), the content serialized
+    /// and fingerprinted. Done here, on the caller's task, so the single writer only assembles text.
+    private func pending(appId: String, request: CheckedConsentEvent, credential: CredentialKind, receivedAt: Date) -> PendingAppend {
         let givenSubject = request.subjectId
         let subjectId = givenSubject ?? Self.newSubjectId()
         let subjectHash = secret.subjectHash(appId: appId, subjectId: subjectId)
-        // Serialized here, on the caller's task, so the single writer only assembles text.
         let consentJSON = request.consent.canonicalJSON
         let fingerprint = SHA256.hash(data: Data(
             "\(request.eventId)|\(givenSubject == nil ? "" : subjectHash)|\(request.collectedAtMilliseconds)|\(consentJSON)".utf8)).hexString
-        let pending = PendingAppend(
+        return PendingAppend(
             appId: appId, eventId: request.eventId, subjectId: subjectId,
             subjectWasGenerated: givenSubject == nil, subjectHash: subjectHash,
             collectedAt: request.collectedAtMilliseconds, receivedAt: Timestamps.milliseconds(receivedAt),
             credential: credential, consentJSON: consentJSON, fingerprint: fingerprint)
-        return try await committer.submit(pending)
     }
 
     /// The subject's current state, nil when the subject has none.
@@ -155,14 +172,25 @@ public final class ConsentStore: Sendable {
 
     /// The subject's last erasure, nil when it was never erased.
     public func erasure(appId: String, subjectId: String) async throws -> ErasedSubject? {
-        let hash = secret.subjectHash(appId: appId, subjectId: subjectId)
+        try await erasures(appId: appId, subjectIds: [subjectId])[subjectId]
+    }
+
+    /// The last erasure of each of `subjectIds` that was ever erased, by subject id, in one query.
+    public func erasures(appId: String, subjectIds: some Collection<String>) async throws -> [String: ErasedSubject] {
+        let byHash = Dictionary(subjectIds.map { (secret.subjectHash(appId: appId, subjectId: $0), $0) }, uniquingKeysWith: { first, _ in first })
+        guard !byHash.isEmpty else { return [:] }
+        let hashes = Array(byHash.keys)
         return try await database.read { db in
-            try await db.raw("""
-                SELECT erased_at_ms, restarted_at_ms FROM erased_subjects WHERE subject_hash = \(bind: hash) AND app_id = \(bind: appId)
-                """).first().map { row in
-                try ErasedSubject(erasedAt: row.decode(column: "erased_at_ms", as: Int64.self),
-                                  restartedAt: row.decode(column: "restarted_at_ms", as: Int64?.self))
+            var found: [String: ErasedSubject] = [:]
+            for row in try await db.raw("""
+                SELECT subject_hash, erased_at_ms, restarted_at_ms FROM erased_subjects
+                WHERE subject_hash IN (\(binds: hashes)) AND app_id = \(bind: appId)
+                """).all() {
+                guard let subjectId = byHash[try row.decode(column: "subject_hash", as: String.self)] else { continue }
+                found[subjectId] = try ErasedSubject(erasedAt: row.decode(column: "erased_at_ms", as: Int64.self),
+                                                     restartedAt: row.decode(column: "restarted_at_ms", as: Int64?.self))
             }
+            return found
         }
     }
 

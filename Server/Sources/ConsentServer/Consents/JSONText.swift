@@ -27,6 +27,17 @@ struct JSONText {
         needsComma = true
     }
 
+    mutating func beginArray() {
+        separate()
+        bytes.append(UInt8(ascii: "["))
+        needsComma = false
+    }
+
+    mutating func endArray() {
+        bytes.append(UInt8(ascii: "]"))
+        needsComma = true
+    }
+
     mutating func key(_ name: StaticString) {
         separate()
         bytes.append(UInt8(ascii: "\""))

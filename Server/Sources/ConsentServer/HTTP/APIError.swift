@@ -41,6 +41,13 @@ public struct APIError: HTTPResponseError, Sendable, Equatable {
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(data: data)))
     }
 
+    /// The refusal of a request field that failed its check: `422` for a consent string that
+    /// does not decode, `400` for anything else.
+    init(_ invalid: InvalidField) {
+        self.init(invalid.code == .invalidConsentString ? .unprocessableContent : .badRequest, invalid.code.rawValue, invalid.message,
+                  field: invalid.field)
+    }
+
     static func badRequest(_ message: String, field: String? = nil) -> APIError {
         APIError(.badRequest, "invalid_field", message, field: field)
     }

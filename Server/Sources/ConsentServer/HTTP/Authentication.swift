@@ -52,7 +52,7 @@ extension Consentd {
     }
 
     /// Refuses a subject token used for another subject than its own.
-    func requireSubject(_ principal: Principal, subjectId: String) throws {
+    func requireSubject(_ principal: Principal, subjectId: String) throws(APIError) {
         if let allowed = principal.subjectHash, allowed != secret.subjectHash(appId: principal.appId, subjectId: subjectId) {
             throw APIError.forbidden("this subject token is for another subject")
         }

@@ -36,6 +36,18 @@ public struct ServerSettings: Sendable {
     public var vendorListMaxAge = 3600
     /// The largest request body accepted, in bytes.
     public var bodyLimit = 64 * 1024
+    /// The largest `POST /v1/consents/batch` body accepted, in bytes: room for
+    /// `ConsentBatchRequest.maximumCount` events of up to `bodyLimit` bytes each and the envelope
+    /// around them (`bodyLimit` × 101, 6.3 MiB with the default limit), but never more than
+    /// ``maxBatchBodyLimit``. Each event in a batch is still held to `bodyLimit`.
+    public var batchBodyLimit: Int {
+        min(bodyLimit * (ConsentBatchRequest.maximumCount + 1), Self.maxBatchBodyLimit)
+    }
+    /// The most ``batchBodyLimit`` grows to however large `bodyLimit` is set (8 MiB): a node holds
+    /// a request's body in memory until it is checked, so a batch must not hold 100 times a raised
+    /// limit. With a `bodyLimit` over 83,055 bytes, 100 events of that size no longer fit in one
+    /// batch.
+    public static let maxBatchBodyLimit = 8 * 1024 * 1024
     /// How long a connection with no request under way stays open: from its opening, or from the
     /// end of its last response, to the first byte of a request.
     public var idleTimeout: Duration = .seconds(60)

@@ -3,17 +3,22 @@ import Synchronization
 /// Batches concurrent submissions into one commit.
 ///
 /// While a commit is in flight, new submissions queue; when it finishes, everything queued (up to
-/// `maxBatch`) goes into the next commit. One writer, no timer: a lone submission commits at
+/// `maxBatch` items) goes into the next commit. One writer, no timer: a lone submission commits at
 /// once, and under load each fsync carries many submissions. This is how SQLite reaches thousands
 /// of durable appends per second, and how a PostgreSQL node takes an app's chain lock once per
 /// batch instead of once per event.
+///
+/// A submission of several items (`submit(contentsOf:)`) is never split: its items go into one
+/// commit, in their order, next to each other. A commit carries whole submissions while they fit
+/// in `maxBatch` items; a submission larger than `maxBatch` commits alone.
 final class GroupCommitter<Item: Sendable, Output: Sendable>: Sendable {
     /// Commits a batch and answers each item, in order. Throwing fails the whole batch.
     typealias Commit = @Sendable ([Item]) async throws -> [Result<Output, any Error>]
 
+    /// One submission: its items, and who waits for their answers.
     private struct Waiting {
-        let item: Item
-        let continuation: CheckedContinuation<Output, any Error>
+        let items: [Item]
+        let continuation: CheckedContinuation<[Result<Output, any Error>], any Error>
     }
 
     private struct State {
@@ -33,9 +38,16 @@ final class GroupCommitter<Item: Sendable, Output: Sendable>: Sendable {
 
     /// Queues `item` and returns its answer once the commit that carries it has finished.
     func submit(_ item: Item) async throws -> Output {
-        try await withCheckedThrowingContinuation { continuation in
+        try await submit(contentsOf: [item])[0].get()
+    }
+
+    /// Queues `items` together, in order, and returns their answers, in order, once the one
+    /// commit that carries them all has finished. Throws when that commit failed as a whole.
+    func submit(contentsOf items: [Item]) async throws -> [Result<Output, any Error>] {
+        guard !items.isEmpty else { return [] }
+        return try await withCheckedThrowingContinuation { continuation in
             let startDraining = state.withLock { state -> Bool in
-                state.waiting.append(Waiting(item: item, continuation: continuation))
+                state.waiting.append(Waiting(items: items, continuation: continuation))
                 if state.draining { return false }
                 state.draining = true
                 return true
@@ -49,14 +61,13 @@ final class GroupCommitter<Item: Sendable, Output: Sendable>: Sendable {
     private func drain() async {
         while let batch = nextBatch() {
             do {
-                let results = try await commit(batch.map(\.item))
-                for (waiting, result) in zip(batch, results) {
-                    waiting.continuation.resume(with: result)
-                }
-                if results.count < batch.count {
-                    for waiting in batch[results.count...] {
-                        waiting.continuation.resume(throwing: CancellationError())
-                    }
+                var results = try await commit(batch.flatMap(\.items))[...]
+                for waiting in batch {
+                    var answers = Array(results.prefix(waiting.items.count))
+                    results = results.dropFirst(waiting.items.count)
+                    // A commit that answered too few items leaves the rest unanswered, not hanging.
+                    while answers.count < waiting.items.count { answers.append(.failure(CancellationError())) }
+                    waiting.continuation.resume(returning: answers)
                 }
             } catch {
                 for waiting in batch {
@@ -66,13 +77,20 @@ final class GroupCommitter<Item: Sendable, Output: Sendable>: Sendable {
         }
     }
 
+    /// The next commit's submissions: whole ones, oldest first, up to `maxBatch` items (at least
+    /// one submission, however large).
     private func nextBatch() -> [Waiting]? {
         state.withLock { state in
             if state.waiting.isEmpty {
                 state.draining = false
                 return nil
             }
-            let count = min(maxBatch, state.waiting.count)
+            var count = 1
+            var items = state.waiting[0].items.count
+            while count < state.waiting.count, items + state.waiting[count].items.count <= maxBatch {
+                items += state.waiting[count].items.count
+                count += 1
+            }
             let batch = Array(state.waiting.prefix(count))
             state.waiting.removeFirst(count)
             return batch

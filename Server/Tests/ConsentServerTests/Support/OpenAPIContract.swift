@@ -56,6 +56,12 @@ struct OpenAPIContract {
         return validate(json, against: schema, at: "body").map { "\(here): \($0)" }
     }
 
+    /// The statuses documented for `METHOD template` (`default` left out).
+    func statuses(method: String, template: String) -> [String] {
+        let operation = ((document["paths"] as? [String: Any])?[template] as? [String: Any])?[method.lowercased()] as? [String: Any]
+        return (operation?["responses"] as? [String: Any] ?? [:]).keys.filter { $0 != "default" }.sorted()
+    }
+
     /// The schema `#/components/schemas/NAME`.
     func schema(_ name: String) -> [String: Any] {
         resolve(["$ref": "#/components/schemas/\(name)"])

@@ -1,57 +1,167 @@
+import ConsentdAPI
+import Foundation
 import Hummingbird
 
 extension Consentd {
-    /// `POST /v1/consents`.
+    /// `POST /v1/consents` and `POST /v1/consents/batch`. Both check and append their events
+    /// through ``appendEvents(_:for:requiringSubject:)``, so one event is answered the same
+    /// whichever route carries it.
     func addConsentRoutes(to router: Router<ConsentdContext>) {
         router.post("/v1/consents") { request, _ -> Response in
             let principal = try await self.authenticate(request, allowing: [.publishable, .secret, .subjectToken], action: "append consent events")
             var request = request
             let body = try await request.jsonBody(limit: self.settings.bodyLimit)
-            let event: CheckedConsentEvent
-            do {
-                event = try CheckedConsentEvent.decode(body)
-            } catch let error as InvalidField {
-                let status: HTTPResponse.Status = error.code == .invalidConsentString ? .unprocessableContent : .badRequest
-                throw APIError(status, error.code.rawValue, error.message, field: error.field)
+            let event = Result { () throws(InvalidField) in try CheckedConsentEvent.decode(body) }.mapError { APIError($0) }
+            let answer = try await self.appendEvents([event], for: principal, requiringSubject: false)[0].get()
+            guard principal.credential == .publishable else {
+                return jsonResponse(text: answer.json, status: answer.created ? .created : .ok)
             }
-            switch principal.credential {
-            case .publishable:
-                // The key ships inside every app, so it is public: alone it may only create a subject.
-                if event.subjectId != nil {
-                    throw APIError(.forbidden, "subject_credential_required",
-                                   "a publishable key alone cannot write for a subjectId: send the subject's token "
-                                   + "(returned when consentd created the subject, or minted by the publisher's backend)",
-                                   field: "subjectId")
-                }
-            case .subjectToken:
-                guard let subjectId = event.subjectId else {
-                    throw APIError(.badRequest, "missing_field", "with a subject token, subjectId is required", field: "subjectId")
-                }
-                try self.requireSubject(principal, subjectId: subjectId)
-            case .secret:
-                break
+            // The subject consentd created, and the installation token that alone may write it again.
+            let result = try answer.result()
+            let token = SubjectToken(appId: principal.appId, subjectHash: self.secret.subjectHash(appId: principal.appId, subjectId: result.subjectId),
+                                     keyId: principal.keyId).encoded(with: self.secret)
+            return jsonResponse(text: String(answer.json.dropLast()) + #","subjectToken":""# + token + #""}"#,
+                                status: answer.created ? .created : .ok)
+        }
+
+        router.post("/v1/consents/batch") { request, _ -> Response in
+            let principal = try await self.authenticate(request, allowing: [.publishable, .secret, .subjectToken], action: "append consent events")
+            if principal.credential == .publishable {
+                // Every event of a batch names its subject, which the public key alone may not write.
+                throw APIError(.forbidden, "subject_credential_required",
+                               "a batch writes existing subjects, which a publishable key alone may not: send the subject's token "
+                               + "or the secret key; a new subject is created by POST /v1/consents without subjectId")
             }
-            if let subjectId = event.subjectId, let erased = try await self.store.erasure(appId: principal.appId, subjectId: subjectId),
-               !erased.admits(principal.credential, token: principal.token) {
-                throw APIError(.gone, "subject_erased", erased.restartedAt == nil
+            var request = request
+            let body = try await request.jsonBody(limit: self.settings.batchBodyLimit)
+            let envelope: ConsentBatchEnvelope
+            do throws(InvalidField) {
+                envelope = try ConsentBatchEnvelope.decode(body)
+            } catch {
+                throw APIError(error)
+            }
+            let now = Date()
+            let events = envelope.events.map { text -> Result<CheckedConsentEvent, APIError> in
+                // What POST /v1/consents would refuse as too large, before reading it.
+                guard text.count <= self.settings.bodyLimit else {
+                    return .failure(APIError(.contentTooLarge, "payload_too_large",
+                                             "the event is larger than \(self.settings.bodyLimit) bytes, the limit of one event"))
+                }
+                return Result { () throws(InvalidField) in try CheckedConsentEvent.decode(text, now: now) }.mapError { APIError($0) }
+            }
+            let answers = try await self.appendEvents(events, for: principal, requiringSubject: true)
+            var json = JSONText(capacity: 1024 * answers.count)
+            json.beginObject()
+            json.key("results")
+            json.beginArray()
+            for (text, answer) in zip(envelope.events, answers) {
+                json.beginObject()
+                switch answer {
+                case .success(let answer):
+                    Self.writeEventId(ConsentBatchEnvelope.sentEventId(in: text), to: &json)
+                    json.key("result"); json.raw(answer.json)
+                    json.key("status"); json.integer(answer.created ? 201 : 200)
+                case .failure(let refusal):
+                    json.key("error")
+                    json.beginObject()
+                    json.key("code"); json.string(refusal.code)
+                    if let field = refusal.field { json.key("field"); json.string(field) }
+                    json.key("message"); json.string(refusal.message)
+                    json.endObject()
+                    Self.writeEventId(ConsentBatchEnvelope.sentEventId(in: text), to: &json)
+                    json.key("status"); json.integer(refusal.status.code)
+                }
+                json.endObject()
+            }
+            json.endArray()
+            json.endObject()
+            return jsonResponse(text: json.text)
+        }
+    }
+
+    private static func writeEventId(_ eventId: String?, to json: inout JSONText) {
+        if let eventId { json.key("eventId"); json.string(eventId) }
+    }
+
+    /// Checks and appends events for `principal`, by the rules of `POST /v1/consents`, and answers
+    /// each in order: the store's answer, or the refusal that route would have sent for that event
+    /// alone. The events that pass go to the store together, in order: one transaction.
+    ///
+    /// The rules, for each event that decoded: with a publishable key, no `subjectId` (`403
+    /// subject_credential_required`); with a subject token, its own subject (`400 missing_field`
+    /// without one, `403 forbidden` for another); with `requiringSubject` (a batch, which writes
+    /// existing subjects only), a `subjectId` whatever the credential (`400 missing_field`); a
+    /// subject erased is `410 subject_erased` unless the credential may write it anew; an event id
+    /// used before with other content is `409 event_id_conflict`.
+    ///
+    /// Throws only what fails the request as a whole: a database that does not answer.
+    func appendEvents(
+        _ events: [Result<CheckedConsentEvent, APIError>], for principal: Principal, requiringSubject: Bool
+    ) async throws -> [Result<ConsentStore.AppendAnswer, APIError>] {
+        var answers = [Result<ConsentStore.AppendAnswer, APIError>?](repeating: nil, count: events.count)
+        var admitted: [(index: Int, event: CheckedConsentEvent)] = []
+        for (index, event) in events.enumerated() {
+            do throws(APIError) {
+                let event = try event.get()
+                try admit(event, for: principal, requiringSubject: requiringSubject)
+                admitted.append((index, event))
+            } catch {
+                answers[index] = .failure(error)
+            }
+        }
+        // Erasures, for the subjects of the events admitted so far, in one query.
+        let erasures = try await store.erasures(appId: principal.appId, subjectIds: Set(admitted.compactMap(\.event.subjectId)))
+        var appending: [(index: Int, event: CheckedConsentEvent)] = []
+        for (index, event) in admitted {
+            if let subjectId = event.subjectId, let erased = erasures[subjectId], !erased.admits(principal.credential, token: principal.token) {
+                answers[index] = .failure(APIError(.gone, "subject_erased", erased.restartedAt == nil
                     ? "subject \(subjectId) was erased; the publisher's backend may start it anew with POST /v1/subjects/{subjectId}/restart"
                     : "subject \(subjectId) was erased and started anew; credentials from before the erasure no longer write it",
-                    field: "subjectId")
+                    field: "subjectId"))
+            } else {
+                appending.append((index, event))
             }
-            do {
-                let answer = try await self.store.append(appId: principal.appId, request: event, credential: principal.credential)
-                guard principal.credential == .publishable else {
-                    return jsonResponse(text: answer.json, status: answer.created ? .created : .ok)
+        }
+        if !appending.isEmpty {
+            let stored = try await store.append(appId: principal.appId, contentsOf: appending.map(\.event), credential: principal.credential)
+            for ((index, _), result) in zip(appending, stored) {
+                switch result {
+                case .success(let answer):
+                    answers[index] = .success(answer)
+                case .failure(let error as StoreError):
+                    answers[index] = .failure(APIError(.conflict, "event_id_conflict", error.description, field: "eventId"))
+                case .failure(let error):
+                    // Not the event's fault: the request fails as a whole (503), as a single append would.
+                    throw error
                 }
-                // The subject consentd created, and the installation token that alone may write it again.
-                let result = try answer.result()
-                let token = SubjectToken(appId: principal.appId, subjectHash: self.secret.subjectHash(appId: principal.appId, subjectId: result.subjectId),
-                                         keyId: principal.keyId).encoded(with: self.secret)
-                return jsonResponse(text: String(answer.json.dropLast()) + #","subjectToken":""# + token + #""}"#,
-                                    status: answer.created ? .created : .ok)
-            } catch let error as StoreError {
-                throw APIError(.conflict, "event_id_conflict", error.description, field: "eventId")
             }
+        }
+        return answers.map { $0! }
+    }
+
+    /// Whether `principal` may write `event`'s subject (the rules that need no database).
+    private func admit(_ event: CheckedConsentEvent, for principal: Principal, requiringSubject: Bool) throws(APIError) {
+        switch principal.credential {
+        case .publishable:
+            // The key ships inside every app, so it is public: alone it may only create a subject.
+            if event.subjectId != nil {
+                throw APIError(.forbidden, "subject_credential_required",
+                               "a publishable key alone cannot write for a subjectId: send the subject's token "
+                               + "(returned when consentd created the subject, or minted by the publisher's backend)",
+                               field: "subjectId")
+            }
+        case .subjectToken:
+            guard let subjectId = event.subjectId else {
+                throw APIError(.badRequest, "missing_field", "with a subject token, subjectId is required", field: "subjectId")
+            }
+            try requireSubject(principal, subjectId: subjectId)
+        case .secret:
+            break
+        }
+        if requiringSubject, event.subjectId == nil {
+            throw APIError(.badRequest, "missing_field",
+                           "subjectId is required: a batch writes existing subjects (POST /v1/consents without subjectId creates one)",
+                           field: "subjectId")
         }
     }
 }
