@@ -262,7 +262,8 @@ struct SyncLiveTests {
         try await Self.withConsentd(listening: false) { session in
             let (server, port) = (session.server, session.port)
             let clock = Clock()
-            let device = await Device(port: port, publishable: server.publishable, clock: clock).started()
+            let transport = FaultyTransport()
+            let device = await Device(port: port, publishable: server.publishable, clock: clock, transport: transport).started()
             for index in 0..<200 {
                 clock.advance(1)
                 if index.isMultiple(of: 2) { try device.manager.agreeToAll() } else { try device.manager.disagreeToAll() }
@@ -275,7 +276,10 @@ struct SyncLiveTests {
             #expect(local.count == 200)
 
             try await session.start()
+            let postsOffline = transport.posts.withLock { $0 }
             let online = try #require(await device.manager.syncNow())
+            // The first event creates the subject; the other 199 go in batches of 100.
+            #expect(transport.posts.withLock { $0 } - postsOffline == 3)
             #expect(online.pending == 0)
             #expect(online.lastError == nil)
             let subject = try #require(online.subjectId)
