@@ -86,6 +86,24 @@ enum Snippets {
         // end snippet
     }
 
+    /// The app's own backend, which holds consentd's secret key and mints subject tokens.
+    protocol Backend: Sendable {
+        func consentToken() async throws -> String
+    }
+
+    static func sync(_ consent: ConsentManager, backend: any Backend) async throws -> Int {
+        // snippet: sync
+        // After sign-in, and at every launch while signed in:
+        try consent.identify(userId: "customer-user-42", tokens: { try await backend.consentToken() })
+        // Optional: sync now (it also happens on its own) and look at how it stands.
+        let status = await consent.syncNow()
+        print("pending:", status?.pending ?? 0, "last error:", status?.lastError.map { "\($0)" } ?? "none")
+        // On logout:
+        consent.forgetUser()
+        // end snippet
+        return status?.pending ?? 0
+    }
+
     @MainActor
     static func observe(_ consent: ConsentManager) -> Bool {
         if #available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *) {

@@ -1,5 +1,6 @@
 // libFuzzer entry point for consentd's request checks: a `POST /v1/consents` body as the
-// server reads it (JSON, ids, timestamps, consent strings), through `CheckedConsentEvent`.
+// server reads it (JSON, ids, timestamps, consent strings), through `CheckedConsentEvent`, and
+// the same input as a `POST /v1/consents/batch` body, through `ConsentBatchEnvelope`.
 //
 // For every input: checking must not crash and must answer either an event or an
 // `InvalidField` that names a known code and says what is wrong; what it accepts must be
@@ -34,6 +35,7 @@ public func fuzzConsentd(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let body = Data(bytes: data, count: size)
     // The server's clock, the same for every input, so that `collectedAt`'s bounds do not move.
     let now = Date(timeIntervalSince1970: 1_800_000_000)
+    checkBatchEnvelope(body)
     let event: CheckedConsentEvent
     do {
         event = try CheckedConsentEvent.decode(body, now: now)
@@ -72,4 +74,27 @@ public func fuzzConsentd(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             """)
     }
     return 0
+}
+
+/// The same input as a `POST /v1/consents/batch` body: the envelope's check must not crash,
+/// must say what is wrong when it refuses, and must cut out events that are pieces of the body
+/// (1 to 100 of them), each a JSON object.
+func checkBatchEnvelope(_ body: Data) {
+    let envelope: ConsentBatchEnvelope
+    do {
+        envelope = try ConsentBatchEnvelope.decode(body)
+    } catch {
+        if error.message.isEmpty || error.field?.isEmpty == true {
+            fatalError("a batch refusal without its words: \(error.code) for \(String(decoding: body, as: UTF8.self).debugDescription)")
+        }
+        return
+    }
+    guard (1...ConsentBatchRequest.maximumCount).contains(envelope.events.count) else {
+        fatalError("a batch of \(envelope.events.count) events was accepted")
+    }
+    for event in envelope.events {
+        guard event.first == UInt8(ascii: "{"), event.last == UInt8(ascii: "}"), body.range(of: event) != nil else {
+            fatalError("an event cut out of the batch is not an object of its body: \(String(decoding: event, as: UTF8.self).debugDescription)")
+        }
+    }
 }
