@@ -128,8 +128,11 @@ final class ConsentSync: Sendable {
 
     // MARK: What the manager calls
 
-    /// The status now.
-    var status: SyncStatus { state.withLock { $0.status } }
+    /// The status now (the first read opens the outbox to count it).
+    var status: SyncStatus {
+        _ = opened()
+        return state.withLock { $0.status }
+    }
 
     /// Writes `entry` to the outbox, durable when this returns; the keys are written next, then
     /// ``committed(_:)`` lets it be sent. Returns the events the bound let go (0 mostly).

@@ -120,19 +120,32 @@ final class Outbox {
         return .fileCorrupt(path: log.url.path, line: corruption.line, reason: corruption.reason, setAsideAt: aside.path)
     }
 
-    /// The newest entry in the file, read from its end without reading the rest: what a start
-    /// compares with the keys (a crash between the outbox and the keys leaves it newer).
+    /// The newest entry in the file, read from the end of its content without reading the rest:
+    /// what a start compares with the keys (a crash between the outbox and the keys leaves it
+    /// newer). The content ends where the zero tail begins, found by bisection.
     static func newestEntry(in directory: URL) -> OutboxEntry? {
         let url = directory.appendingPathComponent("outbox.jsonl")
         guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
         defer { try? handle.close() }
         guard let size = try? handle.seekToEnd(), size > 0 else { return nil }
-        var window: UInt64 = 64 * 1024
+        func byte(at offset: UInt64) -> UInt8? {
+            guard (try? handle.seek(toOffset: offset)) != nil else { return nil }
+            return (try? handle.read(upToCount: 1))?.first
+        }
+        // The first zero byte: content is never zero, the tail always is.
+        var low: UInt64 = 0
+        var high = size
+        while low < high {
+            let middle = (low + high) / 2
+            guard let value = byte(at: middle) else { return nil }
+            if value == 0 { high = middle } else { low = middle + 1 }
+        }
+        let end = low
+        var window: UInt64 = 16 * 1024
         while true {
-            let start = size > window ? size - window : 0
-            guard (try? handle.seek(toOffset: start)) != nil, let data = try? handle.readToEnd() else { return nil }
-            let content = data.prefix(while: { $0 != 0 })
-            let lines = content.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
+            let start = end > window ? end - window : 0
+            guard (try? handle.seek(toOffset: start)) != nil, let data = try? handle.read(upToCount: Int(end - start)) else { return nil }
+            let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
             // The first line of a window that starts mid-file may be cut; the last may be torn.
             for line in lines.reversed() where line.starts(with: Array(#"{"add":"#.utf8)) {
                 if let decoded = try? JSONDecoder().decode([String: OutboxEntry].self, from: Data(line)), let entry = decoded["add"] {
