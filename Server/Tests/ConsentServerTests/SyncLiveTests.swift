@@ -227,6 +227,33 @@ struct SyncLiveTests {
         }
     }
 
+    @Test("a choice made before signing in goes to the user's subject at identify, with its own time and proof")
+    func choiceBeforeSignIn() async throws {
+        try await Self.withConsentd { session in
+            let (server, port) = (session.server, session.port)
+            let device = await Device(port: port, publishable: server.publishable, clock: Clock()).started()
+            try device.manager.agreeToAll()
+            let anonymous = try #require(await device.manager.syncNow())
+            let installationSubject = try #require(anonymous.subjectId)
+            #expect(try await Self.eventIds(installationSubject, port: port, secret: server.secret).count == 1)
+            let user = "user-\(UUID().uuidString.prefix(8))"
+            try device.manager.identify(userId: user, token: try await Self.mintToken(user, port: port, secret: server.secret))
+            let identified = try #require(await device.manager.syncNow())
+            #expect(identified.pending == 0 && identified.subjectId == user, "\(identified)")
+            let (status, body) = try await Self.get("/v1/subjects/\(user)", port: port, secret: server.secret)
+            #expect(status == 200)
+            let current = try #require(body as? [String: Any])
+            let consent = try #require(current["consent"] as? [String: Any])
+            #expect((consent["proof"] as? [String: Any])?["method"] as? String == "acceptAll")
+            #expect(consent["tcString"] as? String == device.store.value(forKey: "IABTCF_TCString")?.string)
+            let (_, installation) = try await Self.get("/v1/subjects/\(installationSubject)", port: port, secret: server.secret)
+            #expect((installation as? [String: Any])?["collectedAt"] as? String == current["collectedAt"] as? String)
+            // A second sync sends nothing again.
+            _ = await device.manager.syncNow()
+            #expect(try await Self.eventIds(user, port: port, secret: server.secret).count == 1)
+        }
+    }
+
     @Test("both devices decide at the same moment, synced in either order: A, B and consentd end on one winner",
           arguments: [false, true])
     func concurrentDecisionsConverge(bFirst: Bool) async throws {

@@ -138,15 +138,17 @@ final class ConsentSync: Sendable {
     /// ``committed(_:)`` lets it be sent. Returns the events the bound let go (0 mostly).
     func enqueue(_ entry: OutboxEntry) throws(SyncError) {
         guard let files = opened() else { throw .file("the sync folder \(settings.directory.path) cannot be used") }
+        // Marked before it is in the outbox, so that a pass running now does not send it yet.
+        state.withLock { _ = $0.uncommitted.insert(entry.eventId) }
         let result = self.files.withLock { _ -> Result<Int, OutboxLogError> in
             Result { () throws(OutboxLogError) -> Int in try files.outbox.add(entry) }
         }
         switch result {
         case .success(let dropped):
-            state.withLock { _ = $0.uncommitted.insert(entry.eventId) }
             refreshStatus(files)
             if dropped > 0 { fail(.outboxOverflow(dropped: dropped), schedule: false) }
         case .failure(let error):
+            state.withLock { _ = $0.uncommitted.remove(entry.eventId) }
             throw .file(String(describing: error))
         }
     }
@@ -350,6 +352,8 @@ final class ConsentSync: Sendable {
         guard let entry = host.entryForHeldDecision(subject: subject) else { return }
         do {
             try enqueue(entry)
+            // Its keys are the ones held: it may go in this pass's drain.
+            state.withLock { _ = $0.uncommitted.remove(entry.eventId) }
         } catch {
             fail(error, schedule: false)
         }
