@@ -354,6 +354,36 @@ struct SyncLiveTests {
         }
     }
 
+    @Test("a Retry-After of three thousand years is held to the longest backoff, and nothing crashes")
+    func absurdRetryAfter() async throws {
+        try await Self.withConsentd { session in
+            let (server, port) = (session.server, session.port)
+            let transport = FaultyTransport(faults: [.init(status: 429, retryAfter: "99999999999")])
+            let device = await Device(port: port, publishable: server.publishable, clock: Clock(), transport: transport).started()
+            try device.manager.agreeToAll()
+            let status = try #require(await device.manager.syncNow())
+            #expect(status.pending == 1)
+            #expect(status.lastError == .throttled(status: 429, retryAfter: 600))
+            let due = try #require(status.nextAttempt)
+            #expect(due.timeIntervalSinceNow <= 600)
+        }
+    }
+
+    @Test("a token provider given after a token replaces it: the provider's tokens are used")
+    func providerReplacesToken() async throws {
+        try await Self.withConsentd { session in
+            let (server, port) = (session.server, session.port)
+            let device = await Device(port: port, publishable: server.publishable, clock: Clock()).started()
+            let user = "user-\(UUID().uuidString.prefix(8))"
+            try device.manager.identify(userId: user, token: try await Self.mintToken("someone-else", port: port, secret: server.secret))
+            try device.manager.identify(userId: user, tokens: { try await Self.mintToken(user, port: port, secret: server.secret) })
+            try device.manager.agreeToAll()
+            let status = try #require(await device.manager.syncNow())
+            #expect(status.pending == 0, "\(status)")
+            #expect(try await Self.eventIds(user, port: port, secret: server.secret).count == 1)
+        }
+    }
+
     @Test("contract errors go to the dead-letter file and are reported: a clock 1 h ahead (400 collectedAt), a string consentd cannot decode (422)")
     func deadLetters() async throws {
         try await Self.withConsentd { session in

@@ -14,8 +14,7 @@ extension ConsentManager {
     ///
     /// - Throws: ``ConsentKitError/sync(_:)`` when sync is off or its folder cannot be written.
     public func identify(userId: String, token: String) throws(ConsentKitError) {
-        guard let sync else { throw .sync(.file("sync is off: set ConsentConfiguration.consentd and leave sync enabled")) }
-        do { try sync.identify(userId: userId, token: token, provider: nil) } catch { throw .sync(error) }
+        try signIn(userId: userId, token: token, provider: nil)
     }
 
     /// Signs the user in with a token provider: `tokens` asks the app's backend for a fresh
@@ -24,15 +23,38 @@ extension ConsentManager {
     ///
     /// - Throws: ``ConsentKitError/sync(_:)`` when sync is off or its folder cannot be written.
     public func identify(userId: String, tokens: @escaping @Sendable () async throws -> String) throws(ConsentKitError) {
+        try signIn(userId: userId, token: nil, provider: tokens)
+    }
+
+    /// Both `identify`s, under the write lock (a decision being committed goes wholly to the
+    /// subject before or after). Entries given to the user get new event ids; when the held
+    /// decision's is among them, the keys' mark follows.
+    private func signIn(userId: String, token: String?, provider: ConsentSync.TokenProvider?) throws(ConsentKitError) {
         guard let sync else { throw .sync(.file("sync is off: set ConsentConfiguration.consentd and leave sync enabled")) }
-        do { try sync.identify(userId: userId, token: nil, provider: tokens) } catch { throw .sync(error) }
+        let failure = exclusive { () -> SyncError? in
+            let renamed: [String: String]
+            do throws(SyncError) {
+                renamed = try sync.identify(userId: userId, token: token, provider: provider)
+            } catch {
+                return error
+            }
+            let kept = configuration.store.value(forKey: SyncMark.key)?.string.flatMap(SyncMark.init(stored:))
+            if let kept, let new = renamed[kept.eventId] {
+                configuration.store.write([SyncMark.key: .string(SyncMark(collectedAt: kept.collectedAt, eventId: new, method: kept.method).stored)])
+            }
+            return nil
+        }
+        sync.trigger(merge: true)
+        if let failure { throw .sync(failure) }
     }
 
     /// Signs the user out (on logout): decisions from now on are this installation's again. The
     /// user's events not yet sent keep their credential until they are. The decision on the
     /// device stays; ``clearDecision()`` forgets it too.
     public func forgetUser() {
-        do { try sync?.forgetUser() } catch { exclusive { hub.enqueue(.error(.sync(error))) } }
+        exclusive {
+            do throws(SyncError) { try sync?.forgetUser() } catch { hub.enqueue(.error(.sync(error))) }
+        }
     }
 
     /// Syncs now: reads the subject's state and merges it, then sends every pending event
@@ -138,12 +160,22 @@ extension ConsentManager: SyncHost {
         return kept.flatMap { $0.eventId.isEmpty ? nil : $0 } ?? SyncMark(date: consent.updated, eventId: "", method: "")
     }
 
-    func entryForHeldDecision(subject: String) -> OutboxEntry? {
-        guard let consent, let mark = syncMark() else { return nil }
-        let method = ConsentProof.Method(rawValue: mark.method) ?? .programmatic
-        guard var entry = try? outboxEntry(for: consent, method: method, subject: subject) else { return nil }
-        entry.copyOf = mark.eventId
-        return entry
+    func queueHeldDecision(subject: String) -> SyncError? {
+        guard let sync else { return nil }
+        return exclusive { () -> SyncError? in
+            guard let consent, let mark = syncMark() else { return nil }
+            let method = ConsentProof.Method(rawValue: mark.method) ?? .programmatic
+            guard var entry = try? outboxEntry(for: consent, method: method, subject: subject) else { return nil }
+            entry.copyOf = mark.eventId
+            do throws(SyncError) {
+                try sync.enqueue(entry)
+            } catch {
+                return error
+            }
+            configuration.store.write([SyncMark.key: .string(SyncMark(date: consent.updated, eventId: entry.eventId, method: method.rawValue).stored)])
+            sync.committed(entry.eventId, triggering: false)
+            return nil
+        }
     }
 
     func applyRemote(_ remote: SubjectState) -> Bool {

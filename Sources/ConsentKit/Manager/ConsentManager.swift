@@ -460,11 +460,15 @@ public final class ConsentManager: Sendable {
             } catch {
                 configuration.log(.error, "\(error); the decision is recorded on the device only")
                 hub.enqueue(.error(.sync(error)))
+                // Its own time, no event: a remote decision older than it must not win.
+                mark[SyncMark.key] = .string(SyncMark(date: decision.updated, eventId: "", method: method.rawValue).stored)
             }
         }
         do {
             try storage.write(decision, gdprApplies: gdpr, also: mark)
         } catch {
+            // The decision did not happen: its event goes too.
+            if let queued { sync?.discard(queued) }
             throw .encoding(error)
         }
         state.withLock { state in

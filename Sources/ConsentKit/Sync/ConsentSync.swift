@@ -4,9 +4,10 @@ import Foundation
 protocol SyncHost: AnyObject, Sendable {
     /// What the keys reflect now.
     func syncMark() -> SyncMark?
-    /// An outbox entry for the decision held, written for `subject` with a new event id and
-    /// the decision's own time and method (the push of seed 002's "local is newer").
-    func entryForHeldDecision(subject: String) -> OutboxEntry?
+    /// Queues the decision held for `subject` with a new event id and the decision's own time
+    /// and method (the push of seed 002's "local is newer"), and makes that event the keys'
+    /// mark, so that its echo from consentd is recognised as this decision; the problem, if any.
+    func queueHeldDecision(subject: String) -> SyncError?
     /// Applies a newer remote state (checked again under the manager's lock); whether it did.
     func applyRemote(_ remote: SubjectState) -> Bool
     /// Reports a failure on the manager's stream and log.
@@ -59,6 +60,8 @@ final class ConsentSync: Sendable {
         var retryAfterUntil: Date?
         var batchUnsupported = false
         var timer: Task<Void, Never>?
+        /// A merge was asked for and has not succeeded yet: the next pass merges.
+        var mergeOwed = false
     }
 
     private struct PassQueue {
@@ -88,6 +91,9 @@ final class ConsentSync: Sendable {
 
     /// Opens the files on first use; reports what it found wrong. Nil when the folder cannot be used.
     private func opened() -> Files? {
+        if let files = self.files.withLock({ $0 }) { return files }
+        // Outside the lock: it may write the store, whose observers must not find it held.
+        let installation = installationId()
         let (files, problems) = self.files.withLock { files -> (Files?, [SyncError]) in
             if let files { return (files, []) }
             var problems: [SyncError] = []
@@ -95,7 +101,7 @@ final class ConsentSync: Sendable {
                 let outbox = try Outbox(directory: settings.directory, capacity: settings.capacity)
                 if let corrupt = try outbox.load(now: now()) { problems.append(corrupt) }
                 let identityLog = try OutboxLog(url: SyncIdentity.file(in: settings.directory))
-                let (identity, problem) = SyncIdentity.load(from: identityLog, installationId: installationId(), now: now())
+                let (identity, problem) = SyncIdentity.load(from: identityLog, installationId: installation, now: now())
                 if let problem { problems.append(problem) }
                 files = Files(outbox: outbox, identityLog: identityLog, identity: identity)
             } catch {
@@ -153,10 +159,19 @@ final class ConsentSync: Sendable {
         }
     }
 
-    /// The keys of `eventId`'s decision are written: it may be sent. Begins a pass.
-    func committed(_ eventId: String) {
+    /// The keys of `eventId`'s decision are written: it may be sent. Begins a pass unless
+    /// `triggering` is false (the caller is a pass).
+    func committed(_ eventId: String, triggering: Bool = true) {
         state.withLock { _ = $0.uncommitted.remove(eventId) }
-        trigger(merge: false)
+        if triggering { trigger(merge: false) }
+    }
+
+    /// Takes back an entry whose keys could not be written: the decision did not happen.
+    func discard(_ eventId: String) {
+        let files = self.files.withLock { $0 }
+        if let files { _ = self.files.withLock { _ in try? files.outbox.markSent([eventId]) } }
+        state.withLock { _ = $0.uncommitted.remove(eventId) }
+        if let files { refreshStatus(files) }
     }
 
     /// The subject the manager's decisions are written for now.
@@ -165,25 +180,33 @@ final class ConsentSync: Sendable {
     }
 
     /// Signs `userId` in: their decisions go to their subject, the pending ones of this
-    /// installation with them; then a merge runs.
-    func identify(userId: String, token: String?, provider: TokenProvider?) throws(SyncError) {
-        let outcome = withFiles { files -> Result<Void, OutboxLogError> in
-            Result { () throws(OutboxLogError) in
+    /// installation with them (under new event ids, returned by old id: consentd's idempotency
+    /// is per subject, so an id the installation's subject may hold already cannot be reused).
+    /// The caller triggers the merge.
+    func identify(userId: String, token: String?, provider: TokenProvider?) throws(SyncError) -> [String: String] {
+        let outcome = withFiles { files -> Result<[String: String], OutboxLogError> in
+            Result { () throws(OutboxLogError) -> [String: String] in
                 files.identity.userId = userId
-                if let token { files.identity.userTokens[userId] = token }
+                // The credential given now replaces the one given before, whichever kind.
+                files.identity.userTokens[userId] = token
                 try files.identity.save(to: files.identityLog)
-                try files.outbox.rebind(from: OutboxEntry.installation, to: OutboxEntry.user(userId))
+                return try files.outbox.rebind(from: OutboxEntry.installation, to: OutboxEntry.user(userId))
             }
         }
         guard let outcome else { throw .file("the sync folder \(settings.directory.path) cannot be used") }
-        if case .failure(let error) = outcome { throw .file(String(describing: error)) }
+        let renamed: [String: String]
+        switch outcome {
+        case .success(let map): renamed = map
+        case .failure(let error): throw .file(String(describing: error))
+        }
         state.withLock { state in
-            if let provider { state.providers[userId] = provider }
+            state.providers[userId] = provider
             state.minted[userId] = nil
             state.notBefore = nil
+            for (old, new) in renamed where state.uncommitted.remove(old) != nil { state.uncommitted.insert(new) }
         }
         if let files = opened() { refreshStatus(files) }
-        trigger(merge: true)
+        return renamed
     }
 
     /// Signs the user out: decisions from now on are the installation's. The user's pending
@@ -230,19 +253,24 @@ final class ConsentSync: Sendable {
         }
     }
 
-    private func pass(merge: Bool, force: Bool) async {
+    private func pass(merge asked: Bool, force: Bool) async {
         guard let files = opened() else { return }
-        let waiting = state.withLock { state -> Bool in
+        let (waiting, merge) = state.withLock { state -> (Bool, Bool) in
+            state.mergeOwed = state.mergeOwed || asked
             let time = now()
-            if let until = state.retryAfterUntil, until > time { return true }
-            return !force && (state.notBefore.map { $0 > time } ?? false)
+            if let until = state.retryAfterUntil, until > time { return (true, state.mergeOwed) }
+            return (!force && (state.notBefore.map { $0 > time } ?? false), state.mergeOwed)
         }
         if waiting { return }
         var reached = false
         if merge {
             switch await pull(files) {
-            case .success(let answered): reached = reached || answered
-            case .failure: return refreshStatus(files)
+            case .success(let answered):
+                reached = reached || answered
+                state.withLock { $0.mergeOwed = false }
+            case .failure(let stop):
+                // Without a credential for the signed-in user, the other subjects' events still go.
+                if !stop.waitingForCredential { return refreshStatus(files) }
             }
         }
         switch await drain(files) {
@@ -254,7 +282,10 @@ final class ConsentSync: Sendable {
     }
 
     /// A failure ends the pass; the caller has reported it and scheduled the next.
-    private struct Stop: Error {}
+    private struct Stop: Error {
+        /// The pull found no credential for the signed-in user (nothing was sent or scheduled).
+        var waitingForCredential = false
+    }
 
     // MARK: Credentials
 
@@ -304,7 +335,7 @@ final class ConsentSync: Sendable {
         for attempt in 0..<2 {
             guard case .token(let subjectId, let token)? = await credential(for: subject, files: files, refresh: attempt > 0) else {
                 if let user = identity.userId { fail(.waitingForCredential(userId: user), schedule: false) }
-                return .failure(Stop())
+                return .failure(Stop(waitingForCredential: true))
             }
             let answer: ConsentdAnswer
             do {
@@ -349,14 +380,7 @@ final class ConsentSync: Sendable {
             files.outbox.pending.contains(where: concerns) || files.outbox.deadLetters().contains { concerns($0.entry) }
         }
         if known { return }
-        guard let entry = host.entryForHeldDecision(subject: subject) else { return }
-        do {
-            try enqueue(entry)
-            // Its keys are the ones held: it may go in this pass's drain.
-            state.withLock { _ = $0.uncommitted.remove(entry.eventId) }
-        } catch {
-            fail(error, schedule: false)
-        }
+        if let problem = host.queueHeldDecision(subject: subject) { fail(problem, schedule: false) }
     }
 
     // MARK: Drain
@@ -401,8 +425,10 @@ final class ConsentSync: Sendable {
     /// The oldest pending entries of one subject (the oldest entry's, unless blocked), committed,
     /// in order, up to the batch size.
     private func nextGroup(_ files: Files, skipping blocked: Set<String>) -> [OutboxEntry] {
-        let uncommitted = state.withLock { $0.uncommitted }
         return self.files.withLock { _ in
+            // Read under the files' lock, which enqueue holds while it appends: an entry seen
+            // here is either committed or known to be uncommitted.
+            let uncommitted = state.withLock { $0.uncommitted }
             var group: [OutboxEntry] = []
             for entry in files.outbox.pending {
                 if uncommitted.contains(entry.eventId) { break }
@@ -495,10 +521,17 @@ final class ConsentSync: Sendable {
                     let detail = item.error ?? ConsentdErrorBody.Detail(code: "forbidden", message: "")
                     fail(.credentialRejected(subject: subjectId, status: item.status, message: detail.message), schedule: true)
                     return .blocked
-                } else {
+                } else if Self.contractStatuses.contains(item.status) {
                     guard acknowledge(acknowledged.map(\.0), results: acknowledged.map(\.1), files: files) else { return .stop }
                     acknowledged = []
-                    deadLetter(entry, status: item.status, error: item.error ?? ConsentdErrorBody.Detail(code: "unknown", message: "no error body"), files: files)
+                    guard deadLetter(entry, status: item.status, error: item.error ?? ConsentdErrorBody.Detail(code: "unknown", message: "no error body"),
+                                     files: files) else { return .stop }
+                } else {
+                    // Not a refusal of the event itself: what was sent stays sent, the rest waits.
+                    guard acknowledge(acknowledged.map(\.0), results: acknowledged.map(\.1), files: files) else { return .stop }
+                    fail(.unavailable(.status(url: answer.url, status: item.status, code: item.error?.code, message: item.error?.message)),
+                         schedule: true)
+                    return .stop
                 }
             }
             return acknowledge(acknowledged.map(\.0), results: acknowledged.map(\.1), files: files) ? .sent : .stop
@@ -529,10 +562,9 @@ final class ConsentSync: Sendable {
     /// on); anything else is a failure of the request (false: stop, back off).
     private func handleEventAnswer(_ answer: ConsentdAnswer, entry: OutboxEntry, files: Files) -> Bool {
         switch answer.status {
-        case 400, 409, 410, 413, 415, 422:
-            deadLetter(entry, status: answer.status,
-                       error: answer.problem ?? ConsentdErrorBody.Detail(code: "unknown", message: "no error body"), files: files)
-            return true
+        case let status where Self.contractStatuses.contains(status):
+            return deadLetter(entry, status: answer.status,
+                              error: answer.problem ?? ConsentdErrorBody.Detail(code: "unknown", message: "no error body"), files: files)
         default:
             handleRequestFailure(answer, subject: entry.subject)
             return false
@@ -542,7 +574,9 @@ final class ConsentSync: Sendable {
     private func handleRequestFailure(_ answer: ConsentdAnswer, subject: String) {
         switch answer.status {
         case 429, 503:
-            let wait = answer.retryAfter ?? backoff(after: state.withLock { $0.failures + 1 })
+            // Bounded: a Retry-After of days (or of a year 9999 date) must neither stop sync for
+            // the session nor overflow the timer.
+            let wait = min(answer.retryAfter ?? backoff(after: state.withLock { $0.failures + 1 }), settings.maximumBackoff)
             state.withLock { $0.retryAfterUntil = now().addingTimeInterval(wait) }
             fail(.throttled(status: answer.status, retryAfter: wait), schedule: true, after: wait)
         case 401, 403:
@@ -552,12 +586,22 @@ final class ConsentSync: Sendable {
         }
     }
 
-    private func deadLetter(_ entry: OutboxEntry, status: Int, error: ConsentdErrorBody.Detail, files: Files) {
+    /// The statuses that refuse an event for what it is: sending it again cannot change them.
+    static let contractStatuses: Set<Int> = [400, 409, 410, 413, 415, 422]
+
+    /// Moves `entry` to the dead-letter file and reports it; false when the file could not be
+    /// written (the entry stays pending, and the pass stops and backs off rather than sending
+    /// it again at once).
+    private func deadLetter(_ entry: OutboxEntry, status: Int, error: ConsentdErrorBody.Detail, files: Files) -> Bool {
         let moved = self.files.withLock { _ in
             Result { () throws(OutboxLogError) in try files.outbox.deadLetter(entry, status: status, error: error, at: now()) }
         }
-        if case .failure(let problem) = moved { fail(.file(String(describing: problem)), schedule: false) }
+        if case .failure(let problem) = moved {
+            fail(.file(String(describing: problem)), schedule: true)
+            return false
+        }
         hostValue?.report(.eventRejected(eventId: entry.eventId, status: status, code: error.code, message: error.message, field: error.field))
+        return true
     }
 
     /// Marks `entries` sent and hands each answer's winning state to the manager.
@@ -572,8 +616,10 @@ final class ConsentSync: Sendable {
         }
         succeeded()
         forgetCredentialsOfSignedOutUsers(among: entries, files: files)
-        // Every answer carries the subject's winner; the last one is the newest of them.
-        if let current = results.last?.current { _ = hostValue?.applyRemote(current) }
+        // Every answer carries the subject's winner (the last one is the newest of them); it is
+        // this device's only when the events were the current subject's.
+        let current = self.files.withLock { _ in files.identity.userId.map(OutboxEntry.user) ?? OutboxEntry.installation }
+        if entries.last?.subject == current, let winner = results.last?.current { _ = hostValue?.applyRemote(winner) }
         return true
     }
 
@@ -622,7 +668,7 @@ final class ConsentSync: Sendable {
             state.status.nextAttempt = due
             state.timer?.cancel()
             state.timer = Task.detached(priority: .utility) { [weak self] in
-                try? await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
+                try? await Task.sleep(nanoseconds: UInt64(min(max(wait, 0), 86_400) * 1_000_000_000))
                 guard !Task.isCancelled else { return }
                 self?.trigger(merge: false)
             }

@@ -90,7 +90,7 @@ final class Outbox {
         self.capacity = capacity
         log = try OutboxLog(url: directory.appendingPathComponent("outbox.jsonl"))
         deadLetterLog = try OutboxLog(url: directory.appendingPathComponent("dead-letter.jsonl"))
-        deadLettered = (try? deadLetterLog.read().lines.count) ?? 0
+        deadLettered = try deadLetterLog.read().lines.count
     }
 
     /// Reads the file; returns the corruption found, if any (the file is then set aside and
@@ -145,8 +145,10 @@ final class Outbox {
         while true {
             let start = end > window ? end - window : 0
             guard (try? handle.seek(toOffset: start)) != nil, let data = try? handle.read(upToCount: Int(end - start)) else { return nil }
-            let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
-            // The first line of a window that starts mid-file may be cut; the last may be torn.
+            var lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
+            // The first line of a window that starts mid-file may be cut; a last one without its
+            // newline is torn (reading the log drops it too).
+            if data.last != UInt8(ascii: "\n"), !lines.isEmpty { lines.removeLast() }
             for line in lines.reversed() where line.starts(with: Array(#"{"add":"#.utf8)) {
                 if let decoded = try? JSONDecoder().decode([String: OutboxEntry].self, from: Data(line)), let entry = decoded["add"] {
                     return entry
@@ -171,7 +173,9 @@ final class Outbox {
             count: (earlier?.count ?? 0) + excess, firstCollectedAt: earlier?.firstCollectedAt ?? gone.first!.event.collectedAt,
             lastCollectedAt: gone.last!.event.collectedAt)
         pending.removeFirst(excess)
-        try rewrite()
+        // The entry is durable already; should the compaction fail, the file keeps them all
+        // (the next successful rewrite drops them).
+        try? rewrite()
         return excess
     }
 
@@ -204,11 +208,23 @@ final class Outbox {
     }
 
     /// Gives the pending entries of subject `from` to subject `to` (the person who just signed
-    /// in made them on this installation).
-    func rebind(from: String, to: String) throws(OutboxLogError) {
-        guard pending.contains(where: { $0.subject == from }) else { return }
-        for index in pending.indices where pending[index].subject == from { pending[index].subject = to }
+    /// in made them on this installation), each under a new event id (consentd's idempotency is
+    /// per subject: the old id may be stored for `from` already, its answer lost); returns the
+    /// new ids by old.
+    @discardableResult
+    func rebind(from: String, to: String) throws(OutboxLogError) -> [String: String] {
+        guard pending.contains(where: { $0.subject == from }) else { return [:] }
+        var renamed: [String: String] = [:]
+        for index in pending.indices where pending[index].subject == from {
+            let old = pending[index].eventId
+            let new = UUID().uuidString.lowercased()
+            pending[index].subject = to
+            pending[index].event.eventId = new
+            pending[index].copyOf = pending[index].copyOf ?? old
+            renamed[old] = new
+        }
         try rewrite()
+        return renamed
     }
 
     /// Writes the file anew with only what is needed: the summary and the pending entries.

@@ -50,7 +50,13 @@ final class OutboxLog {
         descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .io(path: url.path, operation: "open", errno: errno) }
         end = 0
-        capacity = Int(lseek(descriptor, 0, SEEK_END))
+        let size = lseek(descriptor, 0, SEEK_END)
+        guard size >= 0 else {
+            let failure = errno
+            close(descriptor)
+            throw .io(path: url.path, operation: "seek", errno: failure)
+        }
+        capacity = Int(size)
     }
 
     deinit { close(descriptor) }
@@ -93,14 +99,16 @@ final class OutboxLog {
 
     /// Replaces the whole file with `lines`, atomically: a new file is written and made durable
     /// beside it, then renamed over it, and the folder is made durable.
-    func replace(with lines: [Data]) throws(OutboxLogError) {
+    /// `reserving` keeps zeroed room after the lines for appends (false for a file only ever
+    /// replaced, such as the identity).
+    func replace(with lines: [Data], reserving: Bool = true) throws(OutboxLogError) {
         var bytes = Data()
         for line in lines {
             bytes.append(line)
             bytes.append(UInt8(ascii: "\n"))
         }
         let contentLength = bytes.count
-        let size = Self.size(toHold: contentLength)
+        let size = reserving ? Self.size(toHold: contentLength) : contentLength
         bytes.append(Data(count: size - contentLength))
         let temporary = url.appendingPathExtension("new")
         let fresh = open(temporary.path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)

@@ -50,7 +50,7 @@ struct SyncIdentity: Codable, Sendable, Equatable {
     /// Writes the identity, replacing the file atomically.
     func save(to log: OutboxLog) throws(OutboxLogError) {
         let data = (try? JSONEncoder().encode(self)) ?? Data("{}".utf8)
-        try log.replace(with: [data])
+        try log.replace(with: [data], reserving: false)
     }
 }
 

@@ -267,22 +267,28 @@ struct OutboxTests {
         #expect(letters.first?.error == detail)
     }
 
-    @Test("rebind gives the installation's pending entries to the user, in order, across a reopen")
+    @Test("rebind gives the installation's pending entries to the user, in order, under new event ids, across a reopen")
     func rebind() throws {
         let folder = try TestFolder()
         let installation = OutboxEntry.installation
         let entries = [sampleEntry(1), sampleEntry(2, subject: OutboxEntry.user("bob")), sampleEntry(3)]
+        var renamed: [String: String] = [:]
         do {
             let outbox = try Outbox(directory: folder.url, capacity: 100)
             _ = try outbox.load(now: fixedNow)
             for entry in entries { try outbox.add(entry) }
-            try outbox.rebind(from: installation, to: OutboxEntry.user("alice"))
+            renamed = try outbox.rebind(from: installation, to: OutboxEntry.user("alice"))
             #expect(outbox.pending.map(\.subject) == ["user:alice", "user:bob", "user:alice"])
         }
+        // consentd's idempotency is per subject: the installation's ids are not reused for alice.
+        #expect(Set(renamed.keys) == [entries[0].eventId, entries[2].eventId])
+        #expect(!renamed.values.contains(entries[0].eventId) && !renamed.values.contains(entries[2].eventId))
         let reopened = try Outbox(directory: folder.url, capacity: 100)
         #expect(try reopened.load(now: fixedNow) == nil)
         #expect(reopened.pending.map(\.subject) == ["user:alice", "user:bob", "user:alice"])
-        #expect(reopened.pending.map(\.eventId) == entries.map(\.eventId))
+        #expect(reopened.pending.map(\.eventId) == [renamed[entries[0].eventId], entries[1].eventId, renamed[entries[2].eventId]])
+        #expect(reopened.pending.map(\.copyOf) == [entries[0].eventId, nil, entries[2].eventId])
+        #expect(reopened.pending.map(\.event.collectedAt) == entries.map(\.event.collectedAt))
         #expect(reopened.pending.map(\.userId) == ["alice", "bob", "alice"])
     }
 
