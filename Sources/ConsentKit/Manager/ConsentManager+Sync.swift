@@ -89,7 +89,7 @@ extension ConsentManager {
         do {
             tcString = try decision.tcString(cmp: cmp).encoded()
             v1 = configuration.generations.contains(.version1) ? try decision.consentStringV1(cmp: cmp).encoded() : nil
-            record = try ConsentStorage.record(decision, cmp: cmp)
+            record = ConsentStorage.record(decision, tcString: tcString)
         } catch {
             throw .encoding(error)
         }

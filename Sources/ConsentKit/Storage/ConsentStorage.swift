@@ -133,7 +133,11 @@ struct ConsentStorage: Sendable {
     /// prefers ad-free, `n` for non-personalized only, and `t` (a TC string) or `v` (a v1.1
     /// string) for a decision taken over from another CMP, whose id the TC string then carries.
     static func record(_ state: ConsentState, cmp: CMPIdentity) throws(TCFEncodingError) -> String {
-        let tcString = try state.tcString(cmp: cmp).encoded()
+        record(state, tcString: try state.tcString(cmp: cmp).encoded())
+    }
+
+    /// The record of `state` around its TC string, encoded already.
+    static func record(_ state: ConsentState, tcString: String) -> String {
         let takeover = switch state.takenOver?.key {
         case nil: ""
         case IABKey.consentString: "v"

@@ -658,9 +658,9 @@ final class ConsentSync: Sendable {
     /// Records `error`; with `schedule`, counts a failure and schedules the next pass after the
     /// backoff (or `after`).
     private func fail(_ error: SyncError, schedule: Bool, after fixed: TimeInterval? = nil) {
-        let due: Date? = state.withLock { state in
+        state.withLock { state in
             state.status.lastError = error
-            guard schedule else { return nil }
+            guard schedule else { return }
             state.failures += 1
             let wait = fixed ?? backoff(after: state.failures)
             let due = now().addingTimeInterval(wait)
@@ -672,9 +672,7 @@ final class ConsentSync: Sendable {
                 guard !Task.isCancelled else { return }
                 self?.trigger(merge: false)
             }
-            return due
         }
-        _ = due
         switch error {
         case .unavailable, .throttled, .waitingForCredential: break
         default: hostValue?.report(error)
@@ -688,11 +686,6 @@ final class ConsentSync: Sendable {
         let exponent = min(max(failures - 1, 0), 30)
         let full = min(settings.maximumBackoff, settings.initialBackoff * pow(2, Double(exponent)))
         return full * Double.random(in: 0.5...1.0)
-    }
-
-    /// Cancels the scheduled retry (the manager is going away).
-    func cancelTimer() {
-        state.withLock { $0.timer?.cancel() }
     }
 }
 
