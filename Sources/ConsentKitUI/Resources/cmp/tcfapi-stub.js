@@ -1,0 +1,87 @@
+/* ConsentKit __tcfapi stub (IAB TCF CMP API v2). Load it as the first script in <head>, before
+ * anything that calls __tcfapi; tcfapi.js (ConsentKitTCF.install) replaces it later.
+ *
+ * - window.__tcfapi answers 'ping' itself and queues every other call; __tcfapi() with no
+ *   arguments returns that queue (the full API collects it so).
+ * - __tcfapi('setGdprApplies', 2, cb, true|false) declares for the page whether GDPR applies;
+ *   ping reports it and the full API reads it from __tcfapi.gdprApplies.
+ * - A hidden <iframe name="__tcfapiLocator"> tells scripts in child frames that a CMP is here, and
+ *   one 'message' listener answers their {__tcfapiCall: ...} by calling whatever window.__tcfapi
+ *   is at that moment, so it serves the full API too (__tcfapi.consentKitListener says it exists).
+ * - Nothing happens when a locator exists in this window or an ancestor (another CMP owns the
+ *   page) or __tcfapi is already a function (this file loaded twice, or another stub). The one
+ *   exception is the read-only API an app injects into its web view (ConsentKitTCF.fromApp): the
+ *   page's own CMP takes over from it.
+ */
+(function () {
+  'use strict';
+
+  var LOCATOR = '__tcfapiLocator';
+  var present = window.__tcfapi;
+  var injected = typeof present === 'function' && present.consentKitInjected === true;
+  if (typeof present === 'function' && !injected) return;
+  if (!injected && locatorAbove()) return;
+
+  var queue = [];
+  var gdprApplies;
+
+  // The versions a caller may ask for: 2, or "the latest" (0, null, undefined).
+  function isVersion2(v) { return v == null || v === 0 || v === 2 || v === '0' || v === '2'; }
+
+  function stub(command, version, callback, parameter) {
+    if (!arguments.length) return queue;
+    if (command === 'setGdprApplies') {
+      var ok = isVersion2(version) && typeof parameter === 'boolean';
+      if (ok) stub.gdprApplies = gdprApplies = parameter;
+      if (typeof callback === 'function') callback(ok ? 'set' : null, ok);
+      return;
+    }
+    if (typeof callback !== 'function') throw new TypeError('__tcfapi: the callback of "' + command + '" must be a function');
+    if (command !== 'ping') { queue.push([command, version, callback, parameter]); return; }
+    if (!isVersion2(version)) { callback(null, false); return; }
+    // The last four are undefined until the CMP has loaded (CMP API v2, PingReturn).
+    callback({ gdprApplies: gdprApplies, cmpLoaded: false, cmpStatus: 'stub', displayStatus: 'hidden',
+      apiVersion: '2', cmpVersion: undefined, cmpId: undefined, gvlVersion: undefined, tcfPolicyVersion: undefined }, true);
+  }
+  stub.consentKitStub = true;
+  stub.consentKitListener = true;
+  window.__tcfapi = stub;
+  window.addEventListener('message', onMessage, false);
+  addLocator();
+
+  // Another CMP is present when this window or one above it has a child frame named so.
+  function locatorAbove() {
+    for (var w = window; ; w = w.parent) {
+      try { if (w.frames[LOCATOR]) return true; } catch (e) { /* unreadable: look further up */ }
+      if (w === w.parent) return false;
+    }
+  }
+
+  // The iframe needs <body>, which may not exist yet; checked again right before adding so that
+  // only one ever exists (the app's injected API may have added it meanwhile).
+  function addLocator() {
+    if (window.frames[LOCATOR]) return;
+    if (!document.body) { setTimeout(addLocator, 5); return; }
+    var frame = document.createElement('iframe');
+    frame.name = LOCATOR;
+    frame.style.display = 'none';
+    document.body.appendChild(frame);
+  }
+
+  // A child frame's call: {__tcfapiCall: {command, parameter, version, callId}}, as an object or
+  // JSON; the answer takes the same form. addEventListener answers once per event, same callId.
+  function onMessage(event) {
+    var data = event.data, asString = typeof data === 'string';
+    if (asString) {
+      if (data.indexOf('__tcfapiCall') < 0) return;
+      try { data = JSON.parse(data); } catch (e) { return; }
+    }
+    var call = data && typeof data === 'object' ? data.__tcfapiCall : null;
+    var source = event.source;
+    if (!call || typeof call !== 'object' || !source || typeof window.__tcfapi !== 'function') return;
+    window.__tcfapi(call.command, call.version, function (returnValue, success) {
+      var reply = { __tcfapiReturn: { returnValue: returnValue, success: success, callId: call.callId } };
+      source.postMessage(asString ? JSON.stringify(reply) : reply, '*');
+    }, call.parameter);
+  }
+})();

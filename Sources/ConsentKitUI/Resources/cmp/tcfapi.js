@@ -1,0 +1,374 @@
+/* ConsentKit __tcfapi: the IAB TCF CMP API v2 on the CMP's state (the stub is tcfapi-stub.js).
+ *
+ * window.ConsentKitTCF:
+ *   install(options) -> true
+ *       Puts the full API in place of the stub (or where there is none). Queued 'ping' calls are
+ *       answered at once; every other queued call, and every call made before the first update(),
+ *       is answered at the first update(), in call order. Adds a message listener unless the stub's
+ *       is there, and the __tcfapiLocator frame unless one exists. A later install() starts afresh.
+ *       options: {cmpId, cmpVersion, gvlVersion, tcfPolicyVersion, vendorList}, where the optional
+ *       vendorList(version, done) gets an integer > 1 or 'LATEST' and calls done(gvl) or done(null).
+ *   update(tcData, uiVisible, meta)
+ *       The CMP's state changed. tcData: a TCData object as built by ConsentKit's Swift code (CMP API
+ *       v2 fields, maps as {'1': true, '2': false, ...}; with gdprApplies false only gdprApplies,
+ *       tcfPolicyVersion, cmpId and cmpVersion count). uiVisible: the notice is showing it.
+ *       meta: optional {gvlVersion} for ping. Statuses as iabtcf-es's CmpApi.update: uiVisible ->
+ *       'cmpuishown'/'visible'; the first update without UI -> 'tcloaded'/'disabled'; later ones ->
+ *       'useractioncomplete'/'hidden'; GDPR not applying -> 'disabled', never 'cmpuishown'. Every
+ *       listener is called with the new data. The caller's object is copied, never changed.
+ *       Throws a TypeError when tcData.gdprApplies is not a boolean, an Error before install().
+ *   disable()
+ *       cmpStatus 'error': from now on only 'ping' answers; every other call gets (null, false).
+ *   fromApp(payload)
+ *       An app's web view: the app injects this file and fromApp({tcString, addtlConsent,
+ *       gdprApplies: true|false|null, cmpId, cmpVersion, tcfPolicyVersion, gvlVersion, tcData}) at
+ *       document start, and calls fromApp again when the user changes their choice. Every call sets
+ *       window.ConsentKitAppConsent (a frozen copy) and dispatches 'consentkit:appconsent' (detail:
+ *       that copy), so a page running our web CMP can adopt the app's choice. The first call also
+ *       installs a read-only API, answering from payload.tcData, but only if the page has no CMP
+ *       (no __tcfapi, no locator here or above); gdprApplies null leaves it unknown. It steps aside
+ *       as soon as the page assigns its own window.__tcfapi (stub or CMP, ours or not).
+ *
+ * Commands: ping, addEventListener, removeEventListener, getTCData (optional vendorIds: integer[]),
+ * getInAppTCData, getVendorList (optional version: integer > 1, its numeric string, or 'LATEST').
+ * Versions 0, null, undefined and 2 mean v2; anything else, and unknown commands, get (null, false).
+ * A callback that is not a function throws a TypeError. Every answer but getVendorList's is given
+ * synchronously, and each callback gets its own copy of the data.
+ */
+(function () {
+  'use strict';
+
+  // Evaluated again (the page's copy after the app's): keep the object, its state and listeners.
+  if (window.ConsentKitTCF && typeof window.ConsentKitTCF.install === 'function') return;
+
+  var LOCATOR = '__tcfapiLocator';
+  var page = null;       // the CMP install() put in place
+  var app = null;        // the read-only CMP fromApp() put in place, if the page had none
+  var appDecided = false;
+
+  /* ---------------------------------------------------------------- helpers */
+
+  function isObject(x) { return x !== null && typeof x === 'object' && !Array.isArray(x); }
+  function isInteger(x) { return typeof x === 'number' && isFinite(x) && Math.floor(x) === x; }
+  function has(obj, key) { return Object.prototype.hasOwnProperty.call(obj, key); }
+  function isVersion2(v) { return v == null || v === 0 || v === 2 || v === '0' || v === '2'; }
+
+  function clone(x) {
+    if (Array.isArray(x)) return x.map(clone);
+    if (!isObject(x)) return x;
+    var copy = {};
+    for (var k in x) if (has(x, k)) copy[k] = clone(x[k]);
+    return copy;
+  }
+  function deepFreeze(x) {
+    if (x !== null && typeof x === 'object') {
+      Object.freeze(x);
+      for (var k in x) if (has(x, k)) deepFreeze(x[k]);
+    }
+    return x;
+  }
+  // One callback throwing must not keep the others from their answer: its error is reported
+  // to the page afterwards instead.
+  function report(error) { setTimeout(function () { throw error; }, 0); }
+
+  // {'1': true, '3': true} -> '101': character n is id n+1, up to the highest id set, as the
+  // IABTCF_* in-app keys (ConsentKit's BinaryString).
+  function bitString(map) {
+    var max = 0, k, id, chars = [];
+    if (!isObject(map)) return '';
+    for (k in map) { id = Number(k); if (map[k] === true && isInteger(id) && id > max) max = id; }
+    for (id = 1; id <= max; id++) chars.push(map[id] === true ? '1' : '0');
+    return chars.join('');
+  }
+  // restrictions {'2': {'8': 1}} -> {'2': '_______1'}: per purpose 1-24, one character per vendor
+  // up to the highest restricted one, '_' for none, as IABTCF_PublisherRestrictions{ID}.
+  function restrictionStrings(restrictions) {
+    var out = {}, p, v, purpose, types, max, chars;
+    function isType(t) { return t === 0 || t === 1 || t === 2; }
+    for (p in isObject(restrictions) ? restrictions : {}) {
+      purpose = Number(p);
+      types = restrictions[p];
+      if (!isInteger(purpose) || purpose < 1 || purpose > 24 || !isObject(types)) continue;
+      max = 0;
+      for (v in types) if (isType(types[v]) && isInteger(Number(v)) && Number(v) > max) max = Number(v);
+      if (!max) continue;
+      chars = [];
+      for (v = 1; v <= max; v++) chars.push(isType(types[v]) ? String(types[v]) : '_');
+      out[String(purpose)] = chars.join('');
+    }
+    return out;
+  }
+  function flag(b) { return b === true ? 1 : b === false ? 0 : undefined; }
+
+  // The VendorListVersion of a TC string's core segment: 12 bits from bit 120 (after Version 6,
+  // Created 36, LastUpdated 36, CmpId 12, CmpVersion 12, ConsentScreen 6, ConsentLanguage 12).
+  var BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+  function vendorListVersionOf(tcString) {
+    if (typeof tcString !== 'string') return undefined;
+    var core = tcString.split('.')[0], value = 0, six;
+    if (core.length < 22) return undefined;
+    for (var bit = 120; bit < 132; bit++) {
+      six = BASE64URL.indexOf(core.charAt(Math.floor(bit / 6)));
+      if (six < 0) return undefined;
+      value = value * 2 + ((six >> (5 - bit % 6)) & 1);
+    }
+    return value;
+  }
+
+  /* ---------------------------------------------------------------- frames */
+
+  function locatorAbove() {
+    for (var w = window; ; w = w.parent) {
+      try { if (w.frames[LOCATOR]) return true; } catch (e) { /* unreadable: look further up */ }
+      if (w === w.parent) return false;
+    }
+  }
+  // Adds the locator once <body> exists, unless one is there by then or `api` is no longer the
+  // page's __tcfapi (the page's own CMP took over and makes its own).
+  function addLocator(api) {
+    if (window.__tcfapi !== api || window.frames[LOCATOR]) return;
+    if (!document.body) { setTimeout(function () { addLocator(api); }, 5); return; }
+    var frame = document.createElement('iframe');
+    frame.name = LOCATOR;
+    frame.style.display = 'none';
+    document.body.appendChild(frame);
+  }
+  // Answers child frames' {__tcfapiCall: {command, parameter, version, callId}} (object or JSON,
+  // answered in kind) through target(), or not at all while target() is null.
+  function listen(target) {
+    window.addEventListener('message', function (event) {
+      var data = event.data, asString = typeof data === 'string', api = target();
+      if (!api) return;
+      if (asString) {
+        if (data.indexOf('__tcfapiCall') < 0) return;
+        try { data = JSON.parse(data); } catch (e) { return; }
+      }
+      var call = data && typeof data === 'object' ? data.__tcfapiCall : null;
+      var source = event.source;
+      if (!call || typeof call !== 'object' || !source) return;
+      api(call.command, call.version, function (returnValue, success) {
+        var reply = { __tcfapiReturn: { returnValue: returnValue, success: success, callId: call.callId } };
+        source.postMessage(asString ? JSON.stringify(reply) : reply, '*');
+      }, call.parameter);
+    }, false);
+  }
+
+  /* ---------------------------------------------------------------- one CMP API */
+
+  // settings: {cmpId, cmpVersion, gvlVersion, tcfPolicyVersion, vendorList, gdprApplies (declared
+  // through the stub)}. readOnly: the app's API, which never shows a UI.
+  function createCmp(settings, readOnly) {
+    var tcData = null;           // the latest update's data (our copy); null while unknown
+    var updates = 0;
+    var eventStatus;
+    var displayStatus = readOnly ? 'disabled' : 'hidden';
+    var disabled = false;
+    var pending = [];            // calls waiting for the first update, in call order
+    var listeners = {};
+    var nextListenerId = 1;
+
+    function api(command, version, callback, parameter) {
+      if (!arguments.length) return [];  // nothing queued here (a CMP collecting a stub's queue asks so)
+      if (typeof callback !== 'function') throw new TypeError('__tcfapi: the callback of "' + command + '" must be a function');
+      if (command === 'ping') { if (isVersion2(version)) callback(ping(), true); else callback(null, false); return; }
+      if (disabled || !isVersion2(version) || !has(commands, command)) { callback(null, false); return; }
+      if (!updates) { pending.push([command, version, callback, parameter]); return; }
+      commands[command](callback, parameter);
+    }
+    api.consentKitCmp = true;
+
+    function ping() {
+      return { gdprApplies: tcData ? tcData.gdprApplies : settings.gdprApplies, cmpLoaded: true,
+        cmpStatus: disabled ? 'error' : 'loaded', displayStatus: displayStatus, apiVersion: '2',
+        cmpVersion: settings.cmpVersion, cmpId: settings.cmpId, gvlVersion: settings.gvlVersion,
+        tcfPolicyVersion: settings.tcfPolicyVersion };
+    }
+
+    // A fresh copy of the current data for one callback.
+    function current(listenerId) {
+      var data = clone(tcData);
+      data.eventStatus = eventStatus;
+      data.cmpStatus = 'loaded';
+      if (listenerId !== undefined) data.listenerId = listenerId;
+      return data;
+    }
+
+    var commands = {
+      addEventListener: function (callback) {
+        var id = nextListenerId++;
+        listeners[id] = callback;
+        callback(current(id), true);
+      },
+      removeEventListener: function (callback, listenerId) {
+        var found = isInteger(Number(listenerId)) && has(listeners, Number(listenerId));
+        if (found) delete listeners[Number(listenerId)];
+        callback(found);
+      },
+      getTCData: function (callback, vendorIds) {
+        if (vendorIds != null && !(Array.isArray(vendorIds) && vendorIds.every(isInteger))) { callback(null, false); return; }
+        var data = current();
+        if (vendorIds != null && isObject(data.vendor)) {
+          ['consents', 'legitimateInterests', 'disclosedVendors'].forEach(function (name) {
+            var all = isObject(data.vendor[name]) ? data.vendor[name] : {}, only = {};
+            vendorIds.forEach(function (id) { only[id] = all[id] === true; });
+            data.vendor[name] = only;
+          });
+        }
+        callback(data, true);
+      },
+      getInAppTCData: function (callback) { callback(inApp(current()), true); },
+      getVendorList: getVendorList
+    };
+
+    // TCData as InAppTCData: booleans as 1/0, maps as bit strings.
+    function inApp(d) {
+      var out = { tcString: d.tcString, tcfPolicyVersion: d.tcfPolicyVersion, cmpId: d.cmpId, cmpVersion: d.cmpVersion,
+        gdprApplies: flag(d.gdprApplies), eventStatus: d.eventStatus, cmpStatus: d.cmpStatus };
+      if (d.gdprApplies === false) { delete out.tcString; return out; }
+      var purpose = d.purpose || {}, vendor = d.vendor || {}, publisher = d.publisher || {}, custom = publisher.customPurpose || {};
+      out.isServiceSpecific = flag(d.isServiceSpecific);
+      out.useNonStandardTexts = flag(d.useNonStandardTexts);
+      out.publisherCC = d.publisherCC;
+      out.purposeOneTreatment = flag(d.purposeOneTreatment);
+      out.purpose = { consents: bitString(purpose.consents), legitimateInterests: bitString(purpose.legitimateInterests) };
+      out.vendor = { consents: bitString(vendor.consents), legitimateInterests: bitString(vendor.legitimateInterests),
+        disclosedVendors: bitString(vendor.disclosedVendors) };
+      out.specialFeatureOptins = bitString(d.specialFeatureOptins);
+      out.publisher = { consents: bitString(publisher.consents), legitimateInterests: bitString(publisher.legitimateInterests),
+        customPurpose: { consents: bitString(custom.consents), legitimateInterests: bitString(custom.legitimateInterests) },
+        restrictions: restrictionStrings(publisher.restrictions) };
+      if (d.addtlConsent !== undefined) out.addtlConsent = d.addtlConsent;
+      return out;
+    }
+
+    // No version: the one the current TC string was made with (else the CMP's, else the newest).
+    function getVendorList(callback, version) {
+      if (version == null) version = vendorListVersionOf(tcData.tcString) || settings.gvlVersion || 'LATEST';
+      else if (version !== 'LATEST') {
+        if (typeof version === 'string' && /^[0-9]+$/.test(version)) version = Number(version);
+        if (!isInteger(version) || version < 2) { callback(null, false); return; }
+      }
+      if (typeof settings.vendorList !== 'function') { callback(null, false); return; }
+      var answered = false;
+      function done(gvl) {
+        if (answered) return;
+        answered = true;
+        if (isObject(gvl)) callback(clone(gvl), true); else callback(null, false);
+      }
+      try { settings.vendorList(version, done); } catch (e) { if (answered) report(e); else done(null); }
+    }
+
+    function update(data, uiVisible, meta) {
+      if (disabled) return;
+      if (!isObject(data) || typeof data.gdprApplies !== 'boolean') throw new TypeError('ConsentKitTCF.update: tcData.gdprApplies must be true or false');
+      if (isObject(meta) && meta.gvlVersion !== undefined) settings.gvlVersion = meta.gvlVersion;
+      var applies = data.gdprApplies;
+      if (applies) {
+        tcData = clone(data);
+        delete tcData.eventStatus; delete tcData.cmpStatus; delete tcData.listenerId;
+      } else {
+        tcData = { gdprApplies: false, tcfPolicyVersion: data.tcfPolicyVersion, cmpId: data.cmpId, cmpVersion: data.cmpVersion };
+      }
+      if (uiVisible && applies && !readOnly) { eventStatus = 'cmpuishown'; displayStatus = 'visible'; }
+      else if (!updates) { eventStatus = 'tcloaded'; displayStatus = 'disabled'; }
+      else { eventStatus = 'useractioncomplete'; displayStatus = applies && !readOnly ? 'hidden' : 'disabled'; }
+      updates++;
+      if (updates === 1) {
+        var calls = pending;
+        pending = [];
+        calls.forEach(function (call) { try { api.apply(null, call); } catch (e) { report(e); } });
+        return;
+      }
+      Object.keys(listeners).forEach(function (id) {
+        if (!has(listeners, id)) return;  // removed by an earlier listener
+        try { listeners[id](current(Number(id)), true); } catch (e) { report(e); }
+      });
+    }
+
+    function disable() {
+      disabled = true;
+      listeners = {};
+      var calls = pending;
+      pending = [];
+      calls.forEach(function (call) { try { call[2](null, false); } catch (e) { report(e); } });
+    }
+
+    return { api: api, update: update, disable: disable, settings: settings };
+  }
+
+  /* ---------------------------------------------------------------- the page's CMP */
+
+  function install(options) {
+    options = isObject(options) ? options : {};
+    var previous = window.__tcfapi, queue = [], declared;
+    if (typeof previous === 'function' && !previous.consentKitCmp) {
+      // A stub: its queue, and whether the page declared that GDPR applies.
+      try { queue = previous(); } catch (e) { queue = []; }
+      if (typeof previous.gdprApplies === 'boolean') declared = previous.gdprApplies;
+    }
+    page = createCmp({ cmpId: options.cmpId, cmpVersion: options.cmpVersion, gvlVersion: options.gvlVersion,
+      tcfPolicyVersion: options.tcfPolicyVersion, vendorList: options.vendorList, gdprApplies: declared }, false);
+    var api = page.api;
+    // One listener per window serves whatever __tcfapi is current: the stub's, or ours.
+    if (!(typeof previous === 'function' && previous.consentKitListener === true)) {
+      listen(function () { return typeof window.__tcfapi === 'function' ? window.__tcfapi : null; });
+    }
+    api.consentKitListener = true;
+    window.__tcfapi = api;
+    addLocator(api);
+    (Array.isArray(queue) ? queue : []).forEach(function (call) {
+      try { api.apply(null, call); } catch (e) { report(e); }
+    });
+    return true;
+  }
+
+  function pageCmp(name) {
+    if (!page) throw new Error('ConsentKitTCF.' + name + ': call ConsentKitTCF.install first');
+    return page;
+  }
+
+  /* ---------------------------------------------------------------- the app's consent in a web view */
+
+  // The TCData the app's payload stands for; update() copies it, so the payload is never changed.
+  function appTCData(payload) {
+    var source = isObject(payload.tcData) ? payload.tcData : {}, data = {}, k;
+    for (k in source) if (has(source, k)) data[k] = source[k];
+    ['tcString', 'addtlConsent', 'cmpId', 'cmpVersion', 'tcfPolicyVersion'].forEach(function (name) {
+      if (data[name] === undefined && payload[name] != null) data[name] = payload[name];
+    });
+    data.gdprApplies = payload.gdprApplies;
+    return data;
+  }
+
+  function fromApp(payload) {
+    if (!isObject(payload)) throw new TypeError('ConsentKitTCF.fromApp: the payload must be an object');
+    var consent = deepFreeze(clone(payload));
+    window.ConsentKitAppConsent = consent;
+    window.dispatchEvent(new CustomEvent('consentkit:appconsent', { detail: consent }));
+    if (!appDecided) {
+      appDecided = true;
+      if (window.__tcfapi == null && !locatorAbove()) {
+        app = createCmp({}, true);
+        var api = app.api;
+        api.consentKitInjected = true;
+        // Plain assignment, so that the page's own stub or CMP can replace it; from then on this
+        // listener stays silent and the locator is theirs to make.
+        window.__tcfapi = api;
+        listen(function () { return window.__tcfapi === api ? api : null; });
+        addLocator(api);
+      }
+    }
+    if (!app || window.__tcfapi !== app.api) return;
+    var s = app.settings;
+    s.cmpId = payload.cmpId; s.cmpVersion = payload.cmpVersion;
+    s.gvlVersion = payload.gvlVersion; s.tcfPolicyVersion = payload.tcfPolicyVersion;
+    if (typeof payload.gdprApplies === 'boolean') app.update(appTCData(payload), false);
+  }
+
+  window.ConsentKitTCF = {
+    install: install,
+    update: function (tcData, uiVisible, meta) { pageCmp('update').update(tcData, uiVisible, meta); },
+    disable: function () { pageCmp('disable').disable(); },
+    fromApp: fromApp
+  };
+})();
