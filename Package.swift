@@ -24,7 +24,7 @@ let package = Package(
         .target(name: "ConsentdAPI"),
         .target(name: "ConsentKitAppTracking", dependencies: ["ConsentKit"]),
         .target(name: "ConsentKitObservation", dependencies: ["ConsentKit"]),
-        .target(name: "ConsentKitUI", dependencies: ["ConsentKit", "TCF"], resources: [.copy("Resources/notice")]),
+        .target(name: "ConsentKitUI", dependencies: ["ConsentKit", "TCF"], resources: [.copy("Resources/notice"), .copy("Resources/cmp")]),
         .testTarget(
             name: "TCFTests",
             dependencies: ["TCF"]
