@@ -1,0 +1,253 @@
+import Foundation
+import TCF
+
+/// The IAB CMP API v2's `TCData` object for one TC string: what `__tcfapi('getTCData', 2, …)`
+/// hands a page, built here so that the app's web views and consentd give pages the same JSON.
+///
+/// Field names are the API's ("CMP JS API v2", `TCData`). The fields the JS API adds per call
+/// (`eventStatus`, `cmpStatus`, `listenerId`) are not part of this value. Each id map encodes
+/// as a JSON object with a string key for every id from 1 to the highest id in the set, `true`
+/// for members and `false` for the others (iabtcf-es's form); an empty set is `{}`.
+///
+/// ```swift
+/// let text = "CQSbk4AQSbk4ANwAAAENAwCgAAAAAAAAAAYgACPAAAAA.IDKQA4AAgAKAGQAygAAA"
+/// let data = TCData(tcString: text, decoded: try TCString(decoding: text), addtlConsent: nil, cmp: cmp)
+/// data.json()   // {"cmpId":…,"gdprApplies":true,"isServiceSpecific":true,…}
+/// ```
+public struct TCData: Encodable, Sendable, Equatable {
+    /// `tcString`: the TC string exactly as it was given (never re-encoded); nil when GDPR does
+    /// not apply.
+    public let tcString: String?
+    /// `tcfPolicyVersion`: the TCF policy version of the string (4 for TCF 2.2, 5 for 2.3).
+    public let tcfPolicyVersion: Int
+    /// `cmpId`: the registered id of the CMP answering, which need not be the one that wrote
+    /// the string.
+    public let cmpId: Int
+    /// `cmpVersion`: the answering CMP's version.
+    public let cmpVersion: Int
+    /// `gdprApplies`: true for a value built from a TC string, false for ``notApplicable(cmp:tcfPolicyVersion:)``.
+    public let gdprApplies: Bool
+    /// `isServiceSpecific`: the string's `IsServiceSpecific`; nil when GDPR does not apply.
+    public let isServiceSpecific: Bool?
+    /// `useNonStandardTexts`: the string's `UseNonStandardTexts`; nil when GDPR does not apply.
+    public let useNonStandardTexts: Bool?
+    /// `publisherCC`: the string's `PublisherCC` (`AA` unknown); nil when GDPR does not apply.
+    public let publisherCC: String?
+    /// `purposeOneTreatment`: the string's `PurposeOneTreatment`; nil when GDPR does not apply.
+    public let purposeOneTreatment: Bool?
+    /// `purpose`: the purposes consented to and under legitimate interest; nil when GDPR does
+    /// not apply.
+    public let purpose: Purpose?
+    /// `vendor`: the vendors' consents, legitimate interests and disclosure; nil when GDPR does
+    /// not apply.
+    public let vendor: Vendor?
+    /// `specialFeatureOptins`: the special features opted in to; nil when GDPR does not apply.
+    public let specialFeatureOptins: IDSet?
+    /// `publisher`: the publisher's own purposes and its restrictions; nil when GDPR does not
+    /// apply.
+    public let publisher: Publisher?
+    /// `addtlConsent`: Google's Additional Consent string (`2~…~dv.…`), an extension of the
+    /// object Google's tags read; left out of the JSON when nil.
+    public let addtlConsent: String?
+
+    /// `TCData.purpose`: the purposes of the core string.
+    public struct Purpose: Encodable, Sendable, Equatable {
+        /// `consents`: the string's `PurposesConsent`.
+        public let consents: IDSet
+        /// `legitimateInterests`: the string's `PurposesLITransparency`.
+        public let legitimateInterests: IDSet
+
+        /// Encodes both sets as id maps.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: TCDataKey.self)
+            try container.encodeIDMap(consents, forKey: "consents")
+            try container.encodeIDMap(legitimateInterests, forKey: "legitimateInterests")
+        }
+    }
+
+    /// `TCData.vendor`: the vendors of the core string and of the DisclosedVendors segment.
+    public struct Vendor: Encodable, Sendable, Equatable {
+        /// `consents`: the vendor consent section.
+        public let consents: IDSet
+        /// `legitimateInterests`: the vendor legitimate-interest section.
+        public let legitimateInterests: IDSet
+        /// `disclosedVendors`: the DisclosedVendors segment; empty when the string has none.
+        public let disclosedVendors: IDSet
+
+        /// Encodes the three sets as id maps.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: TCDataKey.self)
+            try container.encodeIDMap(consents, forKey: "consents")
+            try container.encodeIDMap(legitimateInterests, forKey: "legitimateInterests")
+            try container.encodeIDMap(disclosedVendors, forKey: "disclosedVendors")
+        }
+    }
+
+    /// `TCData.publisher.customPurpose`: the publisher's custom purposes.
+    public struct CustomPurpose: Encodable, Sendable, Equatable {
+        /// `consents`: the PublisherTC segment's `CustomPurposesConsent`.
+        public let consents: IDSet
+        /// `legitimateInterests`: the PublisherTC segment's `CustomPurposesLITransparency`.
+        public let legitimateInterests: IDSet
+
+        /// Encodes both sets as id maps.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: TCDataKey.self)
+            try container.encodeIDMap(consents, forKey: "consents")
+            try container.encodeIDMap(legitimateInterests, forKey: "legitimateInterests")
+        }
+    }
+
+    /// `TCData.publisher`: the PublisherTC segment (empty sets when the string has none) and
+    /// the core string's publisher restrictions.
+    public struct Publisher: Encodable, Sendable, Equatable {
+        /// `consents`: `PubPurposesConsent`.
+        public let consents: IDSet
+        /// `legitimateInterests`: `PubPurposesLITransparency`.
+        public let legitimateInterests: IDSet
+        /// `customPurpose`: the custom purposes' consents and legitimate interests.
+        public let customPurpose: CustomPurpose
+        /// `restrictions`: purpose id → vendor id → restriction type, for every vendor a
+        /// restriction names. When a vendor is listed more than once for a purpose, the last
+        /// entry wins, as in ``TCString/restrictionType(vendorId:purposeId:)``; type 3 (undefined
+        /// in the spec, which allows only 0, 1 and 2) is left out. JSON: `{"2":{"755":1}}`.
+        public let restrictions: [Int: [Int: PublisherRestriction.RestrictionType]]
+
+        /// Encodes the sets as id maps and the restrictions as nested objects of numbers.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: TCDataKey.self)
+            try container.encodeIDMap(consents, forKey: "consents")
+            try container.encodeIDMap(legitimateInterests, forKey: "legitimateInterests")
+            try container.encode(customPurpose, forKey: "customPurpose")
+            var byPurpose = container.nestedContainer(keyedBy: TCDataKey.self, forKey: "restrictions")
+            for (purposeId, vendors) in restrictions.sorted(by: { $0.key < $1.key }) {
+                var byVendor = byPurpose.nestedContainer(keyedBy: TCDataKey.self, forKey: TCDataKey(id: purposeId))
+                for (vendorId, type) in vendors.sorted(by: { $0.key < $1.key }) {
+                    try byVendor.encode(type.rawValue, forKey: TCDataKey(id: vendorId))
+                }
+            }
+        }
+    }
+
+    /// The object for `tcString`, which `decoded` is the decoding of, answered by `cmp`.
+    ///
+    /// `tcString` is kept exactly as given; `cmpId` and `cmpVersion` are `cmp`'s (the CMP
+    /// answering, not necessarily the one that wrote the string); `gdprApplies` is true; every
+    /// other field comes from `decoded`. A string without a DisclosedVendors segment gives an
+    /// empty `disclosedVendors`, one without a PublisherTC segment empty publisher sets.
+    public init(tcString: String, decoded: TCString, addtlConsent: String?, cmp: CMPIdentity) {
+        self.tcString = tcString
+        tcfPolicyVersion = decoded.tcfPolicyVersion
+        cmpId = cmp.cmpId
+        cmpVersion = cmp.cmpVersion
+        gdprApplies = true
+        isServiceSpecific = decoded.isServiceSpecific
+        useNonStandardTexts = decoded.useNonStandardTexts
+        publisherCC = decoded.publisherCC
+        purposeOneTreatment = decoded.purposeOneTreatment
+        purpose = Purpose(consents: decoded.purposesConsent, legitimateInterests: decoded.purposesLITransparency)
+        vendor = Vendor(
+            consents: decoded.vendorConsents, legitimateInterests: decoded.vendorLegitimateInterests,
+            disclosedVendors: decoded.disclosedVendors ?? IDSet())
+        specialFeatureOptins = decoded.specialFeatureOptIns
+        let publisherTC = decoded.publisherTC ?? PublisherTC()
+        publisher = Publisher(
+            consents: publisherTC.pubPurposesConsent, legitimateInterests: publisherTC.pubPurposesLITransparency,
+            customPurpose: CustomPurpose(
+                consents: publisherTC.customPurposesConsent, legitimateInterests: publisherTC.customPurposesLITransparency),
+            restrictions: Self.restrictions(decoded.publisherRestrictions))
+        self.addtlConsent = addtlConsent
+    }
+
+    /// The object when GDPR does not apply: only `gdprApplies` (false), `tcfPolicyVersion`,
+    /// `cmpId` and `cmpVersion`, as the API specifies.
+    public static func notApplicable(cmp: CMPIdentity, tcfPolicyVersion: Int) -> TCData {
+        TCData(notApplicable: cmp, tcfPolicyVersion: tcfPolicyVersion)
+    }
+
+    private init(notApplicable cmp: CMPIdentity, tcfPolicyVersion: Int) {
+        tcString = nil
+        self.tcfPolicyVersion = tcfPolicyVersion
+        cmpId = cmp.cmpId
+        cmpVersion = cmp.cmpVersion
+        gdprApplies = false
+        isServiceSpecific = nil
+        useNonStandardTexts = nil
+        publisherCC = nil
+        purposeOneTreatment = nil
+        purpose = nil
+        vendor = nil
+        specialFeatureOptins = nil
+        publisher = nil
+        addtlConsent = nil
+    }
+
+    /// The object as compact JSON with sorted keys and unescaped slashes: the text the app's web
+    /// views and consentd hand to pages. Not safe to paste into HTML as is (a string field may
+    /// hold `</script>`); escape it for a script first.
+    public func json() -> String {
+        // Strings, integers and booleans only: encoding cannot fail.
+        let data = (try? Self.encoder.encode(self)) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The encoder of ``json()``: compact, sorted keys, slashes as they are.
+    static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    /// Encodes the API's fields; nil fields are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: TCDataKey.self)
+        try container.encodeIfPresent(tcString, forKey: "tcString")
+        try container.encode(tcfPolicyVersion, forKey: "tcfPolicyVersion")
+        try container.encode(cmpId, forKey: "cmpId")
+        try container.encode(cmpVersion, forKey: "cmpVersion")
+        try container.encode(gdprApplies, forKey: "gdprApplies")
+        try container.encodeIfPresent(isServiceSpecific, forKey: "isServiceSpecific")
+        try container.encodeIfPresent(useNonStandardTexts, forKey: "useNonStandardTexts")
+        try container.encodeIfPresent(publisherCC, forKey: "publisherCC")
+        try container.encodeIfPresent(purposeOneTreatment, forKey: "purposeOneTreatment")
+        try container.encodeIfPresent(purpose, forKey: "purpose")
+        try container.encodeIfPresent(vendor, forKey: "vendor")
+        if let specialFeatureOptins { try container.encodeIDMap(specialFeatureOptins, forKey: "specialFeatureOptins") }
+        try container.encodeIfPresent(publisher, forKey: "publisher")
+        try container.encodeIfPresent(addtlConsent, forKey: "addtlConsent")
+    }
+
+    /// Purpose id → vendor id → type, the last entry for a vendor and purpose winning; type 3
+    /// left out.
+    static func restrictions(_ list: [PublisherRestriction]) -> [Int: [Int: PublisherRestriction.RestrictionType]] {
+        var byPurpose: [Int: [Int: PublisherRestriction.RestrictionType]] = [:]
+        for restriction in list where restriction.restrictionType != .undefined {
+            for vendorId in restriction.vendorIds {
+                byPurpose[restriction.purposeId, default: [:]][vendorId] = restriction.restrictionType
+            }
+        }
+        return byPurpose
+    }
+}
+
+/// A key of the TCData object: a field name, or an id written as a decimal string.
+struct TCDataKey: CodingKey, ExpressibleByStringLiteral {
+    let stringValue: String
+    var intValue: Int? { nil }
+
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { return nil }
+    init(stringLiteral value: String) { stringValue = value }
+    init(id: Int) { stringValue = String(id) }
+}
+
+extension KeyedEncodingContainer where K == TCDataKey {
+    /// `ids` as `{"1": bool, …, "<max>": true}`: every id from 1 to the set's largest; `{}`
+    /// when it is empty.
+    mutating func encodeIDMap(_ ids: IDSet, forKey key: TCDataKey) throws {
+        var map = nestedContainer(keyedBy: TCDataKey.self, forKey: key)
+        let max = ids.max
+        guard max > 0 else { return }
+        for id in 1...max { try map.encode(ids.contains(id), forKey: TCDataKey(id: id)) }
+    }
+}

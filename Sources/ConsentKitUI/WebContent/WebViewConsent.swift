@@ -1,0 +1,251 @@
+import ConsentKit
+import Foundation
+import TCF
+
+/// The app's consent, as its own web views take it: a script that gives the page a read-only
+/// `__tcfapi` (or hands the consent to ConsentKit's web CMP when the page runs it), and the
+/// `gdpr` / `gdpr_consent` / `addtl_consent` URL parameters.
+///
+/// A value is a snapshot of the stored IAB keys (`IABTCF_TCString`, `IABTCF_AddtlConsent`,
+/// `IABTCF_gdprApplies`, `IABTCF_CmpSdkID`, `IABTCF_CmpSdkVersion`, `IABTCF_PolicyVersion`) and
+/// a pure function of them: read it again after the consent changes (`ConsentWebView` does so
+/// on iOS).
+///
+/// ```swift
+/// let consent = manager.webViewConsent                  // or WebViewConsent(keys: store)
+/// let script = WKUserScript(source: consent.documentStartScript, injectionTime: .atDocumentStart,
+///                           forMainFrameOnly: true)
+/// webView.load(URLRequest(url: consent.url(URL(string: "https://example.com/article")!)))
+/// ```
+///
+/// **Only for the app's own service.** TC strings are service- or group-specific: hand the
+/// app's consent only to web content of the same service or group whose vendors are a subset
+/// of the app's, never to third-party sites (docs/web-consent.md).
+///
+/// **Never generous.** A stored `IABTCF_TCString` that does not decode counts as no decision:
+/// the payload then has no TC string, no `tcData` and no Additional Consent string, and the
+/// URL no `gdpr_consent` or `addtl_consent`; `gdprApplies` is still the stored one.
+public struct WebViewConsent: Sendable, Equatable {
+    /// `IABTCF_gdprApplies`: whether GDPR applies, or undetermined when unset.
+    public let gdprApplies: GDPRApplicability
+    /// `IABTCF_TCString`, exactly as stored, when it decodes; nil otherwise.
+    public let tcString: String?
+    /// `IABTCF_AddtlConsent`, exactly as stored, when it is not empty and the TC string decodes;
+    /// nil otherwise.
+    public let addtlConsent: String?
+    /// The answering CMP: `IABTCF_CmpSdkID` and `IABTCF_CmpSdkVersion`, each
+    /// ``CMPIdentity/development``'s when not stored.
+    public let cmp: CMPIdentity
+    /// The TCF policy version: the TC string's, else `IABTCF_PolicyVersion`, else 0 (unknown).
+    public let tcfPolicyVersion: Int
+    /// The TC string's `VendorListVersion`; nil without a TC string.
+    public let gvlVersion: Int?
+    /// The CMP API's `TCData` the page's `__tcfapi` answers with: built from the TC string when
+    /// GDPR applies, ``TCData/notApplicable(cmp:tcfPolicyVersion:)`` when it does not; nil while
+    /// GDPR applicability is undetermined (the API must not answer then) or when GDPR applies
+    /// and there is no decision.
+    public let tcData: TCData?
+    /// The payload `ConsentKitTCF.fromApp` takes, as compact JSON with sorted keys:
+    /// `{addtlConsent, cmpId, cmpVersion, gdprApplies, gvlVersion, tcData, tcString,
+    /// tcfPolicyVersion}`, with `null` for what is unknown or absent. Safe to place inside a
+    /// `<script>` and a JavaScript source: `<`, U+2028 and U+2029 are written as `\u` escapes,
+    /// so `</script>` cannot appear in it, whatever the stored strings hold.
+    public let payload: String
+    /// The text of `tcfapi.js`, which defines `ConsentKitTCF`.
+    let apiSource: String
+
+    /// The IAB keys a value is read from.
+    static let keys = [
+        IABKey.tcString, IABKey.addtlConsent, IABKey.gdprApplies, IABKey.cmpSdkID, IABKey.cmpSdkVersion, IABKey.policyVersion,
+    ]
+
+    /// Reads the consent from the IAB keys in `store`, in one read: pass the store the app gave
+    /// its `ConsentManager` (``ConsentKit/ConsentManager/webViewConsent`` does).
+    ///
+    /// Values of the wrong type are read as ``IABConsentReader`` reads them (`IABTCF_gdprApplies`
+    /// as 1, `"1"` or true); anything unreadable counts as absent.
+    public init(keys store: any KeyValueStore) {
+        self.init(keys: store, apiSource: Self.bundledAPISource)
+    }
+
+    /// Reads the consent from `store`, with `apiSource` as the text of `tcfapi.js` (tests pass
+    /// a placeholder).
+    init(keys store: any KeyValueStore, apiSource: String) {
+        let values = store.values(forKeys: Self.keys)
+        let snapshot = IABConsentSnapshot(values: values)
+        gdprApplies = snapshot.gdprApplies
+        cmp = CMPIdentity(
+            cmpId: snapshot.cmpSdkID ?? CMPIdentity.development.cmpId,
+            cmpVersion: snapshot.cmpSdkVersion ?? CMPIdentity.development.cmpVersion)
+        let text = snapshot.tcString
+        let decoded = text.flatMap { try? TCString(decoding: $0) }
+        if let text, let decoded {
+            tcString = text
+            addtlConsent = values[IABKey.addtlConsent]?.string.flatMap { $0.isEmpty ? nil : $0 }
+            gvlVersion = decoded.vendorListVersion
+            tcfPolicyVersion = decoded.tcfPolicyVersion
+        } else {
+            tcString = nil
+            addtlConsent = nil
+            gvlVersion = nil
+            tcfPolicyVersion = snapshot.policyVersion ?? 0
+        }
+        switch gdprApplies {
+        case .applies:
+            if let text, let decoded {
+                tcData = TCData(tcString: text, decoded: decoded, addtlConsent: addtlConsent, cmp: cmp)
+            } else {
+                tcData = nil
+            }
+        case .doesNotApply:
+            tcData = .notApplicable(cmp: cmp, tcfPolicyVersion: tcfPolicyVersion)
+        case .undetermined:
+            tcData = nil
+        }
+        payload = Self.scriptSafe(Payload(
+            tcString: tcString, addtlConsent: addtlConsent, gdprApplies: gdprApplies.flag, cmpId: cmp.cmpId,
+            cmpVersion: cmp.cmpVersion, tcfPolicyVersion: tcfPolicyVersion, gvlVersion: gvlVersion, tcData: tcData
+        ).json())
+        self.apiSource = apiSource
+    }
+
+    /// The script to inject at document start, in the main frame only: the text of
+    /// `tcfapi.js`, then `ConsentKitTCF.fromApp(<payload>);`. On a page with no CMP it installs
+    /// a read-only `__tcfapi` (and its `__tcfapiLocator` frame) answering with ``tcData``; on a
+    /// page running ConsentKit's web CMP it hands the payload to it; on a page with another CMP
+    /// it does nothing.
+    public var documentStartScript: String {
+        apiSource + "\nConsentKitTCF.fromApp(" + payload + ");"
+    }
+
+    /// The script to run in a page already open when the consent changes:
+    /// `window.ConsentKitTCF && ConsentKitTCF.fromApp(<payload>);` (nothing on a page the
+    /// document-start script did not reach).
+    public var updateScript: String {
+        "window.ConsentKitTCF && ConsentKitTCF.fromApp(" + payload + ");"
+    }
+
+    /// The URL parameters of the TC string passing convention, values unencoded: `gdpr` (`1` or
+    /// `0`; left out while undetermined), `gdpr_consent` (the TC string as is) and
+    /// `addtl_consent` (the Additional Consent string), each only when known.
+    public var queryItems: [URLQueryItem] {
+        var items: [URLQueryItem] = []
+        if let flag = gdprApplies.flag { items.append(URLQueryItem(name: "gdpr", value: flag ? "1" : "0")) }
+        if let tcString { items.append(URLQueryItem(name: "gdpr_consent", value: tcString)) }
+        if let addtlConsent { items.append(URLQueryItem(name: "addtl_consent", value: addtlConsent)) }
+        return items
+    }
+
+    /// `url` with ``queryItems`` appended, each once: parameters named `gdpr`, `gdpr_consent`
+    /// or `addtl_consent` already in it are removed first (also those this value has nothing
+    /// for, so a stale consent never stays), the other parameters and the fragment are kept
+    /// byte for byte. Values are percent-encoded leaving only RFC 3986's unreserved characters
+    /// (`A-Z a-z 0-9 - . _ ~`), so `+`, `&` and `=` are encoded and a TC or AC string reads back
+    /// unchanged. A URL `URLComponents` cannot parse is returned as it is.
+    public func url(_ url: URL) -> URL {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        let names: Set<String> = ["gdpr", "gdpr_consent", "addtl_consent"]
+        var parameters = (components.percentEncodedQuery ?? "").split(separator: "&", omittingEmptySubsequences: true)
+            .filter { parameter in
+                let name = parameter.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
+                return !names.contains(String(name).removingPercentEncoding ?? String(name))
+            }
+            .map(String.init)
+        for item in queryItems {
+            parameters.append(Self.percentEncoded(item.name) + "=" + Self.percentEncoded(item.value ?? ""))
+        }
+        if parameters.isEmpty {
+            if components.percentEncodedQuery == nil { return url }
+            components.percentEncodedQuery = nil
+        } else {
+            components.percentEncodedQuery = parameters.joined(separator: "&")
+        }
+        return components.url ?? url
+    }
+
+    /// `text` with everything but RFC 3986's unreserved characters percent-encoded (UTF-8).
+    static func percentEncoded(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = Array("0123456789ABCDEF".unicodeScalars)
+                out.unicodeScalars.append("%")
+                out.unicodeScalars.append(hex[Int(byte >> 4)])
+                out.unicodeScalars.append(hex[Int(byte & 0xf)])
+            }
+        }
+        return out
+    }
+
+    /// JSON text made safe inside a script: `<` (so that neither `</script>` nor `<!--` can
+    /// appear), U+2028 and U+2029 (line terminators in older JavaScript) as `\u` escapes. They
+    /// can only occur inside JSON strings, where the escapes mean the same characters.
+    static func scriptSafe(_ json: String) -> String {
+        guard json.unicodeScalars.contains(where: { $0 == "<" || $0 == "\u{2028}" || $0 == "\u{2029}" }) else { return json }
+        var out = ""
+        for scalar in json.unicodeScalars {
+            switch scalar {
+            case "<": out += "\\u003c"
+            case "\u{2028}": out += "\\u2028"
+            case "\u{2029}": out += "\\u2029"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// The text of `cmp/tcfapi.js` in ConsentKitUI's bundle, read once; empty if it cannot be read.
+    static let bundledAPISource: String = {
+        guard let url = Bundle.module.url(forResource: "cmp", withExtension: nil)?.appendingPathComponent("tcfapi.js") else { return "" }
+        return (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+    }()
+}
+
+/// The object `ConsentKitTCF.fromApp` takes; every field is written, unknown ones as `null`.
+private struct Payload: Encodable {
+    let tcString: String?
+    let addtlConsent: String?
+    let gdprApplies: Bool?
+    let cmpId: Int
+    let cmpVersion: Int
+    let tcfPolicyVersion: Int
+    let gvlVersion: Int?
+    let tcData: TCData?
+
+    private enum CodingKeys: String, CodingKey {
+        case tcString, addtlConsent, gdprApplies, cmpId, cmpVersion, tcfPolicyVersion, gvlVersion, tcData
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(tcString, forKey: .tcString)
+        try container.encode(addtlConsent, forKey: .addtlConsent)
+        try container.encode(gdprApplies, forKey: .gdprApplies)
+        try container.encode(cmpId, forKey: .cmpId)
+        try container.encode(cmpVersion, forKey: .cmpVersion)
+        try container.encode(tcfPolicyVersion, forKey: .tcfPolicyVersion)
+        try container.encode(gvlVersion, forKey: .gvlVersion)
+        try container.encode(tcData, forKey: .tcData)
+    }
+
+    /// Compact JSON with sorted keys, as ``TCData/json()`` writes.
+    func json() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Strings, integers, booleans and nulls only: encoding cannot fail.
+        let data = (try? encoder.encode(self)) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+extension ConsentManager {
+    /// The consent as the app's web views take it, read from the manager's store
+    /// (`configuration.store`) now; read it again after each ``ConsentEvent/consentChanged(_:)``.
+    public var webViewConsent: WebViewConsent {
+        WebViewConsent(keys: configuration.store)
+    }
+}
