@@ -48,6 +48,9 @@ struct ConsentdCommand: AsyncParsableCommand {
     @Option(help: "Serve /demo, the notice on a sample publisher (true or false; default true). [CONSENTD_DEMO]")
     var demo: String?
 
+    @Option(help: "Port of the demo's second origin, its cross-origin ad frame (default 0: any free port). [CONSENTD_DEMO_FRAME_PORT]")
+    var demoFramePort: Int?
+
     @Option(help: "Upstream vendor list URL to refresh from. [CONSENTD_VENDOR_LIST_URL]")
     var vendorListUrl: String?
 
@@ -141,6 +144,10 @@ struct ConsentdCommand: AsyncParsableCommand {
         if let value = setting(demo, "CONSENTD_DEMO") {
             guard let flag = Bool(value) else { throw ValidationError("CONSENTD_DEMO: \(value) is not true or false") }
             settings.demo = flag
+        }
+        if let value = setting(demoFramePort.map(String.init), "CONSENTD_DEMO_FRAME_PORT") {
+            guard let port = Int(value), (0...65535).contains(port) else { throw ValidationError("CONSENTD_DEMO_FRAME_PORT: \(value) is not a port") }
+            settings.demoFramePort = port
         }
         if let value = setting(vendorListRefresh.map(String.init), "CONSENTD_VENDOR_LIST_REFRESH") {
             guard let seconds = Int(value), seconds >= 60 else { throw ValidationError("the vendor list refresh must be at least 60 seconds") }

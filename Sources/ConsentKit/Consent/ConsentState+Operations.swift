@@ -79,6 +79,20 @@ extension ConsentState {
             consentLanguage: tcString.consentLanguage, created: created, updated: updated, takenOver: takenOver)
     }
 
+    /// The decision a TC string and the Additional Consent string kept with it record together
+    /// (a website's `euconsent-v2` and `addtl_consent`): the ad-tech providers the AC string
+    /// discloses and consents count as disclosed and consented. An AC string that does not parse
+    /// adds nothing.
+    public init(tcString: TCString, additionalConsent: String?, collectedAt: Date? = nil) {
+        let base = ConsentState(tcString: tcString, collectedAt: collectedAt)
+        guard let providers = additionalConsent.flatMap(AdditionalConsent.parse) else {
+            self = base
+            return
+        }
+        self = base.restoring(created: base.created, updated: base.updated, noticeVersion: base.noticeVersion,
+                              adTechProviderConsents: providers.consented, disclosedAdTechProviders: providers.disclosed)
+    }
+
     /// Applies a set of changes made in `body` at once and returns the new decision, updated at
     /// `date`; nothing changes when `body` throws (a setter refusing a change throws ``ConsentChangeError``).
     ///

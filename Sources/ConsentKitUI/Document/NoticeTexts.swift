@@ -54,6 +54,11 @@ public enum NoticeResources {
         Bundle.module.url(forResource: "notice", withExtension: nil)
     }
 
+    /// The folder holding the CMP API's scripts (`__tcfapi`): `tcfapi-stub.js` and `tcfapi.js`.
+    public static var cmpDirectory: URL? {
+        Bundle.module.url(forResource: "cmp", withExtension: nil)
+    }
+
     /// `notice.html`.
     public static var page: URL? { directory?.appendingPathComponent("notice.html") }
 

@@ -62,6 +62,24 @@ public final class APIKeys: Sendable {
         return (key, kind.prefix + keyId + "_" + secret)
     }
 
+    /// Creates the key `keyId`, or gives it a new secret when it exists (and revives it), and
+    /// returns its full text: for a key consentd itself hands out (the demo site's page).
+    public func replace(keyId: String, appId: String, kind: APIKey.Kind, label: String, now: Date = Date()) async throws -> String {
+        guard AppID.isValid(appId) else { throw KeyError.badAppId(appId) }
+        let secret = Self.randomText(count: 32)
+        let hash = SHA256.hash(data: Data(secret.utf8)).hexString
+        let createdAt = Timestamps.milliseconds(now)
+        try await database.transaction { db in
+            try await db.raw("DELETE FROM api_keys WHERE key_id = \(bind: keyId)").run()
+            try await db.raw("""
+                INSERT INTO api_keys (key_id, app_id, kind, secret_sha256, label, created_at_ms)
+                VALUES (\(bind: keyId), \(bind: appId), \(bind: kind.rawValue), \(bind: hash), \(bind: label), \(bind: createdAt))
+                """).run()
+        }
+        _ = cache.withLock { $0.removeValue(forKey: keyId) }
+        return kind.prefix + keyId + "_" + secret
+    }
+
     /// Every key, or those of one app, oldest first.
     public func list(appId: String? = nil) async throws -> [APIKey] {
         let filter: SQLQueryString = appId.map { " WHERE app_id = \(bind: $0)" } ?? ""

@@ -17,7 +17,14 @@ extension Consentd {
     /// Checks the bearer credential, that its kind may use this route, and its rate limit.
     func authenticate(_ request: Request, allowing allowed: Set<CredentialKind>, action: String) async throws -> Principal {
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else { throw APIError.unauthorized }
-        let token = String(header.dropFirst("Bearer ".count)).trimmingCharacters(in: .whitespaces)
+        return try await authenticate(credential: String(header.dropFirst("Bearer ".count)), allowing: allowed, action: action)
+    }
+
+    /// Checks a credential given as text (an API key or a subject token), that its kind may use
+    /// this route, and its rate limit: what a bearer header is checked for, for the web CMP's
+    /// routes, whose pages send it in the body.
+    func authenticate(credential: String, allowing allowed: Set<CredentialKind>, action: String) async throws -> Principal {
+        let token = credential.trimmingCharacters(in: .whitespaces)
         let principal: Principal
         let limitKey: String
         if token.hasPrefix("ckt_") {

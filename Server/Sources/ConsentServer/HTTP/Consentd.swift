@@ -31,6 +31,10 @@ public final class Consentd: Sendable {
     let assets: NoticeAssets
     /// The demo (`/demo`).
     let demo: NoticeDemo
+    /// The demo site's key and its cross-origin frame's address, once known.
+    let demoSite = DemoSite()
+    /// The web CMP's server half (`/v1/web/`).
+    let web: WebCMP
     /// Vendors' device storage disclosures, fetched and kept for the notice.
     let storageDisclosures: StorageDisclosures
     let keyLimiter: RateLimiter
@@ -79,6 +83,9 @@ public final class Consentd: Sendable {
         self.storageDisclosures = StorageDisclosures(catalog: catalog)
         self.demo = NoticeDemo(
             catalog: catalog, cmp: CMPIdentity(cmpId: settings.cmp.id, cmpVersion: settings.cmp.version), store: store)
+        self.web = WebCMP(
+            catalog: catalog, cmp: CMPIdentity(cmpId: settings.cmp.id, cmpVersion: settings.cmp.version),
+            configuration: settings.demo ? DemoSite.adding(to: publishers, catalog: catalog) : publishers)
         self.keyLimiter = RateLimiter(limit: settings.rateLimitPerKey)
         self.ipLimiter = RateLimiter(limit: settings.rateLimitPerIP)
         self.logger = logger
@@ -95,6 +102,7 @@ public final class Consentd: Sendable {
         _ = Self.metrics
         let router = Router(context: ConsentdContext.self)
         router.add(middleware: MetricsMiddleware())
+        router.add(middleware: WebCORSMiddleware())
         router.add(middleware: ErrorMiddleware(logger: logger))
         router.add(middleware: IPRateLimitMiddleware(limiter: ipLimiter, clientIPHeader: settings.clientIPHeader))
         addOperationsRoutes(to: router)
@@ -103,6 +111,7 @@ public final class Consentd: Sendable {
         addConsentRoutes(to: router)
         addSubjectRoutes(to: router)
         addNoticeRoutes(to: router)
+        addWebCMPRoutes(to: router)
         return router
     }
 
@@ -115,6 +124,9 @@ public final class Consentd: Sendable {
             services.append(VendorListRefresher(url: url, interval: settings.vendorListRefresh, catalog: catalog, logger: logger))
         }
         let timeouts = ConnectionTimeouts(settings)
+        if settings.demo {
+            services.append(demoFrameApplication())
+        }
         return Application(
             responder: HeadResponder(router().buildResponder()),
             server: HTTPServerBuilder { responder in ConsentdChannel(responder: responder, timeouts: timeouts) },

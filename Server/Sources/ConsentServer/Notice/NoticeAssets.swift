@@ -3,26 +3,40 @@ import Foundation
 
 /// The files consentd serves for the web: the consent notice (`notice.html`, `notice.css`,
 /// `notice.js`, from ConsentKitUI, the same files an app shows in its web view) under
-/// `/notice/`, and the demo page under `/demo/`. Read once at start, each with its ETag and
-/// gzip copy.
+/// `/notice/`, the web CMP under `/cmp/` (`stub.js`: ConsentKitUI's `tcfapi-stub.js`; `cmp.js`:
+/// ConsentKitUI's `tcfapi.js` followed by this package's `web/cmp-web.js`, the page's client of
+/// consentd), and the demo under `/demo/`. Read once at start, each with its ETag and gzip copy.
 struct NoticeAssets: Sendable {
     /// The notice's files by name.
     let notice: [String: ServedDocument]
-    /// The demo page's files by name (`demo.html`, `demo.css`, `demo.js`).
+    /// The web CMP's scripts by name (`stub.js`, `cmp.js`).
+    let cmp: [String: ServedDocument]
+    /// The demo's files by name: the site (`site.html`, `site.css`, `site.js`), its ad frame
+    /// (`frame.html`, `frame.js`) and the notice playground (`playground.html`, `.css`, `.js`).
     let demo: [String: ServedDocument]
 
     /// Reads the files.
     static func load() throws -> NoticeAssets {
-        guard let noticeDirectory = NoticeResources.directory else {
+        guard let noticeDirectory = NoticeResources.directory, let cmpDirectory = NoticeResources.cmpDirectory else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "ConsentKitUI's notice files are missing"])
         }
-        guard let demoDirectory = Bundle.module.url(forResource: "demo", withExtension: nil) else {
-            throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "the bundled demo page is missing"])
+        guard let demoDirectory = Bundle.module.url(forResource: "demo", withExtension: nil),
+              let webDirectory = Bundle.module.url(forResource: "web", withExtension: nil) else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "the bundled demo or web CMP files are missing"])
         }
+        let api = try Data(contentsOf: cmpDirectory.appendingPathComponent("tcfapi.js"))
+        let client = try Data(contentsOf: webDirectory.appendingPathComponent("cmp-web.js"))
         return NoticeAssets(
             notice: try files(["notice.html", "notice.css", "notice.js"], in: noticeDirectory),
-            demo: try files(["demo.html", "demo.css", "demo.js"], in: demoDirectory))
+            cmp: [
+                "stub.js": ServedDocument(body: try Data(contentsOf: cmpDirectory.appendingPathComponent("tcfapi-stub.js")), contentType: javaScript),
+                "cmp.js": ServedDocument(body: api + Data("\n".utf8) + client, contentType: javaScript),
+            ],
+            demo: try files(["site.html", "site.css", "site.js", "frame.html", "frame.js", "playground.html", "playground.css", "playground.js"],
+                            in: demoDirectory))
     }
+
+    private static let javaScript = "text/javascript; charset=utf-8"
 
     private static func files(_ names: [String], in directory: URL) throws -> [String: ServedDocument] {
         var served: [String: ServedDocument] = [:]
@@ -30,7 +44,7 @@ struct NoticeAssets: Sendable {
             let type = switch (name as NSString).pathExtension {
             case "html": "text/html; charset=utf-8"
             case "css": "text/css; charset=utf-8"
-            default: "text/javascript; charset=utf-8"
+            default: javaScript
             }
             served[name] = ServedDocument(body: try Data(contentsOf: directory.appendingPathComponent(name)), contentType: type)
         }

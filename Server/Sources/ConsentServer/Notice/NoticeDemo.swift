@@ -149,34 +149,14 @@ struct NoticeDemo: Sendable {
         guard let decision = try result.decision(document: document, scope: scope, current: current, at: now) else {
             return Answer(action: result.action.rawValue)
         }
-        let string = decision.tcString(cmp: cmp)
-        let encoded = try string.encoded()
-        let ac = decision.disclosedAdTechProviders.isEmpty
-            ? nil : AdditionalConsent.string(consented: decision.adTechProviderConsents, disclosed: decision.disclosedAdTechProviders)
-        let google = GoogleConsentStatus.of(decision, config: nil, gdprApplies: .applies)
-        let method: ConsentProof.Method = switch result.action {
-        case .acceptAll: .acceptAll
-        case .rejectAll: .rejectAll
-        default: .custom
-        }
-        let event = ConsentEventRequest(
-            subjectId: request.subjectId, collectedAt: now,
-            consent: ConsentRecord(
-                tcString: encoded, googleAdsChoice: decision.prefersAdFree ? .adFree : google == .personalized ? .personalized : .nonPersonalized,
-                additionalConsent: ac,
-                proof: ConsentProof(
-                    noticeId: "demo-\(document.mode.rawValue)", noticeVersion: String(document.noticeVersion), language: document.language,
-                    sdkVersion: "consentd-demo", platform: .web, method: method)))
-        let checked: CheckedConsentEvent
-        do {
-            checked = try CheckedConsentEvent.decode(try JSONEncoder().encode(event))
-        } catch let error as InvalidField {
-            throw APIError(.badRequest, error.code.rawValue, error.message, field: error.field.map { $0 == "subjectId" ? "subjectId" : "message.\($0)" })
-        }
-        let stored = try await store.append(appId: Self.appId, request: checked, credential: .secret)
+        let choice = try RecordedChoice(
+            decision: decision, cmp: cmp, subjectId: request.subjectId, at: now,
+            proof: ConsentProof(noticeId: "demo-\(document.mode.rawValue)", noticeVersion: String(document.noticeVersion), language: document.language,
+                                sdkVersion: "consentd-demo", platform: .web, method: RecordedChoice.method(result.action)))
+        let stored = try await store.append(appId: Self.appId, request: try choice.checkedEvent(fieldPrefix: "message."), credential: .secret)
         return Answer(
-            action: result.action.rawValue, tcString: encoded, addtlConsent: ac, googleStatus: google.rawValue,
-            npa: google == .nonPersonalized, prefersAdFree: decision.prefersAdFree, languageFallback: document.languageFallback,
-            decoded: try TCString(decoding: encoded), event: try stored.result())
+            action: result.action.rawValue, tcString: choice.tcString, addtlConsent: choice.addtlConsent, googleStatus: choice.google.rawValue,
+            npa: choice.google == .nonPersonalized, prefersAdFree: choice.prefersAdFree, languageFallback: document.languageFallback,
+            decoded: choice.decoded, event: try stored.result())
     }
 }

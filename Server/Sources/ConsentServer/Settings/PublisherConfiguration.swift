@@ -2,20 +2,45 @@ import ConsentdAPI
 import Foundation
 import Yams
 
-/// The publishers consentd knows: their ad-tech providers and the IAB vendors they work with.
+/// The publishers consentd knows: their ad-tech providers and the IAB vendors they work with,
+/// and the websites whose consent notice consentd serves (`/cmp/cmp.js`).
 ///
 /// Loaded from a YAML file at start (see `Server/config/publishers.example.yaml`). A file that
 /// does not hold exactly this shape stops the server with the file, line and field at fault.
 public struct PublisherConfiguration: Sendable, Equatable {
     /// The publishers by id, as `GET /v1/config` sends them.
     public var publishers: [String: AppConfig.Publisher]
+    /// The websites by app id (the app id of the publishable key the site's page sends).
+    public var websites: [String: Website]
+
+    /// A website whose consent notice and CMP API consentd serves: the notice shows the
+    /// vendors and ad-tech providers of its publishers.
+    public struct Website: Sendable, Equatable {
+        /// The app id its API keys belong to.
+        public var appId: String
+        /// The site's name, shown on the notice.
+        public var name: String
+        /// The site's privacy policy, linked from the notice.
+        public var privacyPolicyURL: URL
+        /// The publishers (ids of ``PublisherConfiguration/publishers``) whose vendors it shows.
+        public var publisherIds: [String]
+
+        /// Creates a website.
+        public init(appId: String, name: String, privacyPolicyURL: URL, publisherIds: [String]) {
+            self.appId = appId
+            self.name = name
+            self.privacyPolicyURL = privacyPolicyURL
+            self.publisherIds = publisherIds
+        }
+    }
 
     /// An empty configuration: every publisher id is unknown.
     public static let empty = PublisherConfiguration(publishers: [:])
 
     /// Creates a configuration.
-    public init(publishers: [String: AppConfig.Publisher]) {
+    public init(publishers: [String: AppConfig.Publisher], websites: [String: Website] = [:]) {
         self.publishers = publishers
+        self.websites = websites
     }
 
     /// Reads a configuration file.
@@ -41,10 +66,10 @@ public struct PublisherConfiguration: Sendable, Equatable {
         }
         guard let root else { return .empty }
         let reader = Reader(file: file)
-        let top = try reader.mapping(root, field: "", known: ["publishers"])
+        let top = try reader.mapping(root, field: "", known: ["publishers", "websites"])
         var publishers: [String: AppConfig.Publisher] = [:]
-        guard let list = top["publishers"] else { return PublisherConfiguration(publishers: [:]) }
-        for (index, node) in try reader.sequence(list, field: "publishers").enumerated() {
+        let publishersNodes: [Node] = if let list = top["publishers"] { try reader.sequence(list, field: "publishers") } else { [] }
+        for (index, node) in publishersNodes.enumerated() {
             let field = "publishers[\(index)]"
             let entry = try reader.mapping(node, field: field, known: ["id", "name", "vendorIds", "adTechProviders", "nonPersonalizedOnly"])
             let id = try reader.string(try reader.required(entry, "id", in: node, field: field), field: "\(field).id")
@@ -86,7 +111,32 @@ public struct PublisherConfiguration: Sendable, Equatable {
             publishers[id] = AppConfig.Publisher(id: id, name: name, vendorIds: Array(Set(vendorIds)).sorted(), adTechProviders: providers,
                                        nonPersonalizedOnly: nonPersonalizedOnly)
         }
-        return PublisherConfiguration(publishers: publishers)
+        var websites: [String: Website] = [:]
+        let websitesNodes: [Node] = if let list = top["websites"] { try reader.sequence(list, field: "websites") } else { [] }
+        for (index, node) in websitesNodes.enumerated() {
+            let field = "websites[\(index)]"
+            let entry = try reader.mapping(node, field: field, known: ["appId", "name", "privacyPolicyUrl", "publisherIds"])
+            let appId = try reader.string(try reader.required(entry, "appId", in: node, field: field), field: "\(field).appId")
+            guard websites[appId] == nil else { throw reader.error(entry["appId"], field: "\(field).appId", "website \(appId) appears twice") }
+            let url = try reader.string(try reader.required(entry, "privacyPolicyUrl", in: node, field: field), field: "\(field).privacyPolicyUrl")
+            guard let privacy = URL(string: url), ["http", "https"].contains(privacy.scheme ?? ""), privacy.host != nil else {
+                throw reader.error(entry["privacyPolicyUrl"], field: "\(field).privacyPolicyUrl", "must be an http(s) URL")
+            }
+            var publisherIds: [String] = []
+            let idsNode = try reader.required(entry, "publisherIds", in: node, field: field)
+            for (idIndex, idNode) in try reader.sequence(idsNode, field: "\(field).publisherIds").enumerated() {
+                let id = try reader.string(idNode, field: "\(field).publisherIds[\(idIndex)]")
+                guard publishers[id] != nil else {
+                    throw reader.error(idNode, field: "\(field).publisherIds[\(idIndex)]", "names publisher \(id), which is not listed under publishers")
+                }
+                publisherIds.append(id)
+            }
+            guard !publisherIds.isEmpty else { throw reader.error(idsNode, field: "\(field).publisherIds", "must name at least one publisher") }
+            websites[appId] = Website(
+                appId: appId, name: try reader.string(try reader.required(entry, "name", in: node, field: field), field: "\(field).name"),
+                privacyPolicyURL: privacy, publisherIds: publisherIds)
+        }
+        return PublisherConfiguration(publishers: publishers, websites: websites)
     }
 
     /// Walks YAML nodes, turning every surprise into an error with a line number.

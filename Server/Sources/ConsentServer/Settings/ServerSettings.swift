@@ -75,6 +75,10 @@ public struct ServerSettings: Sendable {
     /// first command; turn it off in production.
     public var demo = true
 
+    /// The port of the demo's second origin, which serves the cross-origin ad frame that reads
+    /// consent through `__tcfapiLocator` (on ``host``; 0: any free port).
+    public var demoFramePort = 0
+
     /// The defaults.
     public init() {}
 }

@@ -932,5 +932,14 @@
   // Warm up ICU while the page loads, so the first configure() does not pay for it.
   try { new Intl.NumberFormat().format(1); new Intl.PluralRules().select(1); } catch (e) { /* no Intl: plain numbers */ }
 
+  // A page of another origin (a website's CMP, consentd's /cmp/cmp.js) cannot reach configure()
+  // across the frame boundary; it posts {protocol: 1, type: 'configure', document} instead.
+  window.addEventListener('message', function (e) {
+    var m = e.data;
+    if (window.parent !== window && e.source === window.parent && isObject(m) && m.protocol === PROTOCOL && m.type === 'configure') {
+      configure(m.document);
+    }
+  });
+
   window.ConsentKitNotice = api;
 })();

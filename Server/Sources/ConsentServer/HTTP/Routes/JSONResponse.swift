@@ -22,13 +22,15 @@ extension Request {
     }
 
     /// The body, refusing other media types than JSON (415) and bodies over `limit` (413).
-    mutating func jsonBody(limit: Int) async throws -> Data {
+    /// `alsoAsText` accepts JSON sent as `text/plain` too: what a web page sends cross-origin
+    /// without a CORS preflight (the web CMP's routes).
+    mutating func jsonBody(limit: Int, alsoAsText: Bool = false) async throws -> Data {
         // The media type exactly (`application/json`, parameters such as `; charset=utf-8`
         // allowed), not any type that starts with it.
         let type = headers[.contentType]?.lowercased() ?? ""
         let mediaType = type.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first?
             .trimmingCharacters(in: .whitespaces) ?? ""
-        guard mediaType == "application/json" else {
+        guard mediaType == "application/json" || (alsoAsText && mediaType == "text/plain") else {
             throw APIError(.unsupportedMediaType, "unsupported_media_type", "send the body as Content-Type: application/json")
         }
         do {

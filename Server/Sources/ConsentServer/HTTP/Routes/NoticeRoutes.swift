@@ -4,20 +4,33 @@ import Hummingbird
 
 extension Consentd {
     /// `GET /notice/{file}` (the consent notice's page, style and script) and, when the demo is
-    /// on, `GET /demo`, `GET /demo/{file}`, `POST /demo/document`, `POST /demo/result`.
+    /// on, `GET /demo` (the demo site), `GET /demo/playground` (the notice alone, every mode and
+    /// language), `GET /demo/{file}`, `GET /demo/site.json` (the site's page key and its ad
+    /// frame's origin), `POST /demo/document`, `POST /demo/result`.
     func addNoticeRoutes(to router: Router<ConsentdContext>) {
         router.get("/notice/{file}") { request, context -> Response in
             let name = try context.parameters.require("file")
             guard let document = self.assets.notice[name] else { throw APIError.notFound("no notice file \(name)") }
-            return try self.serveAsset(document, for: request)
+            // Websites show the notice in a frame of their own pages (/cmp/cmp.js).
+            return try self.serveAsset(document, for: request, frameAncestors: "*")
         }
         guard settings.demo else { return }
         router.get("/demo") { request, _ -> Response in
-            try self.serveAsset(self.assets.demo["demo.html"]!, for: request)
+            // The site frames its ad frame from the second origin.
+            try self.serveAsset(self.assets.demo["site.html"]!, for: request, frameSources: self.demoSite.frameOrigin)
+        }
+        router.get("/demo/playground") { request, _ -> Response in
+            try self.serveAsset(self.assets.demo["playground.html"]!, for: request)
+        }
+        router.get("/demo/site.json") { _, _ -> Response in
+            struct Site: Encodable { var key: String; var frameOrigin: String? }
+            var response = try jsonResponse(Site(key: try await self.demoSite.key(self.keys), frameOrigin: self.demoSite.frameOrigin))
+            response.headers[.cacheControl] = "no-store"
+            return response
         }
         router.get("/demo/{file}") { request, context -> Response in
             let name = try context.parameters.require("file")
-            guard name != "demo.html", let document = self.assets.demo[name] else { throw APIError.notFound("no demo file \(name)") }
+            guard !name.hasSuffix(".html"), let document = self.assets.demo[name] else { throw APIError.notFound("no demo file \(name)") }
             return try self.serveAsset(document, for: request)
         }
         router.post("/demo/document") { request, _ -> Response in
@@ -39,11 +52,14 @@ extension Consentd {
     }
 
     /// A file of the notice or the demo: validators and gzip as for vendor lists, five minutes of
-    /// caching, and a policy that lets the page load nothing from another origin.
-    private func serveAsset(_ document: ServedDocument, for request: Request) throws -> Response {
+    /// caching, and a policy that lets the page load nothing from another origin (but frames from
+    /// `frameSources`) and be framed by `frameAncestors`.
+    private func serveAsset(_ document: ServedDocument, for request: Request, frameAncestors: String = "'self'",
+                            frameSources: String? = nil) throws -> Response {
         var response = try serve(document, for: request, maxAge: 300)
         response.headers[.contentSecurityPolicy] =
-            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'self'; base-uri 'none'; form-action 'none'"
+            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-src 'self'\(frameSources.map { " " + $0 } ?? ""); "
+            + "frame-ancestors \(frameAncestors); base-uri 'none'; form-action 'none'"
         response.headers[.xContentTypeOptions] = "nosniff"
         return response
     }

@@ -1,0 +1,270 @@
+/* ConsentKit web CMP: the page's client of consentd, served as the second half of /cmp/cmp.js
+ * (the first half is the CMP API, ConsentKitUI's tcfapi.js). A website includes, first in <head>:
+ *
+ *   <script src="https://CONSENTD/cmp/stub.js"></script>
+ *   <script src="https://CONSENTD/cmp/cmp.js" data-key="ck_pub_..." async></script>
+ *
+ * Attributes of the cmp.js tag:
+ *   data-key             the site's publishable key (an app id listed under `websites` in consentd's configuration)
+ *   data-subject-id      the site's own user id, with
+ *   data-subject-token   a subject token the site's backend minted for it (POST /v1/subjects/{id}/tokens)
+ *   data-storage         where the TC string is kept: "cookie" (default: first-party cookies
+ *                        euconsent-v2 and addtl_consent) or "localStorage" (the same names)
+ *   data-cookie-domain   the cookies' Domain (default: the page's host)
+ *   data-language        the notice's language (default: the browser's)
+ *   data-debug-region    "eea" or "not_eea": pretend a region, for testing a page
+ *
+ * A page view: (1) when the page runs in an app's web view that handed over the app's consent
+ * (window.ConsentKitAppConsent, from ConsentKitUI's WebViewConsent), the app's choice is recorded
+ * with method "sync" and kept, so the user is not asked again; (2) consentd says what the region
+ * and the ask rules call for (POST /v1/web/session); (3) the CMP API is installed on that answer:
+ * tcloaded with the stored string, or cmpuishown while the notice (consentd's /notice/notice.html,
+ * in a frame over the page) is open; (4) the notice's result goes to consentd (POST
+ * /v1/web/choices), which checks it, stores it as a consent event (platform web) and answers with
+ * the TC string, which is kept; the API then signals useractioncomplete.
+ *
+ * window.ConsentKitWeb: showPreferences() reopens the notice on its second layer (the site's
+ * "Privacy settings" link); forget() drops what this browser keeps; ready is a promise of the
+ * first answer. Window events: consentkit:choice (detail: consentd's answer to a choice) and
+ * consentkit:error (detail: an Error).
+ */
+(function () {
+  'use strict';
+
+  var script = document.currentScript;
+  if (!script || window.ConsentKitWeb || !window.ConsentKitTCF) return;
+  var base = new URL(script.src, location.href).origin;
+  var config = script.dataset;
+  var STRING = 'euconsent-v2', AC = 'addtl_consent', SUBJECT = 'consentkit-subject';
+  var MAX_AGE = 390 * 24 * 3600; // seconds: the 13 months a choice holds
+  var useCookie = config.storage !== 'localStorage';
+  var language = config.language || navigator.language || 'en';
+
+  var tcString = null, addtlConsent = null;   // what this browser keeps
+  var holding = null;     // the TCData that holds now (null: none yet)
+  var installed = false;
+  var notice = null;      // {frame, shownWith, reopen, opener, inerted}
+
+  /* ---------------------------------------------------------------- storage */
+
+  function readCookie(name) {
+    var found = document.cookie.split('; ').filter(function (c) { return c.indexOf(name + '=') === 0; })[0];
+    return found ? decodeURIComponent(found.slice(name.length + 1)) : null;
+  }
+  function writeCookie(name, value) {
+    var text = name + '=' + (value === null ? '' : encodeURIComponent(value)) + '; Path=/; SameSite=Lax; Max-Age=' + (value === null ? 0 : MAX_AGE);
+    if (config.cookieDomain) text += '; Domain=' + config.cookieDomain;
+    if (location.protocol === 'https:') text += '; Secure';
+    document.cookie = text;
+  }
+  function load(name) {
+    try { return useCookie ? readCookie(name) : window.localStorage.getItem(name); } catch (e) { return null; }
+  }
+  function keep(name, value) {
+    try {
+      if (useCookie) writeCookie(name, value);
+      else if (value === null) window.localStorage.removeItem(name);
+      else window.localStorage.setItem(name, value);
+    } catch (e) { /* storage refused (private mode): the choice holds for this page view only */ }
+  }
+  // The subject consentd created for this browser, and its token: always first-party local storage.
+  function storedSubject() {
+    try { return JSON.parse(window.localStorage.getItem(SUBJECT) || 'null'); } catch (e) { return null; }
+  }
+  function keepSubject(value) {
+    try {
+      if (value) window.localStorage.setItem(SUBJECT, JSON.stringify(value)); else window.localStorage.removeItem(SUBJECT);
+    } catch (e) { /* see keep() */ }
+  }
+
+  // The site's own user (a token from its backend) first, then this browser's subject, then the key.
+  function credential() {
+    if (config.subjectToken) return { credential: config.subjectToken, subjectId: config.subjectId };
+    var subject = storedSubject();
+    if (subject && subject.subjectToken) return { credential: subject.subjectToken, subjectId: subject.subjectId, stored: true };
+    return { credential: config.key };
+  }
+
+  /* ---------------------------------------------------------------- consentd */
+
+  // JSON sent as text/plain, no custom header and no cookie: a simple request, no preflight.
+  function call(path, body) {
+    return fetch(base + path, { method: 'POST', mode: 'cors', credentials: 'omit', headers: { 'Content-Type': 'text/plain' }, body: JSON.stringify(body) })
+      .then(function (response) {
+        return response.json().then(function (json) {
+          if (response.ok) return json;
+          var error = new Error(json && json.error ? json.error.code + ': ' + json.error.message : 'HTTP ' + response.status);
+          error.status = response.status;
+          throw error;
+        });
+      });
+  }
+
+  function session(reopen) {
+    var who = credential();
+    return call('/v1/web/session', {
+      credential: who.credential, language: language, tcString: tcString || undefined, addtlConsent: addtlConsent || undefined,
+      reopen: reopen, debugRegion: config.debugRegion || undefined
+    });
+  }
+
+  // Records a choice (the notice's result, or the app's consent); keeps what consentd answers.
+  function choose(fields, retried) {
+    var who = credential();
+    var body = { credential: who.credential, subjectId: who.subjectId, language: language };
+    Object.keys(fields).forEach(function (k) { body[k] = fields[k]; });
+    return call('/v1/web/choices', body).then(function (answer) {
+      if (answer.tcString) {
+        tcString = answer.tcString; addtlConsent = answer.addtlConsent || null;
+        keep(STRING, tcString); keep(AC, addtlConsent);
+        holding = answer.tcData;
+      }
+      if (answer.subjectToken) keepSubject({ subjectId: answer.subjectId, subjectToken: answer.subjectToken });
+      window.dispatchEvent(new CustomEvent('consentkit:choice', { detail: answer }));
+      return answer;
+    }, function (error) {
+      // A token consentd no longer takes (revoked key, erased subject): start a new subject once.
+      if (who.stored && !retried && [401, 403, 410].indexOf(error.status) >= 0) {
+        keepSubject(null);
+        return choose(fields, true);
+      }
+      throw error;
+    });
+  }
+
+  function report(error) {
+    if (window.console) console.error('ConsentKit web CMP:', error);
+    window.dispatchEvent(new CustomEvent('consentkit:error', { detail: error }));
+  }
+
+  // getVendorList: consentd serves the list it holds now.
+  var listRequest = null;
+  function vendorList(version, done) {
+    var answer = lastAnswer;
+    if (version !== 'LATEST' && !(answer && version === answer.gvlVersion)) { done(null); return; }
+    listRequest = listRequest || fetch(base + '/v1/vendor-list.json', { credentials: 'omit' })
+      .then(function (r) { if (!r.ok) throw new Error('HTTP ' + r.status); return r.json(); });
+    listRequest.then(done, function () { listRequest = null; done(null); });
+  }
+
+  /* ---------------------------------------------------------------- the API on consentd's answer */
+
+  var lastAnswer = null;
+  function apply(answer, reopen) {
+    lastAnswer = answer;
+    if (!installed) {
+      ConsentKitTCF.install({ cmpId: answer.cmpId, cmpVersion: answer.cmpVersion, gvlVersion: answer.gvlVersion,
+        tcfPolicyVersion: answer.tcfPolicyVersion, vendorList: vendorList });
+      installed = true;
+    }
+    if (answer.storedStringRefused) {
+      report(new Error('the stored TC string was ignored: ' + answer.storedStringRefused));
+      tcString = null; addtlConsent = null; keep(STRING, null); keep(AC, null);
+    }
+    if (answer.tcData) holding = answer.tcData;
+    if (answer.document) {
+      ConsentKitTCF.update(answer.uiTCData, true, { gvlVersion: answer.gvlVersion });
+      openNotice(answer.document, reopen);
+    } else if (answer.tcData) {
+      ConsentKitTCF.update(answer.tcData, false, { gvlVersion: answer.gvlVersion });
+    }
+    return answer;
+  }
+
+  function fail(error) {
+    report(error);
+    // No answer from consentd: vendors must read "error" (no consent), never a guess.
+    if (!installed) { ConsentKitTCF.install({}); installed = true; }
+    ConsentKitTCF.disable();
+  }
+
+  /* ---------------------------------------------------------------- the notice, in a frame */
+
+  function whenBody(run) {
+    if (document.body) run(); else document.addEventListener('DOMContentLoaded', run);
+  }
+
+  function openNotice(documentObject, reopen) {
+    whenBody(function () {
+      closeNotice();
+      var frame = document.createElement('iframe');
+      frame.title = 'Privacy';
+      frame.setAttribute('style', 'position:fixed;inset:0;width:100%;height:100%;border:0;margin:0;padding:0;z-index:2147483647;color-scheme:normal');
+      notice = { frame: frame, shownWith: tcString, shownWithAC: addtlConsent, reopen: !!reopen, opener: document.activeElement, inerted: [] };
+      // The page behind is out of reach while the notice is open.
+      Array.prototype.forEach.call(document.body.children, function (el) {
+        if (el.tagName !== 'SCRIPT' && !el.inert) { el.inert = true; el.setAttribute('aria-hidden', 'true'); notice.inerted.push(el); }
+      });
+      frame.addEventListener('load', function () {
+        frame.contentWindow.postMessage({ protocol: 1, type: 'configure', document: documentObject }, base);
+        frame.focus();
+      });
+      frame.src = base + '/notice/notice.html';
+      document.body.appendChild(frame);
+    });
+  }
+
+  function closeNotice() {
+    if (!notice) return null;
+    var closing = notice;
+    notice = null;
+    closing.inerted.forEach(function (el) { el.inert = false; el.removeAttribute('aria-hidden'); });
+    closing.frame.remove();
+    var opener = closing.opener;
+    if (opener && opener !== document.body && document.contains(opener) && opener.focus) opener.focus();
+    return closing;
+  }
+
+  window.addEventListener('message', function (e) {
+    var m = e.data;
+    if (!notice || e.source !== notice.frame.contentWindow || !m || m.protocol !== 1) return;
+    if (m.type === 'result') {
+      var closed = closeNotice();
+      choose({ message: m, tcString: closed.shownWith || undefined, addtlConsent: closed.shownWithAC || undefined, reopen: closed.reopen })
+        .then(function (answer) {
+        // Closed without a choice (allowed when reopened): the choice that held still holds.
+        if (holding) ConsentKitTCF.update(holding, false);
+        return answer;
+      }).catch(report);
+    } else if (m.type === 'loadError') {
+      closeNotice();
+      report(new Error('the notice could not be shown: ' + m.code + ': ' + m.message));
+    }
+  });
+
+  /* ---------------------------------------------------------------- the app's consent, in its web view */
+
+  function fromApp(app) {
+    return app && app.gdprApplies === true && typeof app.tcString === 'string' && app.tcString !== '' && app.tcString !== tcString;
+  }
+  function adopt(app) {
+    return choose({ appConsent: { tcString: app.tcString, addtlConsent: app.addtlConsent || undefined } });
+  }
+  window.addEventListener('consentkit:appconsent', function (e) {
+    if (!installed || !fromApp(e.detail)) return;
+    adopt(e.detail).then(function () {
+      if (notice) closeNotice();
+      ConsentKitTCF.update(holding, false);
+    }).catch(report);
+  });
+
+  /* ---------------------------------------------------------------- start */
+
+  tcString = load(STRING);
+  addtlConsent = load(AC);
+  var app = window.ConsentKitAppConsent;
+  var ready = (fromApp(app) ? adopt(app).catch(report) : Promise.resolve())
+    .then(function () { return session(false); })
+    .then(function (answer) { return apply(answer, false); }, function (error) { fail(error); return null; });
+
+  window.ConsentKitWeb = {
+    ready: ready,
+    showPreferences: function () {
+      return ready.then(function () { return session(true); }).then(function (answer) { return apply(answer, true); }).catch(report);
+    },
+    forget: function () {
+      tcString = null; addtlConsent = null;
+      keep(STRING, null); keep(AC, null); keepSubject(null);
+    }
+  };
+})();

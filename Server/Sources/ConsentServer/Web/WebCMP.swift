@@ -1,0 +1,293 @@
+import ConsentKit
+import ConsentKitUI
+import ConsentdAPI
+import Foundation
+import TCF
+
+/// The server half of the web CMP (`/cmp/cmp.js` on a publisher's website): what a page view
+/// calls for (``session(_:appId:region:now:)``: the region, the ask rules on the visitor's stored
+/// TC string, the CMP API's `TCData`, and the notice's document when the visitor is to be asked),
+/// and a choice made on the page turned into what the SDK would record (``choice(_:appId:now:)``).
+///
+/// It is the app's machinery on the server: the same ask rules (`AskRules`), notice document
+/// (`NoticeDocument`), result checks (`NoticeResult`) and encoder, so a site's visitor is asked and
+/// recorded exactly as an app's user is. Nothing here touches the database; the routes append.
+struct WebCMP: Sendable {
+    let catalog: VendorListCatalog
+    let cmp: CMPIdentity
+    let configuration: PublisherConfiguration
+
+    /// The ask rules for websites: a decision holds 13 months.
+    static let rules = AskRules()
+
+    /// A website as the notice shows it: its configuration, and the vendors and ad-tech
+    /// providers of its publishers that the vendor list held now contains.
+    struct Site: Sendable {
+        var website: PublisherConfiguration.Website
+        var vendorIds: [Int]
+        var adTechProviders: [AppConfig.AdTechProvider]
+        var nonPersonalizedOnly: Bool
+    }
+
+    /// The website of `appId`; 404 `website_unknown` when none is configured.
+    func site(appId: String) throws -> Site {
+        guard let website = configuration.websites[appId] else {
+            throw APIError(.notFound, "website_unknown",
+                           "no website is configured for the app \(appId): list it under websites in the publisher configuration")
+        }
+        let publishers = website.publisherIds.compactMap { configuration.publishers[$0] }
+        let active = Set(catalog.vendorList.activeVendors().map(\.id))
+        var providers: [Int: AppConfig.AdTechProvider] = [:]
+        for provider in publishers.flatMap(\.adTechProviders) where providers[provider.id] == nil { providers[provider.id] = provider }
+        return Site(
+            website: website, vendorIds: Set(publishers.flatMap(\.vendorIds)).intersection(active).sorted(),
+            adTechProviders: providers.values.sorted { $0.id < $1.id }, nonPersonalizedOnly: publishers.contains(where: \.nonPersonalizedOnly))
+    }
+
+    /// What a page view calls for.
+    struct SessionRequest: Decodable, Sendable {
+        /// The site's publishable key (or a subject token).
+        var credential: String
+        /// The visitor's language (`navigator.language`); English when absent or not understood.
+        var language: String?
+        /// The TC string the page keeps (`euconsent-v2`), if any.
+        var tcString: String?
+        /// The Additional Consent string the page keeps with it, if any.
+        var addtlConsent: String?
+        /// The visitor opened their privacy settings: the document, on the second layer.
+        var reopen: Bool?
+        /// A region to pretend (`eea`, `other`), for testing a page.
+        var debugRegion: DebugRegion?
+    }
+
+    /// The answer to a page view, as JSON text: `gdprApplies`, `region`, `ask` (the ask rules'
+    /// reason, null when the stored decision holds or GDPR does not apply), the CMP's `cmpId`,
+    /// `cmpVersion`, `gvlVersion`, `tcfPolicyVersion`, `tcData` (the CMP API's data for the stored
+    /// string, or for "GDPR does not apply"; null when the visitor is to be asked or nothing is
+    /// stored), and, when the notice is to be shown, `uiTCData` (what the API says while it is on
+    /// screen: no consent, legitimate interests as disclosed) and `document` (the notice's).
+    /// `storedStringRefused` says why a stored string that does not decode was ignored.
+    func session(_ request: SessionRequest, appId: String, region: RegionDecision, now: Date) throws -> String {
+        let site = try site(appId: appId)
+        let list = catalog.vendorList
+        let gdpr: GDPRApplicability = switch region.gdprApplies {
+        case true?: .applies
+        case false?: .doesNotApply
+        case nil: .undetermined
+        }
+        var refused: String?
+        var stored: (text: String, decoded: TCString)?
+        if let text = request.tcString, !text.isEmpty {
+            do {
+                stored = (text, try TCString(decoding: text))
+            } catch {
+                refused = "\(error)"
+            }
+        }
+        let addtlConsent = Self.checkedAC(request.addtlConsent)
+        let current = stored.map { ConsentState(tcString: $0.decoded, additionalConsent: addtlConsent) }
+        let verdict = Self.rules.evaluate(AskRules.Situation(
+            gdprApplies: gdpr, decision: current, tcfPolicyVersion: list.tcfPolicyVersion,
+            publisherVendorIds: IDSet(validIds: site.vendorIds), adTechProviderIds: IDSet(validIds: site.adTechProviders.map(\.id)),
+            nonPersonalizedOnly: site.nonPersonalizedOnly, now: now))
+        let reopen = (request.reopen ?? false) && gdpr != .doesNotApply
+        let language = Self.language(request.language)
+
+        var json = JSONText(capacity: 4096)
+        json.beginObject()
+        json.key("gdprApplies")
+        json.raw(region.gdprApplies.map { $0 ? "true" : "false" } ?? "null")
+        json.key("region"); json.string(region.region.rawValue)
+        json.key("ask")
+        if verdict.shouldAsk { json.string(Self.name(of: verdict)) } else { json.null() }
+        json.key("cmpId"); json.integer(cmp.cmpId)
+        json.key("cmpVersion"); json.integer(cmp.cmpVersion)
+        json.key("gvlVersion"); json.integer(list.vendorListVersion)
+        json.key("tcfPolicyVersion"); json.integer(list.tcfPolicyVersion ?? 0)
+        json.key("tcData")
+        if gdpr == .doesNotApply {
+            json.raw(TCData.notApplicable(cmp: cmp, tcfPolicyVersion: list.tcfPolicyVersion ?? 0).json())
+        } else if let stored, !verdict.shouldAsk {
+            json.raw(TCData(tcString: stored.text, decoded: stored.decoded, addtlConsent: addtlConsent, cmp: cmp).json())
+        } else {
+            json.null()
+        }
+        if verdict.shouldAsk || reopen {
+            let scope = try scope(site, language: language)
+            let document = try document(site, scope: scope, language: language, current: current, reopen: reopen, reason: verdict)
+            json.key("uiTCData"); json.raw(try shownTCData(scope: scope, language: language, now: now).json())
+            json.key("document"); json.raw(String(decoding: document.json(), as: UTF8.self))
+        }
+        if let refused { json.key("storedStringRefused"); json.string(refused) }
+        json.endObject()
+        return json.text
+    }
+
+    /// A choice the page sends: the notice's result (`message`), or the app's decision handed
+    /// to its web view (`appConsent`), with what the page's document was built from.
+    struct ChoiceRequest: Sendable {
+        var credential: String
+        var language: String?
+        var tcString: String?
+        var addtlConsent: String?
+        var reopen: Bool
+        var subjectId: String?
+        /// The notice's result message, as its JSON text.
+        var message: Data?
+        /// The app's TC string and AC string.
+        var appConsent: (tcString: String, addtlConsent: String?)?
+
+        /// Reads `{"credential", "language"?, "tcString"?, "reopen"?, "subjectId"?, and "message" or "appConsent"}`.
+        init(json: Data) throws {
+            guard let body = try? JSONSerialization.jsonObject(with: json) as? [String: Any] else {
+                throw APIError.badRequest("the body must be a JSON object with credential and message or appConsent")
+            }
+            guard let credential = body["credential"] as? String else { throw APIError.badRequest("credential is required", field: "credential") }
+            self.credential = credential
+            func text(_ name: String) throws -> String? {
+                guard let value = body[name], !(value is NSNull) else { return nil }
+                guard let string = value as? String else { throw APIError.badRequest("\(name) must be text", field: name) }
+                return string
+            }
+            language = try text("language")
+            tcString = try text("tcString")
+            addtlConsent = try text("addtlConsent")
+            subjectId = try text("subjectId")
+            reopen = body["reopen"] as? Bool ?? false
+            if let message = body["message"] {
+                guard let object = message as? [String: Any], JSONSerialization.isValidJSONObject(object) else {
+                    throw APIError.badRequest("message must be the notice's result object", field: "message")
+                }
+                self.message = try JSONSerialization.data(withJSONObject: object)
+            } else if let app = body["appConsent"] {
+                guard let object = app as? [String: Any], let tc = object["tcString"] as? String else {
+                    throw APIError.badRequest("appConsent must be an object with the app's tcString", field: "appConsent")
+                }
+                appConsent = (tc, object["addtlConsent"] as? String)
+            } else {
+                throw APIError.badRequest("message (the notice's result) or appConsent (the app's decision) is required", field: "message")
+            }
+        }
+    }
+
+    /// A choice checked and turned into what is recorded; nil when the notice was closed
+    /// without one. A result the document does not allow is refused (422), and so is an app
+    /// string that does not decode.
+    func choice(_ request: ChoiceRequest, appId: String, now: Date) throws -> (action: String, choice: RecordedChoice?) {
+        let site = try site(appId: appId)
+        let language = Self.language(request.language)
+        let noticeId = "web:" + appId
+        if let app = request.appConsent {
+            let decoded: TCString
+            do {
+                decoded = try TCString(decoding: app.tcString)
+            } catch {
+                throw APIError(.unprocessableContent, "invalid_tc_string", "the app's TC string does not decode: \(error)", field: "appConsent.tcString")
+            }
+            let proof = ConsentProof(noticeId: noticeId, noticeVersion: "0", language: decoded.consentLanguage.lowercased(),
+                                     sdkVersion: Self.sdkVersion, platform: .web, method: .sync)
+            return ("sync", try RecordedChoice(received: app.tcString, decoded: decoded, addtlConsent: Self.checkedAC(app.addtlConsent),
+                                               subjectId: request.subjectId, at: now, proof: proof))
+        }
+        let current = request.tcString.flatMap { text -> ConsentState? in
+            guard !text.isEmpty, let decoded = try? TCString(decoding: text) else { return nil }
+            return ConsentState(tcString: decoded, additionalConsent: Self.checkedAC(request.addtlConsent))
+        }
+        let scope = try scope(site, language: language)
+        let document = try document(site, scope: scope, language: language, current: current, reopen: request.reopen, reason: .noDecision)
+        let result: NoticeResult
+        do {
+            result = try NoticeResult(json: request.message ?? Data(), document: document)
+        } catch {
+            throw APIError(.unprocessableContent, "notice_result_refused", error.description, field: "message")
+        }
+        guard let decision = try result.decision(document: document, scope: scope, current: current, at: now) else {
+            return (result.action.rawValue, nil)
+        }
+        let proof = ConsentProof(noticeId: noticeId, noticeVersion: String(document.noticeVersion), language: document.language,
+                                 sdkVersion: Self.sdkVersion, platform: .web, method: RecordedChoice.method(result.action))
+        return (result.action.rawValue, try RecordedChoice(decision: decision, cmp: cmp, subjectId: request.subjectId, at: now, proof: proof))
+    }
+
+    /// The `sdkVersion` of the web CMP's events.
+    static let sdkVersion = "consentkit-web/1"
+
+    // MARK: - The notice
+
+    /// The scope a site's notice covers in `language`: its vendors on the vendor list held now.
+    func scope(_ site: Site, language: String) throws -> ConsentScope {
+        guard !site.vendorIds.isEmpty else {
+            throw APIError(.unprocessableContent, "notice_unavailable",
+                           "the website \(site.website.appId) has no vendor of the vendor list held now: check its publishers' vendorIds")
+        }
+        let trimmed = try catalog.trimmed(vendorIds: site.vendorIds, language: language)
+        let list = try VendorList(jsonData: trimmed.body)
+        return ConsentScope(vendorList: list, vendorIds: IDSet(validIds: site.vendorIds), publisherCC: "AA", consentLanguage: language,
+                            adTechProviderIds: IDSet(validIds: site.adTechProviders.map(\.id)))
+    }
+
+    /// The notice's document for `site`, opening on the present choices.
+    func document(_ site: Site, scope: ConsentScope, language: String, current: ConsentState?, reopen: Bool,
+                  reason: AskRules.Verdict) throws -> NoticeDocument {
+        let settings = NoticeSettings(
+            publisherName: site.website.name, privacyPolicyURL: site.website.privacyPolicyURL, language: language,
+            storageDisclosureBase: URL(string: "/v1/vendor-list/storage"))
+        do {
+            return try NoticeDocument.build(
+                scope: scope, settings: settings, cmp: cmp, current: current,
+                request: NoticeRequest(reason: reopen ? .decisionHolds : reason, allowsDismissal: reopen, isUserInitiated: reopen),
+                adTechProviders: site.adTechProviders)
+        } catch {
+            throw APIError(.unprocessableContent, "notice_unavailable", "\(error)")
+        }
+    }
+
+    /// What the CMP API says while the notice is on screen (CMP API, `cmpuishown`): no consent
+    /// and no opt-in, legitimate interests established for the vendors and purposes disclosed.
+    func shownTCData(scope: ConsentScope, language: String, now: Date) throws -> TCData {
+        let all = ConsentState.agreeToAll(scope: scope, at: now)
+        let shown = try all.changing(at: now) { changes in
+            for id in all.purposeConsents { try changes.setPurpose(id, consent: false) }
+            for id in all.specialFeatureOptIns { try changes.setSpecialFeature(id, optIn: false) }
+            for id in all.vendorConsents { try changes.setVendor(id, consent: false) }
+            for id in all.publisherConsents { try changes.setPublisherPurpose(id, consent: false) }
+            for id in all.adTechProviderConsents { try changes.setAdTechProvider(id, consent: false) }
+            changes.consentLanguage = language.uppercased()
+        }
+        let encoded = try shown.tcString(cmp: cmp).encoded()
+        let ac = shown.disclosedAdTechProviders.isEmpty
+            ? nil : AdditionalConsent.string(consented: shown.adTechProviderConsents, disclosed: shown.disclosedAdTechProviders)
+        return TCData(tcString: encoded, decoded: try TCString(decoding: encoded), addtlConsent: ac, cmp: cmp)
+    }
+
+    // MARK: - Small rules
+
+    /// An ISO 639-1 code from a browser's language tag (`de-AT` → `de`); English when it is not one.
+    static func language(_ tag: String?) -> String {
+        let code = (tag ?? "").prefix { $0 != "-" && $0 != "_" }.lowercased()
+        return code.count == 2 && code.allSatisfy({ $0 >= "a" && $0 <= "z" }) ? code : "en"
+    }
+
+    /// An Additional Consent string the page kept, when it has the shape Google specifies; nil otherwise.
+    static func checkedAC(_ text: String?) -> String? {
+        guard let text, AdditionalConsent.parse(text) != nil else { return nil }
+        return text
+    }
+
+    /// The ask rules' reason, as the page reads it.
+    static func name(of verdict: AskRules.Verdict) -> String {
+        switch verdict {
+        case .gdprDoesNotApply: "gdprDoesNotApply"
+        case .regionUnknown: "regionUnknown"
+        case .underAgeOfConsent: "underAgeOfConsent"
+        case .decisionHolds: "decisionHolds"
+        case .noDecision: "noDecision"
+        case .policyVersionChanged: "policyVersionChanged"
+        case .vendorsAdded: "vendorsAdded"
+        case .adTechProvidersAdded: "adTechProvidersAdded"
+        case .nonPersonalizedOnlyChanged: "nonPersonalizedOnlyChanged"
+        case .expired: "expired"
+        case .materialNoticeChange: "materialNoticeChange"
+        }
+    }
+}
