@@ -18,7 +18,7 @@ def open_demo(new_page, mode="tcf", language="en", vendors="20", ad_free=False, 
     requests = []
     page.on("request", lambda r: requests.append(r.url))
     page.requests = requests
-    page.goto(ns.consentd(vendor_list).url + "/demo")
+    page.goto(ns.consentd(vendor_list).url + "/demo/playground")
     notice = page.frame_locator("#notice")
     page.wait_for_function("document.getElementById('status').textContent.startsWith('The notice is open')")
     if (mode, language, vendors, ad_free) != ("tcf", "en", "20", False):

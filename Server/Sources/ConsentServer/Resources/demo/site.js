@@ -35,8 +35,15 @@
     const on = Object.keys(map || {}).filter((k) => map[k]);
     return on.length ? on.join(', ') + ' (' + on.length + ')' : '(none)';
   }
+  // When the first decision (tcloaded or cmpuishown) reached the ad tag: performance.now(), read
+  // against the page's DOMContentLoaded (scripts/bench-notice prints it).
+  window.demoTimings = { firstEvent: null, firstStatus: null };
   window.__tcfapi('addEventListener', 2, (tcData, success) => {
     if (!success) return;
+    if (window.demoTimings.firstEvent === null) {
+      window.demoTimings.firstEvent = performance.now();
+      window.demoTimings.firstStatus = tcData.eventStatus;
+    }
     const show = () => {
       $('ad-slot').textContent = adFor(tcData);
       $('api-status').textContent = tcData.eventStatus + ', cmpStatus ' + tcData.cmpStatus + (tcData.gdprApplies === false ? ', GDPR does not apply' : '');
