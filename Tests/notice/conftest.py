@@ -66,3 +66,43 @@ def doc20(_doc20):
 def doc_all(_doc_all):
     """Every live vendor of GVL v3 #45 (813); a copy the test may change."""
     return copy.deepcopy(_doc_all)
+
+
+PUBLISHER_ORIGIN = "http://publisher.test"
+ADS_ORIGIN = "http://ads.test"
+
+
+@pytest.fixture
+def site(new_page):
+    """site(pages, path="/", init_script=None) -> a page showing `path` of a site served without a
+    server: `pages` maps a URL ("http://publisher.test/x.html", or "http://ads.test/..." for a
+    cross-origin frame; a bare path means the publisher) to its HTML, and both origins also serve
+    the CMP API scripts at notice_support.CMP_STUB_URL and CMP_API_URL. `init_script` runs at
+    document start in every frame (as an app's injected script would, if it checks for the top)."""
+
+    def open_site(pages, path="/", init_script=None):
+        page = new_page()
+        files = ns.cmp_files()
+        bodies = {}
+        for url, html in pages.items():
+            bodies[url if url.startswith("http") else PUBLISHER_ORIGIN + url] = ("text/html", html)
+        for origin in (PUBLISHER_ORIGIN, ADS_ORIGIN):
+            for path_, source in files.items():
+                bodies[origin + path_] = ("application/javascript", source)
+
+        def handle(route):
+            url = route.request.url.split("#")[0].split("?")[0]
+            if url in bodies:
+                content_type, body = bodies[url]
+                route.fulfill(status=200, content_type=content_type, body=body)
+            else:
+                route.fulfill(status=404, content_type="text/plain", body="not found")
+
+        for origin in (PUBLISHER_ORIGIN, ADS_ORIGIN):
+            page.context.route(origin + "/**", handle)
+        if init_script:
+            page.add_init_script(init_script)
+        page.goto(PUBLISHER_ORIGIN + path)
+        return page
+
+    return open_site

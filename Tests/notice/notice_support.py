@@ -8,6 +8,8 @@
 - `build_document(...)` asks that consentd for a document built by ConsentKitUI's Swift builder
   (NoticeDocument), as the demo page does.
 - `open_notice(page, doc)` loads notice.html, records the page's messages and calls configure().
+- `cmp_files()` / `CMP_STUB_URL` / `CMP_API_URL`: the CMP API scripts (Resources/cmp) as the tests'
+  fake sites serve them (conftest's `site` fixture).
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ import threading
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 NOTICE_DIR = ROOT / "Sources" / "ConsentKitUI" / "Resources" / "notice"
+CMP_DIR = ROOT / "Sources" / "ConsentKitUI" / "Resources" / "cmp"
 GVL_PATH = ROOT / "Fixtures" / "gvl" / "gvl-v3_vendor-list-v45_2024-03-21.json"
 TRANSLATIONS_DIR = ROOT / "Fixtures" / "gvl" / "translations-v2-2020"
 CHROMIUM = os.environ.get("NOTICE_CHROMIUM", "/usr/bin/chromium")
@@ -307,3 +310,17 @@ def messages(page) -> list:
 
 def last_message(page):
     return page.evaluate("window.ConsentKitNotice.lastMessage")
+
+
+# ------------------------------------------------------------------------------------ CMP API scripts
+
+# Where the pages of the CMP API tests (test_tcfapi.py) load the stub and the full API from: a
+# path on the page's own origin, which conftest's `site` fixture answers from cmp_files().
+CMP_STUB_URL = "/cmp/tcfapi-stub.js"
+CMP_API_URL = "/cmp/tcfapi.js"
+
+
+def cmp_files() -> dict[str, str]:
+    """Path -> source of the CMP API scripts, read from Sources/ConsentKitUI/Resources/cmp."""
+    return {CMP_STUB_URL: (CMP_DIR / "tcfapi-stub.js").read_text(encoding="utf-8"),
+            CMP_API_URL: (CMP_DIR / "tcfapi.js").read_text(encoding="utf-8")}

@@ -202,7 +202,7 @@
       removeEventListener: function (callback, listenerId) {
         var found = isInteger(Number(listenerId)) && has(listeners, Number(listenerId));
         if (found) delete listeners[Number(listenerId)];
-        callback(found);
+        callback(found, found);  // success is the answer; repeated so a postMessage reply's success says it too
       },
       getTCData: function (callback, vendorIds) {
         if (vendorIds != null && !(Array.isArray(vendorIds) && vendorIds.every(isInteger))) { callback(null, false); return; }
