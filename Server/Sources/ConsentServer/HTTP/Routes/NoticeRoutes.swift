@@ -1,12 +1,13 @@
 import ConsentdAPI
 import Foundation
 import Hummingbird
+import NIOCore
 
 extension Consentd {
     /// `GET /notice/{file}` (the consent notice's page, style and script) and, when the demo is
-    /// on, `GET /demo` (the demo site), `GET /demo/playground` (the notice alone, every mode and
-    /// language), `GET /demo/{file}`, `GET /demo/site.json` (the site's page key and its ad
-    /// frame's origin), `POST /demo/document`, `POST /demo/result`.
+    /// on, `GET /demo` (the demo site, with its page key and ad frame's origin filled in),
+    /// `GET /demo/playground` (the notice alone, every mode and language), `GET /demo/{file}`,
+    /// `POST /demo/document`, `POST /demo/result`.
     func addNoticeRoutes(to router: Router<ConsentdContext>) {
         router.get("/notice/{file}") { request, context -> Response in
             let name = try context.parameters.require("file")
@@ -15,18 +16,21 @@ extension Consentd {
             return try self.serveAsset(document, for: request, frameAncestors: "*")
         }
         guard settings.demo else { return }
-        router.get("/demo") { request, _ -> Response in
-            // The site frames its ad frame from the second origin.
-            try self.serveAsset(self.assets.demo["site.html"]!, for: request, frameSources: self.demoSite.frameOrigin)
+        router.get("/demo") { _, _ -> Response in
+            // The site's markup as a publisher writes it, with this consentd's demo key and the
+            // address of its ad frame (the second origin) filled in.
+            let frameOrigin = self.demoSite.frameOrigin ?? ""
+            let html = String(decoding: self.assets.demo["site.html"]!.body, as: UTF8.self)
+                .replacingOccurrences(of: "{{site-key}}", with: try await self.demoSite.key(self.keys))
+                .replacingOccurrences(of: "{{frame-origin}}", with: frameOrigin)
+            var response = Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+                                    body: .init(byteBuffer: ByteBuffer(string: html)))
+            response.headers[.contentSecurityPolicy] = Self.assetPolicy(frameAncestors: "'self'", frameSources: frameOrigin)
+            response.headers[.xContentTypeOptions] = "nosniff"
+            return response
         }
         router.get("/demo/playground") { request, _ -> Response in
             try self.serveAsset(self.assets.demo["playground.html"]!, for: request)
-        }
-        router.get("/demo/site.json") { _, _ -> Response in
-            struct Site: Encodable { var key: String; var frameOrigin: String? }
-            var response = try jsonResponse(Site(key: try await self.demoSite.key(self.keys), frameOrigin: self.demoSite.frameOrigin))
-            response.headers[.cacheControl] = "no-store"
-            return response
         }
         router.get("/demo/{file}") { request, context -> Response in
             let name = try context.parameters.require("file")
@@ -57,10 +61,13 @@ extension Consentd {
     private func serveAsset(_ document: ServedDocument, for request: Request, frameAncestors: String = "'self'",
                             frameSources: String? = nil) throws -> Response {
         var response = try serve(document, for: request, maxAge: 300)
-        response.headers[.contentSecurityPolicy] =
-            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-src 'self'\(frameSources.map { " " + $0 } ?? ""); "
-            + "frame-ancestors \(frameAncestors); base-uri 'none'; form-action 'none'"
+        response.headers[.contentSecurityPolicy] = Self.assetPolicy(frameAncestors: frameAncestors, frameSources: frameSources)
         response.headers[.xContentTypeOptions] = "nosniff"
         return response
+    }
+
+    private static func assetPolicy(frameAncestors: String, frameSources: String?) -> String {
+        "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-src 'self'\(frameSources.map { " " + $0 } ?? ""); "
+            + "frame-ancestors \(frameAncestors); base-uri 'none'; form-action 'none'"
     }
 }

@@ -1,26 +1,22 @@
-// The demo site's own script: loads the web CMP with this consentd's demo key, and plays the
-// part of an ad tag (the ad slot) and of the page's privacy panel, both through __tcfapi only.
+// The demo site's own script: plays the part of an ad tag (the ad slot) and of the page's privacy
+// panel, both through __tcfapi only, and reloads the page with other web CMP settings (region,
+// language, storage), which it sets on the cmp.js tag before that script runs.
 'use strict';
 (function () {
   const params = new URLSearchParams(location.search);
+  // cmp.js (async) runs after this script: the settings of this page view go on its tag first.
+  new MutationObserver((records, observer) => {
+    const cmp = document.querySelector('script[src="/cmp/cmp.js"]');
+    if (!cmp) return;
+    observer.disconnect();
+    if (params.get('region')) cmp.dataset.debugRegion = params.get('region');
+    if (params.get('lang')) cmp.dataset.language = params.get('lang');
+    if (params.get('storage')) cmp.dataset.storage = params.get('storage');
+  }).observe(document.documentElement, { childList: true, subtree: true });
   const $ = (id) => document.getElementById(id);
   const whenReady = (run) => {
     if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', run, { once: true }); else run();
   };
-
-  // The web CMP, as a site includes it (here with the key of the demo site, fetched first).
-  fetch('/demo/site.json').then((r) => r.json()).then((site) => {
-    const cmp = document.createElement('script');
-    cmp.src = '/cmp/cmp.js';
-    cmp.async = true;
-    cmp.dataset.key = site.key;
-    if (params.get('region')) cmp.dataset.debugRegion = params.get('region');
-    if (params.get('lang')) cmp.dataset.language = params.get('lang');
-    if (params.get('storage')) cmp.dataset.storage = params.get('storage');
-    document.head.appendChild(cmp);
-    const frameUrl = site.frameOrigin && site.frameOrigin + '/demo/frame.html';
-    if (frameUrl) whenReady(() => { $('ad-frame').src = frameUrl; });
-  });
 
   // What an ad tag does: wait for a decision, then serve what it allows. Google's ads need
   // purpose 1 (storage) and vendor 755's consent; personalized ads also purposes 3 and 4.
