@@ -7,6 +7,12 @@ live vendor of the GVL v3 fixture, 813) and prints each figure next to its budge
   one toggle (click, handler, style and layout) median of N                    budget 16 ms
   notice.html + notice.css + notice.js gzipped  python gzip, level 9           budget 40960 bytes
 
+and the web CMP (`__tcfapi`) on consentd's /demo site, a returning visitor with a stored consent:
+
+  tcloaded after the page's DOMContentLoaded   median of N fresh page views   budget 100 ms
+  one __tcfapi('ping') after load               mean of 1000 calls              budget 1 ms
+  one __tcfapi('getTCData') after load          mean of 1000 calls              budget 1 ms
+
 Usage: python3 Benchmarks/bench_notice_web.py [--runs 10] [--document FILE]   (scripts/bench-notice runs it)
 Env: NOTICE_BASE_URL (serve the page from there instead of a local http.server), NOTICE_CHROMIUM.
 Exit status 1 when a figure is over budget; `bench()` returns the figures for other scripts.
@@ -23,7 +29,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]  # Benchmarks/ is one below t
 sys.path.insert(0, str(ROOT / "Tests" / "notice"))
 import notice_support as ns  # noqa: E402
 
-BUDGETS = {"firstLayerMs": 50.0, "vendorListMs": 100.0, "toggleMs": 16.0, "gzipBytes": 40960}
+BUDGETS = {"firstLayerMs": 50.0, "vendorListMs": 100.0, "toggleMs": 16.0, "gzipBytes": 40960,
+           "tcloadedMs": 100.0, "pingMs": 1.0, "getTCDataMs": 1.0}
 
 
 def gzipped_size() -> int:
@@ -64,12 +71,49 @@ def bench(runs: int = 10, document: str | None = None) -> dict:
         browser = ns.launch(p)
         try:
             samples = [measure_once(browser, doc) for _ in range(runs)]
+            figures.update(measure_cmp(browser, runs))
         finally:
             browser.close()
     for key in ("firstLayerMs", "vendorListMs", "toggleMs"):
         figures[key] = round(statistics.median(s[key] for s in samples), 1)
         figures[key + "Max"] = round(max(s[key] for s in samples), 1)
     return figures
+
+
+def measure_cmp(browser, runs: int) -> dict:
+    """The web CMP on consentd's /demo: a choice is stored once, then `runs` fresh page views."""
+    site = ns.consentd().url + "/demo?region=eea"
+    context = browser.new_context(bypass_csp=True)
+    try:
+        page = context.new_page()
+        page.goto(site)
+        page.frame_locator("iframe[title=Privacy]").locator("[data-action=acceptAll]").first.click()
+        page.wait_for_function("() => document.getElementById('api-status').textContent.startsWith('useractioncomplete')")
+        page.close()
+        after_load = []
+        for _ in range(runs):
+            page = context.new_page()
+            page.goto(site)
+            page.wait_for_function("() => window.demoTimings && window.demoTimings.firstEvent !== null")
+            timing = page.evaluate("""() => ({ status: window.demoTimings.firstStatus, at: window.demoTimings.firstEvent,
+                loaded: performance.getEntriesByType('navigation')[0].domContentLoadedEventStart })""")
+            assert timing["status"] == "tcloaded", timing
+            after_load.append(timing["at"] - timing["loaded"])
+            page.close()
+        page = context.new_page()
+        page.goto(site)
+        page.wait_for_function("() => window.demoTimings && window.demoTimings.firstEvent !== null")
+        calls = page.evaluate("""() => { const out = {};
+            for (const command of ['ping', 'getTCData']) {
+              let answered = 0; const t0 = performance.now();
+              for (let i = 0; i < 1000; i++) window.__tcfapi(command, 2, () => { answered++; });
+              out[command] = { ms: (performance.now() - t0) / 1000, answered };
+            } return out; }""")
+        assert calls["ping"]["answered"] == 1000 and calls["getTCData"]["answered"] == 1000, calls
+        return {"tcloadedMs": round(statistics.median(after_load), 1), "tcloadedMsMax": round(max(after_load), 1),
+                "pingMs": round(calls["ping"]["ms"], 4), "getTCDataMs": round(calls["getTCData"]["ms"], 4)}
+    finally:
+        context.close()
 
 
 def main() -> int:
@@ -83,7 +127,10 @@ def main() -> int:
     for key, label, unit in (("firstLayerMs", "first layer interactive after configure()", "ms"),
                              ("vendorListMs", "open the full vendor list", "ms"),
                              ("toggleMs", "one toggle", "ms"),
-                             ("gzipBytes", "HTML+CSS+JS gzipped (level 9)", "bytes")):
+                             ("gzipBytes", "HTML+CSS+JS gzipped (level 9)", "bytes"),
+                             ("tcloadedMs", "web CMP: tcloaded after DOMContentLoaded", "ms"),
+                             ("pingMs", "web CMP: one __tcfapi ping after load", "ms"),
+                             ("getTCDataMs", "web CMP: one __tcfapi getTCData after load", "ms")):
         if key not in figures:
             print(f"  {label:45s} skipped: {figures.get('skipped')}")
             continue

@@ -1,0 +1,188 @@
+@testable import ConsentServer
+import ConsentKit
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import TCF
+import Testing
+
+/// The web CMP's routes: `/cmp/*` (the scripts), `POST /v1/web/session` and `POST /v1/web/choices`,
+/// on the demo's website (app `demo`) and on a website of the publisher configuration.
+@Suite("The web CMP's routes")
+struct WebCMPAPITests {
+    /// A page's call: JSON sent as `text/plain` (a simple cross-origin request), checked against openapi.yaml.
+    static func web(_ client: some TestClientProtocol, _ path: String, _ body: String) async throws -> TestResponse {
+        let response = try await client.send(.post, path, json: body, headers: [.contentType: "text/plain;charset=UTF-8", .origin: "https://news.example.com"])
+        let problems = OpenAPIContract.shared.problems(
+            method: "POST", template: path, status: response.status.code, contentType: response.headers[.contentType],
+            body: Data(response.body.readableBytesView))
+        #expect(problems.isEmpty, "\(problems)")
+        #expect(response.headers[.accessControlAllowOrigin] == "*", "every answer of /v1/web/ may be read by the page, \(path) \(response.status)")
+        return response
+    }
+
+    @Test("the scripts: the stub alone, the CMP API followed by its client; cacheable and loadable by any origin")
+    func scripts() async throws {
+        let server = try await TestServer.make()
+        try await server.test { client async throws in
+            let stub = try await client.send(.get, "/cmp/stub.js")
+            #expect(stub.status == .ok && stub.headers[.contentType]?.hasPrefix("text/javascript") == true)
+            #expect(stub.headers[.crossOriginResourcePolicy] == "cross-origin")
+            let text = String(buffer: stub.body)
+            #expect(text.contains("__tcfapiLocator") && !text.contains("ConsentKitWeb"))
+            let cmp = String(buffer: try await client.send(.get, "/cmp/cmp.js").body)
+            let api = try #require(cmp.range(of: "window.ConsentKitTCF")), web = try #require(cmp.range(of: "window.ConsentKitWeb"))
+            #expect(api.lowerBound < web.lowerBound, "the API comes first: the client installs it")
+            #expect(try await client.send(.get, "/cmp/nothing.js").status == .notFound)
+        }
+    }
+
+    @Test("a first page view in the EEA: asked, with the notice's document and no consent meanwhile")
+    func firstView() async throws {
+        let server = try await TestServer.make()
+        try await server.test { client async throws in
+            let key = try await server.consentd.demoSite.key(server.consentd.keys)
+            let answer = try await Self.web(client, "/v1/web/session", #"{"credential":"\#(key)","debugRegion":"eea","language":"de-AT"}"#)
+            #expect(answer.status == .ok)
+            #expect(answer.object["gdprApplies"] as? Bool == true && answer.object["ask"] as? String == "noDecision")
+            #expect(answer.object["tcData"] is NSNull)
+            let document = try #require(answer.object["document"] as? [String: Any])
+            #expect((document["vendors"] as? [Any])?.count == 20)
+            #expect(document["language"] as? String == "de")
+            let shown = try #require(answer.object["uiTCData"] as? [String: Any])
+            let purposes = try #require(shown["purpose"] as? [String: Any])
+            #expect((purposes["consents"] as? [String: Bool])?.values.contains(true) == false)
+            #expect((purposes["legitimateInterests"] as? [String: Bool])?.values.contains(true) == true)
+        }
+    }
+
+    @Test("a choice is checked, stored as a web event and kept; the next page view holds it (tcloaded)")
+    func choiceThenReturn() async throws {
+        let server = try await TestServer.make()
+        try await server.test { client async throws in
+            let key = try await server.consentd.demoSite.key(server.consentd.keys)
+            let accept = #"{"protocol":1,"type":"result","action":"acceptAll","layer":1,"language":"en","noticeVersion":0}"#
+            let chosen = try await Self.web(client, "/v1/web/choices", #"{"credential":"\#(key)","message":\#(accept)}"#)
+            #expect(chosen.status == .created)
+            let tcString = try #require(chosen.object["tcString"] as? String)
+            let subjectId = try #require(chosen.object["subjectId"] as? String)
+            let token = try #require(chosen.object["subjectToken"] as? String)
+            let decoded = try TCString(decoding: tcString)
+            #expect(decoded.vendorConsents.contains(755) && decoded.purposesConsent.contains(1))
+            #expect(decoded.disclosedVendors?.count == 20)
+            let tcData = try #require(chosen.object["tcData"] as? [String: Any])
+            #expect(tcData["tcString"] as? String == tcString)
+            let stored = try #require(try await server.consentd.store.current(appId: DemoSite.appId, subjectId: subjectId))
+            #expect(stored.consent.tcString == tcString)
+            #expect(stored.consent.proof.platform == .web && stored.consent.proof.method == .acceptAll)
+            #expect(stored.consent.additionalConsent == chosen.object["addtlConsent"] as? String)
+
+            // The next page view, with the string and AC string the page keeps: nothing to ask.
+            let ac = try #require(chosen.object["addtlConsent"] as? String)
+            let back = try await Self.web(client, "/v1/web/session",
+                                          #"{"credential":"\#(key)","debugRegion":"eea","tcString":"\#(tcString)","addtlConsent":"\#(ac)"}"#)
+            #expect(back.object["ask"] is NSNull && back.object["document"] == nil)
+            #expect((back.object["tcData"] as? [String: Any])?["tcString"] as? String == tcString)
+
+            // The subject's token records the next choice for the same subject.
+            let reject = #"{"protocol":1,"type":"result","action":"rejectAll","layer":2,"language":"en","noticeVersion":0}"#
+            let again = try await Self.web(client, "/v1/web/choices", #"""
+                {"credential":"\#(token)","subjectId":"\#(subjectId)","tcString":"\#(tcString)","addtlConsent":"\#(ac)","reopen":true,"message":\#(reject)}
+                """#)
+            #expect(again.status == .created && again.object["subjectId"] as? String == subjectId && again.object["subjectToken"] == nil)
+            #expect(try TCString(decoding: #require(again.object["tcString"] as? String)).vendorConsents.isEmpty)
+            #expect(try await server.consentd.store.current(appId: DemoSite.appId, subjectId: subjectId)?.consent.proof.method == .rejectAll)
+
+            // Closed without a choice: nothing is stored.
+            let dismissed = #"{"protocol":1,"type":"result","action":"dismissed","layer":2,"language":"en","noticeVersion":0}"#
+            let closed = try await Self.web(client, "/v1/web/choices", #"""
+                {"credential":"\#(token)","subjectId":"\#(subjectId)","reopen":true,"message":\#(dismissed)}
+                """#)
+            #expect(closed.status == .ok && closed.object["action"] as? String == "dismissed" && closed.object["tcString"] == nil)
+        }
+    }
+
+    @Test("the app's consent handed to its web view is stored as is, with method sync")
+    func appConsent() async throws {
+        let server = try await TestServer.make()
+        try await server.test { client async throws in
+            let key = try await server.consentd.demoSite.key(server.consentd.keys)
+            let scope = ConsentScope(vendorList: server.consentd.catalog.vendorList, vendorIds: [755, 21], publisherCC: "DE", consentLanguage: "en")
+            let appString = try ConsentState.agreeToAll(scope: scope).tcString(cmp: CMPIdentity(cmpId: 300, cmpVersion: 2)).encoded()
+            let answer = try await Self.web(client, "/v1/web/choices", #"{"credential":"\#(key)","appConsent":{"tcString":"\#(appString)"}}"#)
+            #expect(answer.status == .created && answer.object["action"] as? String == "sync")
+            #expect(answer.object["tcString"] as? String == appString)
+            let subjectId = try #require(answer.object["subjectId"] as? String)
+            let stored = try await server.consentd.store.current(appId: DemoSite.appId, subjectId: subjectId)
+            #expect(stored?.consent.proof.method == .sync && stored?.consent.tcString == appString)
+
+            let bad = try await Self.web(client, "/v1/web/choices", #"{"credential":"\#(key)","appConsent":{"tcString":"not a string"}}"#)
+            #expect(bad.status == .unprocessableContent && bad.errorField == "appConsent.tcString")
+        }
+    }
+
+    @Test("refusals: GDPR not applying, unknown sites and keys, results the document did not offer, malformed bodies")
+    func refusals() async throws {
+        let server = try await TestServer.make()
+        try await server.test { client async throws in
+            let key = try await server.consentd.demoSite.key(server.consentd.keys)
+            let outside = try await Self.web(client, "/v1/web/session", #"{"credential":"\#(key)","debugRegion":"not_eea"}"#)
+            #expect(outside.object["gdprApplies"] as? Bool == false && outside.object["document"] == nil && outside.object["ask"] is NSNull)
+            let notApplicable = try #require(outside.object["tcData"] as? [String: Any])
+            #expect(Set(notApplicable.keys) == ["gdprApplies", "tcfPolicyVersion", "cmpId", "cmpVersion"])
+
+            // The app com.example.news has keys but no website.
+            let noSite = try await Self.web(client, "/v1/web/session", #"{"credential":"\#(server.publishable)"}"#)
+            #expect(noSite.status == .notFound && noSite.errorCode == "website_unknown")
+            #expect(try await Self.web(client, "/v1/web/session", #"{"credential":"ck_pub_nothing"}"#).status == .unauthorized)
+            #expect(try await Self.web(client, "/v1/web/session", #"{"credential":"\#(server.secret)"}"#).status == .forbidden)
+
+            let tooMany = #"{"protocol":1,"type":"result","action":"save","layer":2,"language":"en","noticeVersion":0,"#
+                + #""choices":{"purposeConsents":[1],"purposeLegitimateInterests":[],"specialFeatureOptIns":[],"vendorConsents":[99999],"#
+                + #""vendorLegitimateInterests":[],"adTechProviderConsents":[]}}"#
+            let refused = try await Self.web(client, "/v1/web/choices", #"{"credential":"\#(key)","message":\#(tooMany)}"#)
+            #expect(refused.status == .unprocessableContent && refused.errorCode == "notice_result_refused")
+            for body in ["[]", "3", #"{"credential":"\#(key)"}"#, #"{"credential":7,"message":{}}"#, #"{"credential":"\#(key)","message":"x"}"#,
+                         #"{"credential":"\#(key)","appConsent":{"tcString":5}}"#] {
+                #expect(try await Self.web(client, "/v1/web/choices", body).status == .badRequest, "\(body)")
+            }
+            for body in ["[]", #"{"credential":"\#(key)","debugRegion":"mars"}"#, #"{"language":"en"}"#] {
+                #expect(try await Self.web(client, "/v1/web/session", body).status == .badRequest, "\(body)")
+            }
+            // A stored string that does not decode is ignored and said so: the visitor is asked.
+            let garbage = try await Self.web(client, "/v1/web/session", #"{"credential":"\#(key)","debugRegion":"eea","tcString":"AAAA"}"#)
+            #expect(garbage.object["ask"] as? String == "noDecision" && garbage.object["storedStringRefused"] is String)
+
+            let preflight = try await client.send(.options, "/v1/web/session", headers: [.origin: "https://news.example.com"])
+            #expect(preflight.status == .noContent && preflight.headers[.accessControlAllowOrigin] == "*")
+        }
+    }
+
+    @Test("websites in the publisher configuration: required fields, known publishers")
+    func configuration() throws {
+        let yaml = """
+            publishers:
+              - id: pub-news
+                name: Example News
+                vendorIds: [755]
+            websites:
+              - appId: com.example.web
+                name: Example News
+                privacyPolicyUrl: https://news.example.com/privacy
+                publisherIds: [pub-news]
+            """
+        let parsed = try PublisherConfiguration.parse(yaml, file: "p.yaml")
+        #expect(parsed.websites["com.example.web"]?.publisherIds == ["pub-news"])
+        #expect(throws: ConfigurationError.self) {
+            try PublisherConfiguration.parse(yaml.replacingOccurrences(of: "[pub-news]", with: "[pub-other]"), file: "p.yaml")
+        }
+        do {
+            _ = try PublisherConfiguration.parse(yaml.replacingOccurrences(of: "https://news.example.com/privacy", with: "news"), file: "p.yaml")
+            Issue.record("a privacy policy that is not a URL is refused")
+        } catch {
+            #expect(error.field == "websites[0].privacyPolicyUrl" && error.line == 8)
+        }
+    }
+}
