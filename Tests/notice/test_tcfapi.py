@@ -773,3 +773,23 @@ def test_item45_a_foreign_stub_loaded_after_the_injected_api_is_left_alone(site)
                        {"returnValue": {"foreign": True}, "success": True, "callId": 2}]
     assert call(page, "ping")["data"] == {"foreign": True}
     assert locator_count(page) == 1
+
+
+def test_item45_the_pages_own_install_without_a_stub_takes_over_from_the_injected_api(site):
+    pages = {"/": html(API, f'<iframe src="{ADS}/frame.html"></iframe>'), ADS + "/frame.html": html(FRAME_SCRIPT)}
+    page = ready(site(pages, init_script=app_injection(app_payload(CONSENTED))))
+    wait_locator(page)
+    assert page.evaluate("window.__tcfapi.consentKitInjected") is True
+    install(page)
+    assert call(page, "ping")["data"] == ping_of(U, "hidden")
+    page.evaluate("__tcfapi('addEventListener', 2, T.cb('listener'))")
+    update(page, tc_data(UI_SHOWN), True)
+    assert [e["data"]["eventStatus"] for e in log(page)] == ["cmpuishown"]
+    frame = frame_at(page, ADS + "/frame.html")
+    frame.evaluate("tcfCall({ command: 'ping', version: 2, callId: 1 })")
+    frame_replies(frame, 1)
+    frame.evaluate("tcfCall({ command: 'ping', version: 2, callId: 2 })")
+    replies = [r["value"]["__tcfapiReturn"] for r in frame_replies(frame, 2)]
+    assert replies == [{"returnValue": ping_of(True, "visible"), "success": True, "callId": 1},
+                       {"returnValue": ping_of(True, "visible"), "success": True, "callId": 2}]
+    assert locator_count(page) == 1

@@ -16,7 +16,8 @@
  *       'cmpuishown'/'visible'; the first update without UI -> 'tcloaded'/'disabled'; later ones ->
  *       'useractioncomplete'/'hidden'; GDPR not applying -> 'disabled', never 'cmpuishown'. Every
  *       listener is called with the new data. The caller's object is copied, never changed.
- *       Throws a TypeError when tcData.gdprApplies is not a boolean, an Error before install().
+ *       Throws a TypeError when tcData.gdprApplies is not a boolean, an Error before install();
+ *       ignored after disable().
  *   disable()
  *       cmpStatus 'error': from now on only 'ping' answers; every other call gets (null, false).
  *   fromApp(payload)
@@ -29,9 +30,11 @@
  *       (no __tcfapi, no locator here or above); gdprApplies null leaves it unknown. It steps aside
  *       as soon as the page assigns its own window.__tcfapi (stub or CMP, ours or not).
  *
- * Commands: ping, addEventListener, removeEventListener, getTCData (optional vendorIds: integer[]),
- * getInAppTCData, getVendorList (optional version: integer > 1, its numeric string, or 'LATEST').
- * Versions 0, null, undefined and 2 mean v2; anything else, and unknown commands, get (null, false).
+ * Commands: ping, addEventListener, removeEventListener (its callback gets (found, found)), getTCData
+ * (optional vendorIds: integer[]), getInAppTCData (the IABTCF_* in-app values: 1/0 and bit strings
+ * up to the highest id set), getVendorList (optional version: integer > 1, its numeric string, or
+ * 'LATEST'). Versions 0, null, undefined and 2 ('0', '2') mean v2; anything else, and unknown
+ * commands, get (null, false).
  * A callback that is not a function throws a TypeError. Every answer but getVendorList's is given
  * synchronously, and each callback gets its own copy of the data.
  */
