@@ -71,3 +71,26 @@ extension Consentd {
             + "frame-ancestors \(frameAncestors); base-uri 'none'; form-action 'none'"
     }
 }
+
+extension Consentd {
+    /// The demo's second origin: the ad frame's page and script only.
+    func demoFrameApplication() -> some ApplicationProtocol {
+        let router = Router(context: ConsentdContext.self)
+        router.add(middleware: ErrorMiddleware(logger: logger))
+        for name in ["frame.html", "frame.js"] {
+            router.get("/demo/\(name)") { request, _ -> Response in
+                var response = try self.serve(self.assets.demo[name]!, for: request, maxAge: 0)
+                response.headers[.contentSecurityPolicy] = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; base-uri 'none'"
+                return response
+            }
+        }
+        return Application(
+            router: router,
+            configuration: .init(address: .hostname(settings.host, port: settings.demoFramePort), serverName: "consentd-demo-frame"),
+            onServerRunning: { channel in
+                let host = self.settings.host.contains(":") ? "[\(self.settings.host)]" : self.settings.host
+                self.demoSite.setFrameOrigin("http://\(host):\(channel.localAddress?.port ?? 0)")
+            },
+            logger: logger)
+    }
+}
