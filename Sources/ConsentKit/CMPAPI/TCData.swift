@@ -187,9 +187,10 @@ public struct TCData: Encodable, Sendable, Equatable {
     /// views and consentd hand to pages. Keys are in code-point order (`"10"` before `"9"`,
     /// `"tcString"` before `"tcfPolicyVersion"`), which is what `JSONEncoder` writes on Linux
     /// with `[.sortedKeys, .withoutEscapingSlashes]` (tested) and Python's `sort_keys`; it is
-    /// written directly, so the text is the same on every platform (Foundation's sorted-keys
-    /// order is not) and fast: for a string with vendor ids up to 1,400 the encoder took about
-    /// 0.4 s in a debug build.
+    /// written directly, so the text is the same on every platform (on Apple platforms
+    /// `JSONEncoder` keeps an older numeric, case-insensitive order for apps built with older
+    /// SDKs) and fast: for a string with vendor ids up to 1,400 the encoder took about 0.4 s in
+    /// a debug build.
     ///
     /// Not safe to paste into HTML as is (`addtlConsent` may hold `</script>`); escape `<` for a
     /// script first.

@@ -123,7 +123,7 @@ import TCF
     }
 
     #if os(Linux)
-    // Foundation's sorted-keys order differs on Apple platforms; Linux's is code-point order.
+    // On Apple platforms JSONEncoder may keep its older numeric, case-insensitive order; Linux's is code-point order.
     @Test("json() is exactly what JSONEncoder writes on Linux with sorted keys and unescaped slashes")
     func jsonMatchesTheEncoder() throws {
         // Line 152: restrictions of all three types, a DisclosedVendors segment, vendor ids above 1000.
