@@ -84,6 +84,7 @@ let package = Package(
                 "ConsentServer",
                 .product(name: "TCF", package: "ConsentKit"),
                 .product(name: "ConsentKit", package: "ConsentKit"),
+                .product(name: "ConsentKitUI", package: "ConsentKit"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "HeapStatistics",
             ]

@@ -47,7 +47,8 @@ public struct WebViewConsent: Sendable, Equatable {
     public let tcData: TCData?
     /// The payload `ConsentKitTCF.fromApp` takes, as compact JSON with sorted keys:
     /// `{addtlConsent, cmpId, cmpVersion, gdprApplies, gvlVersion, tcData, tcString,
-    /// tcfPolicyVersion}`, with `null` for what is unknown or absent. Safe to place inside a
+    /// tcfPolicyVersion}` (keys in code-point order, as in ``TCData/json()``), with `null` for
+    /// what is unknown or absent; `tcData` is ``TCData/json()``. Safe to place inside a
     /// `<script>` and a JavaScript source: `<`, U+2028 and U+2029 are written as `\u` escapes,
     /// so `</script>` cannot appear in it, whatever the stored strings hold.
     public let payload: String
@@ -102,10 +103,14 @@ public struct WebViewConsent: Sendable, Equatable {
         case .undetermined:
             tcData = nil
         }
-        payload = Self.scriptSafe(Payload(
-            tcString: tcString, addtlConsent: addtlConsent, gdprApplies: gdprApplies.flag, cmpId: cmp.cmpId,
-            cmpVersion: cmp.cmpVersion, tcfPolicyVersion: tcfPolicyVersion, gvlVersion: gvlVersion, tcData: tcData
-        ).json())
+        var json = "{\"addtlConsent\":" + Self.jsonString(addtlConsent)
+        json += ",\"cmpId\":" + String(cmp.cmpId) + ",\"cmpVersion\":" + String(cmp.cmpVersion)
+        json += ",\"gdprApplies\":" + (gdprApplies.flag.map { $0 ? "true" : "false" } ?? "null")
+        json += ",\"gvlVersion\":" + (gvlVersion.map { String($0) } ?? "null")
+        json += ",\"tcData\":" + (tcData?.json() ?? "null")
+        json += ",\"tcString\":" + Self.jsonString(tcString)
+        json += ",\"tcfPolicyVersion\":" + String(tcfPolicyVersion) + "}"
+        payload = Self.scriptSafe(json)
         self.apiSource = apiSource
     }
 
@@ -145,21 +150,17 @@ public struct WebViewConsent: Sendable, Equatable {
     public func url(_ url: URL) -> URL {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
         let names: Set<String> = ["gdpr", "gdpr_consent", "addtl_consent"]
-        var parameters = (components.percentEncodedQuery ?? "").split(separator: "&", omittingEmptySubsequences: true)
-            .filter { parameter in
-                let name = parameter.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
-                return !names.contains(String(name).removingPercentEncoding ?? String(name))
-            }
-            .map(String.init)
-        for item in queryItems {
+        let existing = (components.percentEncodedQuery ?? "").split(separator: "&", omittingEmptySubsequences: true)
+        var parameters = existing.filter { parameter in
+            let name = String(parameter.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0])
+            return !names.contains(name.removingPercentEncoding ?? name)
+        }.map(String.init)
+        let added = queryItems
+        if added.isEmpty && parameters.count == existing.count { return url }
+        for item in added {
             parameters.append(Self.percentEncoded(item.name) + "=" + Self.percentEncoded(item.value ?? ""))
         }
-        if parameters.isEmpty {
-            if components.percentEncodedQuery == nil { return url }
-            components.percentEncodedQuery = nil
-        } else {
-            components.percentEncodedQuery = parameters.joined(separator: "&")
-        }
+        components.percentEncodedQuery = parameters.isEmpty ? nil : parameters.joined(separator: "&")
         return components.url ?? url
     }
 
@@ -179,6 +180,29 @@ public struct WebViewConsent: Sendable, Equatable {
             }
         }
         return out
+    }
+
+    /// `text` as a JSON string, escaped as ``TCData/json()`` escapes (`"` and `\`; control
+    /// characters as `\b \f \n \r \t` or `\u00xx`), or `null`.
+    static func jsonString(_ text: String?) -> String {
+        guard let text else { return "null" }
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\u{8}": out += "\\b"
+            case "\u{c}": out += "\\f"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{0}"..."\u{1f}":
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
     }
 
     /// JSON text made safe inside a script: `<` (so that neither `</script>` nor `<!--` can
@@ -203,43 +227,6 @@ public struct WebViewConsent: Sendable, Equatable {
         guard let url = Bundle.module.url(forResource: "cmp", withExtension: nil)?.appendingPathComponent("tcfapi.js") else { return "" }
         return (try? String(contentsOf: url, encoding: .utf8)) ?? ""
     }()
-}
-
-/// The object `ConsentKitTCF.fromApp` takes; every field is written, unknown ones as `null`.
-private struct Payload: Encodable {
-    let tcString: String?
-    let addtlConsent: String?
-    let gdprApplies: Bool?
-    let cmpId: Int
-    let cmpVersion: Int
-    let tcfPolicyVersion: Int
-    let gvlVersion: Int?
-    let tcData: TCData?
-
-    private enum CodingKeys: String, CodingKey {
-        case tcString, addtlConsent, gdprApplies, cmpId, cmpVersion, tcfPolicyVersion, gvlVersion, tcData
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(tcString, forKey: .tcString)
-        try container.encode(addtlConsent, forKey: .addtlConsent)
-        try container.encode(gdprApplies, forKey: .gdprApplies)
-        try container.encode(cmpId, forKey: .cmpId)
-        try container.encode(cmpVersion, forKey: .cmpVersion)
-        try container.encode(tcfPolicyVersion, forKey: .tcfPolicyVersion)
-        try container.encode(gvlVersion, forKey: .gvlVersion)
-        try container.encode(tcData, forKey: .tcData)
-    }
-
-    /// Compact JSON with sorted keys, as ``TCData/json()`` writes.
-    func json() -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Strings, integers, booleans and nulls only: encoding cannot fail.
-        let data = (try? encoder.encode(self)) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
-    }
 }
 
 extension ConsentManager {
