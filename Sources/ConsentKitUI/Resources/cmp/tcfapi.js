@@ -335,8 +335,19 @@
   /* ---------------------------------------------------------------- the app's consent in a web view */
 
   // The TCData the app's payload stands for; update() copies it, so the payload is never changed.
+  // GDPR applies and the app holds no decision (or none that decodes): the page hears "no
+  // consent, no legitimate interest" (iabtcf-es's update('')), never silence and never a guess.
+  function noDecision() {
+    function none() { return { consents: {}, legitimateInterests: {} }; }
+    return {
+      tcString: '', isServiceSpecific: true, useNonStandardTexts: false, publisherCC: 'AA', purposeOneTreatment: false,
+      purpose: none(), vendor: { consents: {}, legitimateInterests: {}, disclosedVendors: {} }, specialFeatureOptins: {},
+      publisher: { consents: {}, legitimateInterests: {}, customPurpose: none(), restrictions: {} }
+    };
+  }
+
   function appTCData(payload) {
-    var source = isObject(payload.tcData) ? payload.tcData : {}, data = {}, k;
+    var source = isObject(payload.tcData) ? payload.tcData : payload.gdprApplies === true ? noDecision() : {}, data = {}, k;
     for (k in source) if (has(source, k)) data[k] = source[k];
     ['tcString', 'addtlConsent', 'cmpId', 'cmpVersion', 'tcfPolicyVersion'].forEach(function (name) {
       if (data[name] === undefined && payload[name] != null) data[name] = payload[name];

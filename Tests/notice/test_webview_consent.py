@@ -1,0 +1,254 @@
+"""The app's consent in its web views (docs/web-consent.md), in headless Chromium: the script an app
+injects at document start, made by the SDK's WebViewConsent from stored keys (through
+`consent webview-script`, the same code), on a page with no CMP, on a page with its own CMP, and on
+a page running ConsentKit's web CMP (consentd's /demo); the URL parameters; and the differential
+against ConsentKit's decoder on 200 real-world TC strings set as the app's stored consent.
+
+Playwright's add_init_script runs the script before the page's own scripts, in the main frame and
+its frames; WKUserScript(forMainFrameOnly: true) is the app's equivalent."""
+from __future__ import annotations
+
+import json
+import subprocess
+import urllib.parse
+
+import pytest
+
+import notice_support as ns
+
+ARTICLE = "http://app-content.test/article"
+
+
+def tool(*arguments: str) -> str:
+    binary = ns.consentd_binary().rsplit("/", 1)[0] + "/consent"
+    return subprocess.run([binary, *arguments], capture_output=True, text=True, check=True).stdout
+
+
+def script(tc_string=None, ac=None, gdpr="1", *extra):
+    arguments = ["webview-script"] + (["--tc-string", tc_string] if tc_string else []) + (["--addtl-consent", ac] if ac else [])
+    return tool(*(arguments + (["--gdpr-applies", gdpr] if gdpr else []) + list(extra)))
+
+
+def real_world(count=200):
+    """The first `count` real-world strings that ConsentKit decodes, with their decode."""
+    lines = [l.strip() for l in (ns.ROOT / "Fixtures" / "vectors" / "real-world-v2.txt").read_text().splitlines() if l.strip()]
+    decoded = [json.loads(l) for l in tool("decode", "--json", *lines).splitlines()]
+    pairs = [(s, d) for s, d in zip(lines, decoded) if "error" not in d]
+    assert len(pairs) >= count
+    return pairs[:count]
+
+
+def inject(page, text):
+    """What WKUserScript(injectionTime: .atDocumentStart, forMainFrameOnly: true) does: the top frame only."""
+    page.context.add_init_script("if (window === window.top) {\n" + text + "\n}")
+
+
+def serve(page, html, url=ARTICLE):
+    page.route(url, lambda route: route.fulfill(status=200, content_type="text/html", body=html))
+    page.goto(url)
+
+
+BLANK = "<!doctype html><html><head><title>Article</title></head><body><p>An article in the app.</p></body></html>"
+
+ANSWER = """([command, parameter]) => new Promise((resolve) => {
+  const cb = (value, success) => resolve({ value, success });
+  if (parameter === null) window.__tcfapi(command, 2, cb); else window.__tcfapi(command, 2, cb, parameter); })"""
+
+
+def answer(page, command, parameter=None):
+    return page.evaluate(ANSWER, [command, parameter])
+
+
+def demo_string():
+    """A TC string and AC string the demo site made (its own scope), as an app of the same service would hold."""
+    answer = ns.consentd().post("/demo/result", {
+        "options": {"vendors": "20"}, "subjectId": "webview-test",
+        "message": {"protocol": 1, "type": "result", "action": "acceptAll", "layer": 1, "language": "en", "noticeVersion": 3}})
+    return answer["tcString"], answer["addtlConsent"]
+
+
+# ------------------------------------------------------------------------------------ item 45
+
+def test_item45_on_a_page_without_a_cmp_the_injected_api_answers_with_the_app_s_consent(new_page):
+    tc, ac = demo_string()
+    page = new_page()
+    inject(page, script(tc, ac))
+    serve(page, BLANK)
+    ping = answer(page, "ping")["value"]
+    assert ping["cmpLoaded"] is True and ping["cmpStatus"] == "loaded" and ping["displayStatus"] == "disabled"
+    assert ping["gdprApplies"] is True
+    data = answer(page, "getTCData")
+    assert data["success"] is True
+    assert data["value"]["tcString"] == tc and data["value"]["addtlConsent"] == ac
+    assert data["value"]["eventStatus"] == "tcloaded"
+    page.wait_for_function("() => !!window.frames.__tcfapiLocator")
+    assert page.locator("iframe[name=__tcfapiLocator]").count() == 1
+    assert page.evaluate("() => window.ConsentKitAppConsent.tcString") == tc
+
+
+def test_item45_on_a_page_with_its_own_cmp_the_injected_api_stays_out_of_the_way(new_page):
+    tc, ac = demo_string()
+    own = """<!doctype html><html><head><script>
+      window.__tcfapi = function (command, version, callback) { callback({ theirs: true, command: command }, true); };
+    </script></head><body><iframe name="__tcfapiLocator" hidden></iframe><p>A page with its own CMP.</p></body></html>"""
+    page = new_page()
+    inject(page, script(tc, ac))
+    serve(page, own)
+    page.wait_for_timeout(200)
+    assert answer(page, "ping")["value"] == {"theirs": True, "command": "ping"}
+    assert answer(page, "getTCData")["value"] == {"theirs": True, "command": "getTCData"}
+    assert page.locator("iframe[name=__tcfapiLocator]").count() == 1, "no second locator"
+    # The app's consent is still there for a page that wants it.
+    assert page.evaluate("() => window.ConsentKitAppConsent.tcString") == tc
+
+
+def test_without_a_decision_or_outside_gdpr_the_injected_api_gives_no_consent(new_page):
+    page = new_page()
+    inject(page, script(None, None, "0"))
+    serve(page, BLANK)
+    data = answer(page, "getTCData")["value"]
+    assert data["gdprApplies"] is False and "tcString" not in data
+    other = new_page()
+    inject(other, script("not-a-tc-string", None, "1"))
+    serve(other, BLANK)
+    other.wait_for_timeout(200)
+    ping = answer(other, "ping")["value"]
+    assert ping["gdprApplies"] is True
+    # GDPR applies and the stored string does not decode: the page hears "no consent", never a guess.
+    data = answer(other, "getTCData")["value"]
+    assert data["tcString"] == "" and data["gdprApplies"] is True
+    assert data["purpose"]["consents"] == {} and data["vendor"]["consents"] == {} and data["vendor"]["legitimateInterests"] == {}
+    assert other.evaluate("() => window.ConsentKitAppConsent.tcString") is None
+
+
+def test_a_choice_changed_in_the_app_reaches_the_open_web_view(new_page):
+    tc, ac = demo_string()
+    page = new_page()
+    inject(page, script(tc, ac))
+    serve(page, BLANK)
+    page.evaluate("""() => { window.__events = []; window.__tcfapi('addEventListener', 2, (d) => window.__events.push([d.eventStatus, d.tcString])); }""")
+    rejected = ns.consentd().post("/demo/result", {
+        "options": {"vendors": "20"}, "subjectId": "webview-test",
+        "message": {"protocol": 1, "type": "result", "action": "rejectAll", "layer": 1, "language": "en", "noticeVersion": 3}})["tcString"]
+    payload = script(rejected, None, "1", "--payload")
+    page.evaluate("(p) => window.ConsentKitTCF && window.ConsentKitTCF.fromApp(p)", json.loads(payload))
+    assert page.evaluate("() => window.__events") == [["tcloaded", tc], ["useractioncomplete", rejected]]
+    assert answer(page, "ping")["value"]["displayStatus"] == "disabled"
+
+
+# ------------------------------------------------------------------------------------ a page running our web CMP
+
+def test_on_a_page_running_consentkit_s_web_cmp_the_app_s_choice_is_adopted_and_recorded_with_method_sync(new_page):
+    tc, ac = demo_string()
+    page = new_page()
+    inject(page, script(tc, ac))
+    page.goto(ns.consentd().url + "/demo?region=eea")
+    page.wait_for_function("() => window.demoTimings && window.demoTimings.firstStatus !== null")
+    assert page.evaluate("() => window.demoTimings.firstStatus") == "tcloaded", "the user is not asked again"
+    assert page.locator("iframe[title=Privacy]").count() == 0
+    stored = [c["value"] for c in page.context.cookies() if c["name"] == "euconsent-v2"]
+    assert stored == [tc]
+    event = page.locator("#event").text_content()
+    assert "(sync)" in event, event
+    # The page's own CMP answers, not the injected one: one locator, the web CMP's data.
+    assert page.locator("iframe[name=__tcfapiLocator]").count() == 1
+    assert answer(page, "getTCData")["value"]["tcString"] == tc
+    # A later change in the app reaches the page's CMP, which records it and tells its listeners.
+    page.evaluate("""() => { window.__events = []; window.__tcfapi('addEventListener', 2, (d) => window.__events.push(d.eventStatus)); }""")
+    rejected = ns.consentd().post("/demo/result", {
+        "options": {"vendors": "20"}, "subjectId": "webview-test",
+        "message": {"protocol": 1, "type": "result", "action": "rejectAll", "layer": 1, "language": "en", "noticeVersion": 3}})["tcString"]
+    page.evaluate("(p) => window.ConsentKitTCF.fromApp(p)", json.loads(script(rejected, None, "1", "--payload")))
+    page.wait_for_function("() => window.__events.length === 2")
+    assert page.evaluate("() => window.__events") == ["tcloaded", "useractioncomplete"]
+    assert [c["value"] for c in page.context.cookies() if c["name"] == "euconsent-v2"] == [rejected]
+
+
+# ------------------------------------------------------------------------------------ item 46
+
+def test_item46_url_parameters_are_added_once_and_encoded(new_page):
+    tc, ac = demo_string()
+    base = "https://news.example.com/article?id=7&gdpr_consent=OLD&gdpr=0#comments"
+    url = script(tc, ac, "1", "--url", base).strip()
+    parts = urllib.parse.urlsplit(url)
+    query = urllib.parse.parse_qsl(parts.query, keep_blank_values=True)
+    names = [name for name, _ in query]
+    assert names.count("gdpr") == 1 and names.count("gdpr_consent") == 1 and names.count("addtl_consent") == 1
+    values = dict(query)
+    assert values == {"id": "7", "gdpr": "1", "gdpr_consent": tc, "addtl_consent": ac}
+    assert parts.fragment == "comments"
+    assert "+" not in parts.query and "OLD" not in url
+    # A page reads them back exactly (what a URL-based service receives).
+    page = new_page()
+    target = ARTICLE + "?" + parts.query
+    serve(page, BLANK, url=ARTICLE + "?**")
+    page.goto(target)
+    read = page.evaluate("() => Object.fromEntries(new URLSearchParams(location.search))")
+    assert read["gdpr_consent"] == tc and read["addtl_consent"] == ac and read["gdpr"] == "1"
+
+
+# ------------------------------------------------------------------------------------ differential
+
+def ids(entries):
+    out = []
+    for entry in entries or []:
+        if isinstance(entry, list):
+            out.extend(range(entry[0], entry[1] + 1))
+        else:
+            out.append(entry)
+    return out
+
+
+def true_ids(mapping):
+    return sorted(int(k) for k, v in (mapping or {}).items() if v)
+
+
+def test_differential_200_real_world_strings_set_as_the_app_s_stored_consent(new_page):
+    pairs = real_world(200)
+    page = new_page()
+    inject(page, script(pairs[0][0], None, "1"))
+    serve(page, BLANK)
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(4) as pool:
+        payloads = list(pool.map(lambda pair: json.loads(script(pair[0], None, "1", "--payload")), pairs))
+    mismatches = []
+    for (tc, d), payload in zip(pairs, payloads):
+        data = page.evaluate("""(p) => { window.ConsentKitTCF.fromApp(p); let out = null;
+          window.__tcfapi('getTCData', 2, (value) => { out = value; }); return out; }""", payload)
+        restrictions = {}
+        for r in d.get("publisherRestrictions", []):
+            for v in ids(r["vendorIds"]):
+                restrictions.setdefault(str(r["purposeId"]), {})[str(v)] = r["restrictionType"]
+        expected = {
+            "tcString": tc, "tcfPolicyVersion": d["policyVersion"], "isServiceSpecific": d["isServiceSpecific"],
+            "useNonStandardTexts": d["useNonStandardTexts"], "publisherCC": d["publisherCountryCode"],
+            "purposeOneTreatment": d["purposeOneTreatment"],
+            "purpose.consents": d["purposeConsents"], "purpose.legitimateInterests": d["purposeLegitimateInterests"],
+            "vendor.consents": d["vendorConsents"], "vendor.legitimateInterests": d["vendorLegitimateInterests"],
+            "vendor.disclosedVendors": d.get("disclosedVendors", []), "specialFeatureOptins": d["specialFeatureOptins"],
+            "publisher.consents": d.get("publisherConsents", []),
+            "publisher.legitimateInterests": d.get("publisherLegitimateInterests", []),
+            "publisher.customPurpose.consents": d.get("publisherCustomConsents", []),
+            "publisher.customPurpose.legitimateInterests": d.get("publisherCustomLegitimateInterests", []),
+            "publisher.restrictions": restrictions,
+        }
+        got = {
+            "tcString": data["tcString"], "tcfPolicyVersion": data["tcfPolicyVersion"], "isServiceSpecific": data["isServiceSpecific"],
+            "useNonStandardTexts": data["useNonStandardTexts"], "publisherCC": data["publisherCC"],
+            "purposeOneTreatment": data["purposeOneTreatment"],
+            "purpose.consents": true_ids(data["purpose"]["consents"]),
+            "purpose.legitimateInterests": true_ids(data["purpose"]["legitimateInterests"]),
+            "vendor.consents": true_ids(data["vendor"]["consents"]),
+            "vendor.legitimateInterests": true_ids(data["vendor"]["legitimateInterests"]),
+            "vendor.disclosedVendors": true_ids(data["vendor"]["disclosedVendors"]),
+            "specialFeatureOptins": true_ids(data["specialFeatureOptins"]),
+            "publisher.consents": true_ids(data["publisher"]["consents"]),
+            "publisher.legitimateInterests": true_ids(data["publisher"]["legitimateInterests"]),
+            "publisher.customPurpose.consents": true_ids(data["publisher"]["customPurpose"]["consents"]),
+            "publisher.customPurpose.legitimateInterests": true_ids(data["publisher"]["customPurpose"]["legitimateInterests"]),
+            "publisher.restrictions": data["publisher"]["restrictions"],
+        }
+        for key in expected:
+            if expected[key] != got[key]:
+                mismatches.append((tc[:24], key, expected[key] if not isinstance(expected[key], dict) else "…", got[key] if not isinstance(got[key], dict) else "…"))
+    assert mismatches == [], mismatches[:5]
