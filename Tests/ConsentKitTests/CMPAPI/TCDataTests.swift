@@ -17,23 +17,59 @@ import TCF
     }
 
     /// The ids a JSON id map holds `true` for, after checking that it has exactly the keys
-    /// "1" ... "<largest true id>", each a boolean.
-    static func ids(_ value: Any?, _ label: String) throws -> IDSet {
-        let map = try #require(value as? [String: Any], "\(label) is not an object")
+    /// "1" ... "<largest true id>".
+    static func ids(_ map: [String: Bool], _ label: String) -> IDSet {
         var members: [Int] = []
         var keys: [Int] = []
         var malformed: [String] = []
-        for (key, flag) in map {
-            guard let id = Int(key), let member = flag as? Bool else {
+        for (key, member) in map {
+            guard let id = Int(key) else {
                 malformed.append(key)
                 continue
             }
             keys.append(id)
             if member { members.append(id) }
         }
-        #expect(malformed.isEmpty, "\(label): keys that are not ids, or values that are not booleans: \(malformed)")
-        #expect(keys.sorted() == Array(1..<((members.max() ?? 0) + 1)), "\(label): keys are not 1...max")
+        #expect(malformed.isEmpty, "\(label): keys that are not ids: \(malformed)")
+        // Distinct keys, all at least 1, as many as the largest, which is the largest true id:
+        // exactly 1...max.
+        let largest = keys.max() ?? 0
+        #expect(largest == members.max() ?? 0 && keys.count == largest && keys.allSatisfy { $0 >= 1 }, "\(label): keys are not 1...max")
         return IDSet(members)
+    }
+
+    /// The TCData JSON as read back with `JSONDecoder`, field by field (a missing field or a
+    /// value of another type fails the decoding).
+    struct ReadBack: Decodable {
+        struct Pair: Decodable {
+            let consents: [String: Bool]
+            let legitimateInterests: [String: Bool]
+        }
+        struct Vendor: Decodable {
+            let consents: [String: Bool]
+            let legitimateInterests: [String: Bool]
+            let disclosedVendors: [String: Bool]
+        }
+        struct Publisher: Decodable {
+            let consents: [String: Bool]
+            let legitimateInterests: [String: Bool]
+            let customPurpose: Pair
+            let restrictions: [String: [String: Int]]
+        }
+        let tcString: String
+        let tcfPolicyVersion: Int
+        let cmpId: Int
+        let cmpVersion: Int
+        let gdprApplies: Bool
+        let isServiceSpecific: Bool
+        let useNonStandardTexts: Bool
+        let publisherCC: String
+        let purposeOneTreatment: Bool
+        let purpose: Pair
+        let vendor: Vendor
+        let specialFeatureOptins: [String: Bool]
+        let publisher: Publisher
+        let addtlConsent: String?
     }
 
     /// A TC string with nothing set but what each test passes.
@@ -51,46 +87,43 @@ import TCF
     func realWorldStringsMatchTheDecoder() throws {
         let strings = try Self.realWorldStrings()
         #expect(strings.count == 512)
+        let decoder = JSONDecoder()
         for text in strings {
             let label = String(text.prefix(30))
             let tc = try TCString(decoding: text)
             let data = TCData(tcString: text, decoded: tc, addtlConsent: nil, cmp: testCMP)
-            let json = try Self.object(data)
-            #expect(json["tcString"] as? String == text, "\(label)")
-            #expect(json["cmpId"] as? Int == testCMP.cmpId && json["cmpVersion"] as? Int == testCMP.cmpVersion, "\(label)")
-            #expect(json["gdprApplies"] as? Bool == true, "\(label)")
-            #expect(json["tcfPolicyVersion"] as? Int == tc.tcfPolicyVersion, "\(label)")
-            #expect(json["isServiceSpecific"] as? Bool == tc.isServiceSpecific, "\(label)")
-            #expect(json["useNonStandardTexts"] as? Bool == tc.useNonStandardTexts, "\(label)")
-            #expect(json["publisherCC"] as? String == tc.publisherCC, "\(label)")
-            #expect(json["purposeOneTreatment"] as? Bool == tc.purposeOneTreatment, "\(label)")
-            #expect(json["addtlConsent"] == nil, "\(label)")
+            let json = try decoder.decode(ReadBack.self, from: Data(data.json().utf8))
+            #expect(json.tcString == text, "\(label)")
+            #expect(json.cmpId == testCMP.cmpId && json.cmpVersion == testCMP.cmpVersion, "\(label)")
+            #expect(json.gdprApplies, "\(label)")
+            #expect(json.tcfPolicyVersion == tc.tcfPolicyVersion, "\(label)")
+            #expect(json.isServiceSpecific == tc.isServiceSpecific, "\(label)")
+            #expect(json.useNonStandardTexts == tc.useNonStandardTexts, "\(label)")
+            #expect(json.publisherCC == tc.publisherCC, "\(label)")
+            #expect(json.purposeOneTreatment == tc.purposeOneTreatment, "\(label)")
+            #expect(json.addtlConsent == nil, "\(label)")
 
-            let purpose = try #require(json["purpose"] as? [String: Any])
-            #expect(try Self.ids(purpose["consents"], "purpose.consents") == tc.purposesConsent, "\(label)")
-            #expect(try Self.ids(purpose["legitimateInterests"], "purpose.legitimateInterests") == tc.purposesLITransparency, "\(label)")
-            let vendor = try #require(json["vendor"] as? [String: Any])
-            #expect(try Self.ids(vendor["consents"], "vendor.consents") == tc.vendorConsents, "\(label)")
-            #expect(try Self.ids(vendor["legitimateInterests"], "vendor.legitimateInterests") == tc.vendorLegitimateInterests, "\(label)")
-            #expect(try Self.ids(vendor["disclosedVendors"], "vendor.disclosedVendors") == tc.disclosedVendors ?? [], "\(label)")
-            #expect(try Self.ids(json["specialFeatureOptins"], "specialFeatureOptins") == tc.specialFeatureOptIns, "\(label)")
+            #expect(Self.ids(json.purpose.consents, "purpose.consents") == tc.purposesConsent, "\(label)")
+            #expect(Self.ids(json.purpose.legitimateInterests, "purpose.legitimateInterests") == tc.purposesLITransparency, "\(label)")
+            #expect(Self.ids(json.vendor.consents, "vendor.consents") == tc.vendorConsents, "\(label)")
+            #expect(Self.ids(json.vendor.legitimateInterests, "vendor.legitimateInterests") == tc.vendorLegitimateInterests, "\(label)")
+            #expect(Self.ids(json.vendor.disclosedVendors, "vendor.disclosedVendors") == tc.disclosedVendors ?? [], "\(label)")
+            #expect(Self.ids(json.specialFeatureOptins, "specialFeatureOptins") == tc.specialFeatureOptIns, "\(label)")
 
-            let publisher = try #require(json["publisher"] as? [String: Any])
             let publisherTC = tc.publisherTC ?? PublisherTC()
-            #expect(try Self.ids(publisher["consents"], "publisher.consents") == publisherTC.pubPurposesConsent, "\(label)")
-            #expect(try Self.ids(publisher["legitimateInterests"], "publisher.legitimateInterests") == publisherTC.pubPurposesLITransparency, "\(label)")
-            let custom = try #require(publisher["customPurpose"] as? [String: Any])
-            #expect(try Self.ids(custom["consents"], "customPurpose.consents") == publisherTC.customPurposesConsent, "\(label)")
-            #expect(try Self.ids(custom["legitimateInterests"], "customPurpose.legitimateInterests") == publisherTC.customPurposesLITransparency, "\(label)")
+            #expect(Self.ids(json.publisher.consents, "publisher.consents") == publisherTC.pubPurposesConsent, "\(label)")
+            #expect(Self.ids(json.publisher.legitimateInterests, "publisher.legitimateInterests") == publisherTC.pubPurposesLITransparency, "\(label)")
+            #expect(Self.ids(json.publisher.customPurpose.consents, "customPurpose.consents") == publisherTC.customPurposesConsent, "\(label)")
+            #expect(Self.ids(json.publisher.customPurpose.legitimateInterests, "customPurpose.legitimateInterests")
+                == publisherTC.customPurposesLITransparency, "\(label)")
 
             // Restrictions: every (purpose, vendor) the JSON lists is the decoder's answer, and
-            // every vendor a defined restriction names is listed.
-            let restrictions = try #require(publisher["restrictions"] as? [String: [String: Int]], "\(label)")
+            // every vendor a restriction names whose last entry is defined is listed.
             var listed = 0
-            for (purpose, vendors) in restrictions {
+            for (purpose, vendors) in json.publisher.restrictions {
                 for (vendorKey, type) in vendors {
                     listed += 1
-                    let expected = tc.restrictionType(vendorId: Int(vendorKey)!, purposeId: Int(purpose)!)
+                    let expected = tc.restrictionType(vendorId: Int(vendorKey) ?? 0, purposeId: Int(purpose) ?? 0)
                     #expect(expected?.rawValue == type, "\(label): purpose \(purpose) vendor \(vendorKey)")
                 }
             }
