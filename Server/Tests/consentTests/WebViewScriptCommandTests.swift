@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+/// `consent webview-script`, run as a browser test runs it.
+@Suite struct WebViewScriptCommandTests {
+    static let v2Example = CommandLineTests.v2Example
+
+    @Test func theScriptIsTheBundledAPIThenFromAppWithThePayload() throws {
+        let script = try Consent.run(["webview-script", "--tc-string", Self.v2Example, "--gdpr-applies", "1"])
+        let payload = try Consent.run(["webview-script", "--tc-string", Self.v2Example, "--gdpr-applies", "1", "--payload"])
+        #expect(script.status == 0 && payload.status == 0)
+        #expect(script.output.hasSuffix("\nConsentKitTCF.fromApp(" + payload.output.dropLast() + ");\n"))
+    }
+
+    @Test func thePayloadCarriesTheOptionsAsAnAppStoresThem() throws {
+        let result = try Consent.run([
+            "webview-script", "--tc-string", Self.v2Example, "--addtl-consent", "2~1.35~dv.9", "--gdpr-applies", "1",
+            "--cmp-id", "300", "--cmp-version", "7", "--payload",
+        ])
+        #expect(result.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        #expect(object["tcString"] as? String == Self.v2Example)
+        #expect(object["addtlConsent"] as? String == "2~1.35~dv.9")
+        #expect(object["gdprApplies"] as? Bool == true)
+        #expect(object["cmpId"] as? Int == 300 && object["cmpVersion"] as? Int == 7)
+        let tcData = try #require(object["tcData"] as? [String: Any])
+        #expect(tcData["cmpId"] as? Int == 300)
+        #expect(tcData["tcString"] as? String == Self.v2Example)
+    }
+
+    @Test func withoutGDPRAppliesItIsUndeterminedAndTheCMPIsTheDevelopmentOne() throws {
+        let result = try Consent.run(["webview-script", "--payload"])
+        #expect(result.output == #"{"addtlConsent":null,"cmpId":4095,"cmpVersion":1,"gdprApplies":null,"gvlVersion":null,"tcData":null,"tcString":null,"tcfPolicyVersion":0}"# + "\n")
+    }
+
+    @Test func aStringThatDoesNotDecodeIsNoConsentAndSaysSo() throws {
+        let result = try Consent.run(["webview-script", "--tc-string", "not-a-string</script>", "--gdpr-applies", "1", "--payload"])
+        #expect(result.status == 0)
+        #expect(result.output.contains(#""tcString":null"#) && !result.output.contains("script"))
+        #expect(result.error.contains("does not decode"))
+    }
+
+    @Test func theURLGetsTheParametersOnce() throws {
+        let result = try Consent.run([
+            "webview-script", "--tc-string", Self.v2Example, "--addtl-consent", "2~1.35~dv.9", "--gdpr-applies", "1",
+            "--url", "https://news.example.com/a?gdpr=0&id=7#c",
+        ])
+        #expect(result.output == "https://news.example.com/a?id=7&gdpr=1&gdpr_consent=\(Self.v2Example)&addtl_consent=2~1.35~dv.9#c\n")
+    }
+
+    @Test func aGDPRValueOtherThanOneOrZeroIsRefused() throws {
+        let result = try Consent.run(["webview-script", "--gdpr-applies", "2"])
+        #expect(result.status != 0)
+        #expect(result.error.contains("--gdpr-applies takes 1"))
+    }
+}
