@@ -80,7 +80,7 @@ extension Consentd {
         for name in ["frame.html", "frame.js"] {
             router.get("/demo/\(name)") { request, _ -> Response in
                 var response = try self.serve(self.assets.demo[name]!, for: request, maxAge: 0)
-                response.headers[.contentSecurityPolicy] = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; base-uri 'none'"
+                response.headers[.contentSecurityPolicy] = "default-src 'self'; img-src 'self' data:; script-src 'self'; style-src 'self' 'unsafe-inline'; base-uri 'none'"
                 return response
             }
         }

@@ -189,7 +189,10 @@
       closeNotice();
       var frame = document.createElement('iframe');
       frame.title = 'Privacy';
-      frame.setAttribute('style', 'position:fixed;inset:0;width:100%;height:100%;border:0;margin:0;padding:0;z-index:2147483647;color-scheme:normal');
+      // Through the CSSOM: a site whose Content-Security-Policy refuses inline styles refuses a style attribute.
+      var css = { position: 'fixed', top: '0', left: '0', width: '100%', height: '100%', border: '0', margin: '0', padding: '0',
+        zIndex: '2147483647', colorScheme: 'normal' };
+      Object.keys(css).forEach(function (k) { frame.style[k] = css[k]; });
       notice = { frame: frame, shownWith: tcString, shownWithAC: addtlConsent, reopen: !!reopen, opener: document.activeElement, inerted: [] };
       // The page behind is out of reach while the notice is open.
       Array.prototype.forEach.call(document.body.children, function (el) {
