@@ -403,3 +403,25 @@ def test_item42_add_event_listener_by_post_message_repeats_the_call_id_and_remov
     wait_status(page, "cmpuishown")
     page.wait_for_timeout(200)
     assert len(ad.evaluate("() => window.__got")) == 2, "no message after removeEventListener"
+
+
+def test_the_site_works_under_its_content_security_policy(browser):
+    """consentd's pages refuse inline scripts and styles: the CMP, its notice frame and the ad frame
+    must work under that policy (the other tests bypass it to evaluate their own scripts)."""
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    try:
+        page = context.new_page()
+        problems = []
+        page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: problems.append(str(e)))
+        page.goto(ns.consentd().url + "/demo?" + EEA)
+        overlay = page.locator("iframe[title=Privacy]")
+        notice(page).locator("[data-action=acceptAll]").first.wait_for()
+        box = overlay.bounding_box()
+        assert box["width"] == 1024 and box["height"] == 768, "the notice covers the page"
+        notice(page).locator("[data-action=acceptAll]").first.click()
+        page.locator("#api-status", has_text="useractioncomplete").wait_for()
+        page.frame_locator("#ad-frame").locator("#status", has_text="consent for storage").wait_for()
+        assert problems == []
+    finally:
+        context.close()
