@@ -16,13 +16,15 @@ extension Consentd {
             return try self.serveAsset(document, for: request, frameAncestors: "*")
         }
         guard settings.demo else { return }
-        router.get("/demo") { _, _ -> Response in
+        router.get("/demo") { request, _ -> Response in
             // The site's markup as a publisher writes it, with this consentd's demo key and the
-            // address of its ad frame (the second origin) filled in.
+            // address of its ad frame (the second origin) filled in; `?frame=none` leaves the ad
+            // frame blank (scripts/bench-notice times the CMP with and without it).
             let frameOrigin = self.demoSite.frameOrigin ?? ""
+            let frameURL = request.query("frame") == "none" ? "about:blank" : frameOrigin + "/demo/frame.html"
             let html = String(decoding: self.assets.demo["site.html"]!.body, as: UTF8.self)
                 .replacingOccurrences(of: "{{site-key}}", with: try await self.demoSite.key(self.keys))
-                .replacingOccurrences(of: "{{frame-origin}}", with: frameOrigin)
+                .replacingOccurrences(of: "{{frame-url}}", with: frameURL)
             var response = Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
                                     body: .init(byteBuffer: ByteBuffer(string: html)))
             response.headers[.contentSecurityPolicy] = Self.assetPolicy(frameAncestors: "'self'", frameSources: frameOrigin)
