@@ -46,7 +46,7 @@ public struct ConsentScope: Sendable {
         nonPersonalizedOnly: Bool = false
     ) {
         self.vendorList = vendorList
-        let listed = IDSet(validIds: vendorList.vendors.values.filter { !$0.isDeleted() }.map(\.id))
+        let listed = vendorList.activeVendorIds()
         self.vendorIds = vendorIds.map { $0.intersection(listed) } ?? listed
         self.publisherPurposes = publisherPurposes
         self.publisherLegitimateInterestPurposes = publisherLegitimateInterestPurposes.subtracting(TCString.consentOnlyPurposes)

@@ -25,7 +25,8 @@ extension NoticeDocument {
         }
         guard let privacyPolicy = settings.privacyPolicyURL else { throw .missingPrivacyPolicyURL }
         let list = scope.vendorList
-        let vendors = scope.vendorIds.compactMap { list.vendors[$0] }
+        // Positions in the list rather than copies: a vendor is read in place.
+        let vendors = scope.vendorIds.compactMap { list.vendors.index(forKey: $0) }
         let providers = adTechProviders.filter { scope.adTechProviderIds.contains($0.id) }.sorted { $0.id < $1.id }
         if vendors.isEmpty, settings.mode == .tcf || providers.isEmpty { throw .noVendors }
 
@@ -39,11 +40,12 @@ extension NoticeDocument {
         // What the disclosed vendors (and the publisher) use.
         var purposes = scope.publisherPurposes.union(scope.publisherLegitimateInterestPurposes)
         var specialPurposes = IDSet(), features = IDSet(), specialFeatures = IDSet()
-        for vendor in vendors {
-            purposes = purposes.union(vendor.purposes).union(vendor.legIntPurposes).union(vendor.flexiblePurposes)
-            specialPurposes = specialPurposes.union(vendor.specialPurposes)
-            features = features.union(vendor.features)
-            specialFeatures = specialFeatures.union(vendor.specialFeatures)
+        for index in vendors {
+            purposes = purposes.union(list.vendors.values[index].purposes).union(list.vendors.values[index].legIntPurposes)
+                .union(list.vendors.values[index].flexiblePurposes)
+            specialPurposes = specialPurposes.union(list.vendors.values[index].specialPurposes)
+            features = features.union(list.vendors.values[index].features)
+            specialFeatures = specialFeatures.union(list.vendors.values[index].specialFeatures)
         }
         let language = texts.language
         let present = current.flatMap { $0.tcfPolicyVersion == (list.tcfPolicyVersion ?? $0.tcfPolicyVersion) ? $0 : nil }
@@ -62,7 +64,7 @@ extension NoticeDocument {
             features: declarations(list.features, features), specialFeatures: declarations(list.specialFeatures, specialFeatures),
             dataCategories: declarations(list.dataCategories, IDSet(validIds: list.dataCategories.keys)),
             stacks: settings.firstLayer == .stacks ? stacks(list, purposes: purposes, specialFeatures: specialFeatures) : [],
-            vendors: vendors.map { vendor($0, language: language, storageBase: settings.storageDisclosureBase) },
+            vendors: vendors.map { vendor(list.vendors.values[$0], language: language, storageBase: settings.storageDisclosureBase) },
             adTechProviders: providers.map { AdTechProvider(id: $0.id, name: $0.name, privacyPolicyUrl: $0.privacyPolicyUrl) },
             current: present.map(NoticeChoices.init(_:)),
             google: settings.mode == .google
@@ -94,8 +96,7 @@ extension NoticeDocument {
             guard let declaration = all[id] else { continue }
             // Some published names end in a line break (GVL v3 #45's special purpose 1).
             result[String(id)] = Declaration(
-                name: declaration.name.trimmingCharacters(in: .whitespacesAndNewlines),
-                description: declaration.description.trimmingCharacters(in: .whitespacesAndNewlines),
+                name: trimmed(declaration.name), description: trimmed(declaration.description),
                 illustrations: declaration.illustrations)
         }
         return result
@@ -132,17 +133,24 @@ extension NoticeDocument {
                 specialPurposes: Dictionary(uniqueKeysWithValues: retention.specialPurposes.map { (String($0.key), $0.value) }))
         }
         return Vendor(
-            id: vendor.id, name: vendor.name, purposes: Array(vendor.purposes),
-            legIntPurposes: Array(vendor.legIntPurposes.subtracting(TCString.consentOnlyPurposes)),
-            flexiblePurposes: Array(vendor.flexiblePurposes), specialPurposes: Array(vendor.specialPurposes),
-            features: Array(vendor.features), specialFeatures: Array(vendor.specialFeatures),
-            dataCategories: Array(vendor.dataDeclaration), retention: retention,
+            id: vendor.id, name: vendor.name, purposes: vendor.purposes.sorted,
+            legIntPurposes: vendor.legIntPurposes.subtracting(TCString.consentOnlyPurposes).sorted,
+            flexiblePurposes: vendor.flexiblePurposes.sorted, specialPurposes: vendor.specialPurposes.sorted,
+            features: vendor.features.sorted, specialFeatures: vendor.specialFeatures.sorted,
+            dataCategories: vendor.dataDeclaration.sorted, retention: retention,
             privacyPolicyUrl: urls?.privacy ?? vendor.policyUrl, legIntClaimUrl: urls?.legIntClaim,
             usesCookies: vendor.usesCookies, cookieMaxAgeSeconds: vendor.cookieMaxAgeSeconds, cookieRefresh: vendor.cookieRefresh,
             usesNonCookieAccess: vendor.usesNonCookieAccess,
             storageDisclosureUrl: vendor.deviceStorageDisclosureUrl == nil
                 ? nil : storageBase?.appendingPathComponent(String(vendor.id)).absoluteString)
     }
+}
+
+/// `text` without leading and trailing white space. Foundation's trimming is slow enough to
+/// matter for a list's declarations, which rarely need it; they are checked first.
+private func trimmed(_ text: String) -> String {
+    guard let first = text.first, let last = text.last, first.isWhitespace || last.isWhitespace else { return text }
+    return text.trimmingCharacters(in: .whitespacesAndNewlines)
 }
 
 /// Whether two language codes are equal ignoring ASCII case, without making lower-cased copies

@@ -102,7 +102,10 @@ extension NoticeDocument {
             out.endArray()
             out.key("vendors")
             out.beginArray()
-            for vendor in vendors { write(vendor, to: &out) }
+            // Through a buffer, so each vendor is read in place rather than copied.
+            vendors.withUnsafeBufferPointer { vendors in
+                for index in vendors.indices { write(vendors[index], to: &out) }
+            }
             out.endArray()
             out.key("adTechProviders")
             out.beginArray()

@@ -253,8 +253,22 @@ public struct IDSet: Sendable, Hashable, Sequence, CustomStringConvertible {
         return (count - 1) * 64 + 63 - word(count - 1).trailingZeroBitCount
     }
 
-    /// The ids as a sorted array.
-    public var sorted: [Int] { Array(self) }
+    /// The ids as a sorted array, read a word at a time into an array allocated once.
+    public var sorted: [Int] {
+        var result: [Int] = []
+        result.reserveCapacity(count)
+        withWords { words in
+            for (index, word) in words.enumerated() {
+                var rest = word
+                while rest != 0 {
+                    let bit = rest.leadingZeroBitCount
+                    result.append(index &* 64 &+ bit)
+                    rest &= ~(1 &<< UInt64(63 - bit))
+                }
+            }
+        }
+        return result
+    }
 
     /// The maximal runs of consecutive ids, in increasing order, as the TCF's range entries.
     public var ranges: [ClosedRange<Int>] {
@@ -350,6 +364,9 @@ public struct IDSet: Sendable, Hashable, Sequence, CustomStringConvertible {
 
     /// An iterator over the ids in increasing order.
     public func makeIterator() -> Iterator { Iterator(self) }
+
+    /// The number of ids, so that `Array(set)` allocates once.
+    public var underestimatedCount: Int { count }
 
     /// Collects ids and ranges, then freezes them into an ``IDSet`` that takes over its storage.
     ///

@@ -60,4 +60,15 @@ public struct VendorList: Sendable, Equatable {
     public func activeVendors(at date: Date = Date()) -> [Vendor] {
         vendors.values.filter { !$0.isDeleted(at: date) }.sorted { $0.id < $1.id }
     }
+
+    /// The ids of the vendors not deleted at `date`. Reads each vendor's deletion date in place,
+    /// without copying the vendor (a notice asks for this on every showing).
+    public func activeVendorIds(at date: Date = Date()) -> IDSet {
+        var ids: [Int] = []
+        ids.reserveCapacity(vendors.count)
+        for index in vendors.indices where !vendors[index].value.isDeleted(at: date) {
+            ids.append(vendors[index].key)
+        }
+        return IDSet(validIds: ids)
+    }
 }
