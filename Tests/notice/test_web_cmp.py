@@ -327,6 +327,48 @@ def test_item39_ping_is_answered_synchronously_and_the_first_event_is_the_decisi
     assert page.evaluate("() => window.demoTimings.firstStatus") == "cmpuishown"
 
 
+def count_sessions(page):
+    """Counts the page's POST /v1/web/session requests: page.ck_sessions."""
+    page.ck_sessions = []
+    page.on("request", lambda r: page.ck_sessions.append(r) if r.url.endswith("/v1/web/session") else None)
+
+
+def test_the_stub_asks_for_the_page_view_before_cmp_js_runs_and_once(new_page):
+    """The site's key is on the stub's tag: the stub opens the page view's session while the page is
+    parsed, and cmp.js (async, often run only at DOMContentLoaded) takes that answer instead of
+    asking again, for a first visit and a returning one alike."""
+    page = new_page()
+    count_sessions(page)
+    release = hold(page, "**/cmp/cmp.js")
+    page.goto(ns.consentd().url + "/demo?" + EEA, wait_until="domcontentloaded")  # "load" waits for cmp.js
+    page.wait_for_function("() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/v1/web/session'))")
+    assert page.evaluate("() => window.ConsentKitWeb === undefined && window.ConsentKitTCF === undefined"), "cmp.js is held"
+    assert release() == 1
+    wait_status(page, "cmpuishown")
+    assert len(page.ck_sessions) == 1
+    click_notice(page, "acceptAll")
+    wait_status(page, "useractioncomplete")
+    page.ck_sessions.clear()
+    open_site(page, wait_for="tcloaded")
+    assert len(page.ck_sessions) == 1, "a returning visitor's page view asks consentd once"
+
+
+def test_without_a_key_on_either_tag_the_api_reads_error_never_a_guess(new_page):
+    page = new_page()
+    console = []
+    page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
+    count_sessions(page)
+    url = ns.consentd().url + "/demo/no-key.html"
+    page.route(url, lambda route: route.fulfill(content_type="text/html", body="""<!doctype html><html><head>
+      <script src="/cmp/stub.js"></script><script src="/cmp/cmp.js" async></script></head><body><p>No key</p></body></html>"""))
+    page.goto(url)
+    page.wait_for_function("() => window.__tcfapi && (() => { let s; window.__tcfapi('ping', 2, (p) => { s = p.cmpStatus; }); return s === 'error'; })()")
+    value, success = first(page, "getTCData")
+    assert success is False and value is None
+    assert any("no data-key" in text for text in console), console
+    assert page.ck_sessions == []
+
+
 # ------------------------------------------------------------------------------------ 8.5: frames
 
 def test_item40_one_locator_frame_even_with_the_stub_loaded_twice_and_a_framed_ad(new_page):

@@ -53,6 +53,20 @@ struct NoticeAPITests {
         }
     }
 
+    @Test("the demo site's stub tag carries its key and the form's region, language and storage; other values are left out")
+    func demoSiteTags() async throws {
+        let server = try await TestServer.make()
+        try await server.test { client async throws in
+            let key = try await server.consentd.demoSite.key(server.consentd.keys)
+            let page = String(buffer: try await client.send(.get, "/demo?region=eea&lang=pt-BR&storage=localStorage").body)
+            #expect(page.contains(#"<script src="/cmp/stub.js" data-key="\#(key)" data-debug-region="eea" data-language="pt-BR" data-storage="localStorage"></script>"#))
+            #expect(page.contains(#"<script src="/cmp/cmp.js" async></script>"#))
+            let hostile = String(buffer: try await client.send(.get, "/demo?region=mars&lang=%22%3E%3Cscript%3E&storage=disk").body)
+            #expect(hostile.contains(#"<script src="/cmp/stub.js" data-key="\#(key)"></script>"#))
+            #expect(!hostile.contains("{{"), "every placeholder is filled")
+        }
+    }
+
     @Test("a result is checked against its document, decided as the SDK decides, and stored as a consent event")
     func demoResult() async throws {
         let server = try await TestServer.make()

@@ -23,7 +23,7 @@ struct WebCMPAPITests {
         return response
     }
 
-    @Test("the scripts: the stub alone, the CMP API followed by its client; cacheable and loadable by any origin")
+    @Test("the scripts: the stub and the client's start; the CMP API, the start and the client; cacheable and loadable by any origin")
     func scripts() async throws {
         let server = try await TestServer.make()
         try await server.test { client async throws in
@@ -31,10 +31,13 @@ struct WebCMPAPITests {
             #expect(stub.status == .ok && stub.headers[.contentType]?.hasPrefix("text/javascript") == true)
             #expect(stub.headers[.crossOriginResourcePolicy] == "cross-origin")
             let text = String(buffer: stub.body)
-            #expect(text.contains("__tcfapiLocator") && !text.contains("ConsentKitWeb"))
+            #expect(text.contains("__tcfapiLocator") && text.contains("window.ConsentKitWebStart =") && !text.contains("window.ConsentKitWeb ="))
+            #expect(try #require(text.range(of: "__tcfapiLocator")).lowerBound < text.range(of: "window.ConsentKitWebStart =")!.lowerBound,
+                    "the stub comes first: __tcfapi is a function before anything else runs")
             let cmp = String(buffer: try await client.send(.get, "/cmp/cmp.js").body)
-            let api = try #require(cmp.range(of: "window.ConsentKitTCF")), web = try #require(cmp.range(of: "window.ConsentKitWeb"))
-            #expect(api.lowerBound < web.lowerBound, "the API comes first: the client installs it")
+            let api = try #require(cmp.range(of: "window.ConsentKitTCF")), start = try #require(cmp.range(of: "window.ConsentKitWebStart ="))
+            let web = try #require(cmp.range(of: "window.ConsentKitWeb ="))
+            #expect(api.lowerBound < start.lowerBound && start.lowerBound < web.lowerBound, "the API comes first: the client installs it")
             #expect(try await client.send(.get, "/cmp/nothing.js").status == .notFound)
         }
     }

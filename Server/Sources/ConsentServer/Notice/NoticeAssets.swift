@@ -3,8 +3,9 @@ import Foundation
 
 /// The files consentd serves for the web: the consent notice (`notice.html`, `notice.css`,
 /// `notice.js`, from ConsentKitUI, the same files an app shows in its web view) under
-/// `/notice/`, the web CMP under `/cmp/` (`stub.js`: ConsentKitUI's `tcfapi-stub.js`; `cmp.js`:
-/// ConsentKitUI's `tcfapi.js` followed by this package's `web/cmp-web.js`, the page's client of
+/// `/notice/`, the web CMP under `/cmp/` (`stub.js`: ConsentKitUI's `tcfapi-stub.js`, then this
+/// package's `web/cmp-start.js`, which opens the page view's session early; `cmp.js`:
+/// ConsentKitUI's `tcfapi.js`, `cmp-start.js` again and `web/cmp-web.js`, the page's client of
 /// consentd), and the demo under `/demo/`. Read once at start, each with its ETag and gzip copy.
 struct NoticeAssets: Sendable {
     /// The notice's files by name.
@@ -24,13 +25,16 @@ struct NoticeAssets: Sendable {
               let webDirectory = Bundle.module.url(forResource: "web", withExtension: nil) else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "the bundled demo or web CMP files are missing"])
         }
-        let api = try Data(contentsOf: cmpDirectory.appendingPathComponent("tcfapi.js"))
-        let client = try Data(contentsOf: webDirectory.appendingPathComponent("cmp-web.js"))
+        func script(_ name: String, in directory: URL) throws -> Data {
+            try Data(contentsOf: directory.appendingPathComponent(name)) + Data("\n".utf8)
+        }
+        let start = try script("cmp-start.js", in: webDirectory)
         return NoticeAssets(
             notice: try files(["notice.html", "notice.css", "notice.js"], in: noticeDirectory),
             cmp: [
-                "stub.js": ServedDocument(body: try Data(contentsOf: cmpDirectory.appendingPathComponent("tcfapi-stub.js")), contentType: javaScript),
-                "cmp.js": ServedDocument(body: api + Data("\n".utf8) + client, contentType: javaScript),
+                "stub.js": ServedDocument(body: try script("tcfapi-stub.js", in: cmpDirectory) + start, contentType: javaScript),
+                "cmp.js": ServedDocument(
+                    body: try script("tcfapi.js", in: cmpDirectory) + start + script("cmp-web.js", in: webDirectory), contentType: javaScript),
             ],
             demo: try files(["site.html", "site.css", "site.js", "frame.html", "frame.js", "playground.html", "playground.css", "playground.js"],
                             in: demoDirectory))

@@ -19,12 +19,14 @@ extension Consentd {
         router.get("/demo") { request, _ -> Response in
             // The site's markup as a publisher writes it, with this consentd's demo key and the
             // address of its ad frame (the second origin) filled in; `?frame=none` leaves the ad
-            // frame blank (scripts/bench-notice times the CMP with and without it).
+            // frame blank (scripts/bench-notice times the CMP with and without it). The page's
+            // form reloads it with `region`, `lang` and `storage`, which go on the stub's tag.
             let frameOrigin = self.demoSite.frameOrigin ?? ""
             let frameURL = request.query("frame") == "none" ? "about:blank" : frameOrigin + "/demo/frame.html"
             let html = String(decoding: self.assets.demo["site.html"]!.body, as: UTF8.self)
                 .replacingOccurrences(of: "{{site-key}}", with: try await self.demoSite.key(self.keys))
                 .replacingOccurrences(of: "{{frame-url}}", with: frameURL)
+                .replacingOccurrences(of: "{{cmp-options}}", with: Self.demoCMPOptions(request))
             var response = Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
                                     body: .init(byteBuffer: ByteBuffer(string: html)))
             response.headers[.contentSecurityPolicy] = Self.assetPolicy(frameAncestors: "'self'", frameSources: frameOrigin)
@@ -55,6 +57,19 @@ extension Consentd {
             let body = try await request.jsonBody(limit: self.settings.bodyLimit)
             return try jsonResponse(try await self.demo.decide(NoticeDemo.Decide(json: body)))
         }
+    }
+
+    /// The stub tag's attributes for the demo site's `region`, `lang` and `storage` query
+    /// items; values other than those the form offers are left out.
+    static func demoCMPOptions(_ request: Request) -> String {
+        var attributes = ""
+        if let region = request.query("region"), ["eea", "not_eea"].contains(region) { attributes += #" data-debug-region="\#(region)""# }
+        if let language = request.query("lang"), (2...8).contains(language.count),
+           language.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-") }) {
+            attributes += #" data-language="\#(language)""#
+        }
+        if let storage = request.query("storage"), ["cookie", "localStorage"].contains(storage) { attributes += #" data-storage="\#(storage)""# }
+        return attributes
     }
 
     /// A file of the notice or the demo: validators and gzip as for vendor lists, five minutes of

@@ -1,18 +1,9 @@
 // The demo site's own script: plays the part of an ad tag (the ad slot) and of the page's privacy
 // panel, both through __tcfapi only, and reloads the page with other web CMP settings (region,
-// language, storage), which it sets on the cmp.js tag before that script runs.
+// language, storage), which consentd writes on the stub's tag.
 'use strict';
 (function () {
   const params = new URLSearchParams(location.search);
-  // cmp.js (async) runs after this script: the settings of this page view go on its tag first.
-  new MutationObserver((records, observer) => {
-    const cmp = document.querySelector('script[src="/cmp/cmp.js"]');
-    if (!cmp) return;
-    observer.disconnect();
-    if (params.get('region')) cmp.dataset.debugRegion = params.get('region');
-    if (params.get('lang')) cmp.dataset.language = params.get('lang');
-    if (params.get('storage')) cmp.dataset.storage = params.get('storage');
-  }).observe(document.documentElement, { childList: true, subtree: true });
   const $ = (id) => document.getElementById(id);
   const whenReady = (run) => {
     if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', run, { once: true }); else run();

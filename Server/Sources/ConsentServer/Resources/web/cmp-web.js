@@ -1,10 +1,13 @@
-/* ConsentKit web CMP: the page's client of consentd, served as the second half of /cmp/cmp.js
- * (the first half is the CMP API, ConsentKitUI's tcfapi.js). A website includes, first in <head>:
+/* ConsentKit web CMP: the page's client of consentd, served as the last part of /cmp/cmp.js (the
+ * first is the CMP API, ConsentKitUI's tcfapi.js, then cmp-start.js). A website includes, first
+ * in <head>:
  *
- *   <script src="https://CONSENTD/cmp/stub.js"></script>
- *   <script src="https://CONSENTD/cmp/cmp.js" data-key="ck_pub_..." async></script>
+ *   <script src="https://CONSENTD/cmp/stub.js" data-key="ck_pub_..."></script>
+ *   <script src="https://CONSENTD/cmp/cmp.js" async></script>
  *
- * Attributes of the cmp.js tag:
+ * The configuration goes on the stub's tag, so that the stub asks consentd for the page view while
+ * the page is parsed (cmp-start.js); a cmp.js tag with a data-key of its own is read when the
+ * stub's tag has none. Attributes:
  *   data-key             the site's publishable key (an app id listed under `websites` in consentd's configuration)
  *   data-subject-id      the site's own user id, with
  *   data-subject-token   a subject token the site's backend minted for it (POST /v1/subjects/{id}/tokens)
@@ -17,11 +20,12 @@
  * A page view: (1) when the page runs in an app's web view that handed over the app's consent
  * (window.ConsentKitAppConsent, from ConsentKitUI's WebViewConsent), the app's choice is recorded
  * with method "sync" and kept, so the user is not asked again; (2) consentd says what the region
- * and the ask rules call for (POST /v1/web/session); (3) the CMP API is installed on that answer:
- * tcloaded with the stored string, or cmpuishown while the notice (consentd's /notice/notice.html,
- * in a frame over the page) is open; (4) the notice's result goes to consentd (POST
- * /v1/web/choices), which checks it, stores it as a consent event (platform web) and answers with
- * the TC string, which is kept; the API then signals useractioncomplete.
+ * and the ask rules call for (POST /v1/web/session, usually already asked by the stub); (3) the
+ * CMP API is installed on that answer: tcloaded with the stored string, or cmpuishown while the
+ * notice (consentd's /notice/notice.html, in a frame over the page) is open; (4) the notice's
+ * result goes to consentd (POST /v1/web/choices), which checks it, stores it as a consent event
+ * (platform web) and answers with the TC string, which is kept; the API then signals
+ * useractioncomplete.
  *
  * window.ConsentKitWeb: showPreferences() reopens the notice on its second layer (the site's
  * "Privacy settings" link); forget() drops what this browser keeps; ready is a promise of the
@@ -31,81 +35,27 @@
 (function () {
   'use strict';
 
-  var script = document.currentScript;
-  if (!script || window.ConsentKitWeb || !window.ConsentKitTCF) return;
-  var base = new URL(script.src, location.href).origin;
-  var config = script.dataset;
-  var STRING = 'euconsent-v2', AC = 'addtl_consent', SUBJECT = 'consentkit-subject';
-  var MAX_AGE = 390 * 24 * 3600; // seconds: the 13 months a choice holds
-  var useCookie = config.storage !== 'localStorage';
-  var language = config.language || navigator.language || 'en';
+  var start = window.ConsentKitWebStart;
+  if (window.ConsentKitWeb || !window.ConsentKitTCF) return;
+  if (!start) {
+    // No tag carried a key: vendors must read "error", never a guess.
+    if (window.console) console.error('ConsentKit web CMP: no data-key on the stub.js or cmp.js tag');
+    window.ConsentKitTCF.install({});
+    window.ConsentKitTCF.disable();
+    return;
+  }
+  var base = start.base, language = start.language, STRING = start.STRING, AC = start.AC;
+  var load = start.load, keep = start.keep, keepSubject = start.keepSubject, credential = start.credential, call = start.call;
 
   var tcString = null, addtlConsent = null;   // what this browser keeps
   var holding = null;     // the TCData that holds now (null: none yet)
   var installed = false;
   var notice = null;      // {frame, shownWith, reopen, opener, inerted}
 
-  /* ---------------------------------------------------------------- storage */
-
-  function readCookie(name) {
-    var found = document.cookie.split('; ').filter(function (c) { return c.indexOf(name + '=') === 0; })[0];
-    return found ? decodeURIComponent(found.slice(name.length + 1)) : null;
-  }
-  function writeCookie(name, value) {
-    var text = name + '=' + (value === null ? '' : encodeURIComponent(value)) + '; Path=/; SameSite=Lax; Max-Age=' + (value === null ? 0 : MAX_AGE);
-    if (config.cookieDomain) text += '; Domain=' + config.cookieDomain;
-    if (location.protocol === 'https:') text += '; Secure';
-    document.cookie = text;
-  }
-  function load(name) {
-    try { return useCookie ? readCookie(name) : window.localStorage.getItem(name); } catch (e) { return null; }
-  }
-  function keep(name, value) {
-    try {
-      if (useCookie) writeCookie(name, value);
-      else if (value === null) window.localStorage.removeItem(name);
-      else window.localStorage.setItem(name, value);
-    } catch (e) { /* storage refused (private mode): the choice holds for this page view only */ }
-  }
-  // The subject consentd created for this browser, and its token: always first-party local storage.
-  function storedSubject() {
-    try { return JSON.parse(window.localStorage.getItem(SUBJECT) || 'null'); } catch (e) { return null; }
-  }
-  function keepSubject(value) {
-    try {
-      if (value) window.localStorage.setItem(SUBJECT, JSON.stringify(value)); else window.localStorage.removeItem(SUBJECT);
-    } catch (e) { /* see keep() */ }
-  }
-
-  // The site's own user (a token from its backend) first, then this browser's subject, then the key.
-  function credential() {
-    if (config.subjectToken) return { credential: config.subjectToken, subjectId: config.subjectId };
-    var subject = storedSubject();
-    if (subject && subject.subjectToken) return { credential: subject.subjectToken, subjectId: subject.subjectId, stored: true };
-    return { credential: config.key };
-  }
-
   /* ---------------------------------------------------------------- consentd */
 
-  // JSON sent as text/plain, no custom header and no cookie: a simple request, no preflight.
-  function call(path, body) {
-    return fetch(base + path, { method: 'POST', mode: 'cors', credentials: 'omit', headers: { 'Content-Type': 'text/plain' }, body: JSON.stringify(body) })
-      .then(function (response) {
-        return response.json().then(function (json) {
-          if (response.ok) return json;
-          var error = new Error(json && json.error ? json.error.code + ': ' + json.error.message : 'HTTP ' + response.status);
-          error.status = response.status;
-          throw error;
-        });
-      });
-  }
-
   function session(reopen) {
-    var who = credential();
-    return call('/v1/web/session', {
-      credential: who.credential, language: language, tcString: tcString || undefined, addtlConsent: addtlConsent || undefined,
-      reopen: reopen, debugRegion: config.debugRegion || undefined
-    });
+    return start.session(reopen, tcString, addtlConsent);
   }
 
   // Records a choice (the notice's result, or the app's consent); keeps what consentd answers.
@@ -238,7 +188,7 @@
   /* ---------------------------------------------------------------- the app's consent, in its web view */
 
   function fromApp(app) {
-    return app && app.gdprApplies === true && typeof app.tcString === 'string' && app.tcString !== '' && app.tcString !== tcString;
+    return start.fromApp(app, tcString);
   }
   function adopt(app) {
     return choose({ appConsent: { tcString: app.tcString, addtlConsent: app.addtlConsent || undefined } });
@@ -256,8 +206,13 @@
   tcString = load(STRING);
   addtlConsent = load(AC);
   var app = window.ConsentKitAppConsent;
+  // The stub's request, when it asked about what this browser still keeps.
+  var early = start.early;
+  start.early = null;
   var ready = (fromApp(app) ? adopt(app).catch(report) : Promise.resolve())
-    .then(function () { return session(false); })
+    .then(function () {
+      return early && early.tcString === tcString && early.addtlConsent === addtlConsent ? early.answer : session(false);
+    })
     .then(function (answer) { return apply(answer, false); }, function (error) { fail(error); return null; });
 
   window.ConsentKitWeb = {

@@ -1,0 +1,103 @@
+/* ConsentKit web CMP, its start: served at the end of /cmp/stub.js and again inside /cmp/cmp.js
+ * (whichever runs first with the site's configuration does the work; see cmp-web.js for the tags).
+ *
+ * It reads the site's configuration from its own tag (data-key and the other data-* attributes),
+ * what this browser keeps (the TC string, the subject), and asks consentd for the page view at
+ * once (POST /v1/web/session). From stub.js, that is while the page is still being parsed: an
+ * async cmp.js often runs only at DOMContentLoaded, and then finds consentd's answer waiting
+ * instead of starting the round trip. cmp-web.js takes the answer, and these helpers, from
+ * window.ConsentKitWebStart.
+ */
+(function () {
+  'use strict';
+
+  var script = document.currentScript;
+  if (window.ConsentKitWebStart || !script || !script.dataset.key) return;
+  var base = new URL(script.src, location.href).origin;
+  var config = script.dataset;
+  var STRING = 'euconsent-v2', AC = 'addtl_consent', SUBJECT = 'consentkit-subject';
+  var MAX_AGE = 390 * 24 * 3600; // seconds: the 13 months a choice holds
+  var useCookie = config.storage !== 'localStorage';
+
+  /* ---------------------------------------------------------------- storage */
+
+  function readCookie(name) {
+    var found = document.cookie.split('; ').filter(function (c) { return c.indexOf(name + '=') === 0; })[0];
+    return found ? decodeURIComponent(found.slice(name.length + 1)) : null;
+  }
+  function writeCookie(name, value) {
+    var text = name + '=' + (value === null ? '' : encodeURIComponent(value)) + '; Path=/; SameSite=Lax; Max-Age=' + (value === null ? 0 : MAX_AGE);
+    if (config.cookieDomain) text += '; Domain=' + config.cookieDomain;
+    if (location.protocol === 'https:') text += '; Secure';
+    document.cookie = text;
+  }
+  function load(name) {
+    try { return useCookie ? readCookie(name) : window.localStorage.getItem(name); } catch (e) { return null; }
+  }
+  function keep(name, value) {
+    try {
+      if (useCookie) writeCookie(name, value);
+      else if (value === null) window.localStorage.removeItem(name);
+      else window.localStorage.setItem(name, value);
+    } catch (e) { /* storage refused (private mode): the choice holds for this page view only */ }
+  }
+  // The subject consentd created for this browser, and its token: always first-party local storage.
+  function storedSubject() {
+    try { return JSON.parse(window.localStorage.getItem(SUBJECT) || 'null'); } catch (e) { return null; }
+  }
+  function keepSubject(value) {
+    try {
+      if (value) window.localStorage.setItem(SUBJECT, JSON.stringify(value)); else window.localStorage.removeItem(SUBJECT);
+    } catch (e) { /* see keep() */ }
+  }
+
+  // The site's own user (a token from its backend) first, then this browser's subject, then the key.
+  function credential() {
+    if (config.subjectToken) return { credential: config.subjectToken, subjectId: config.subjectId };
+    var subject = storedSubject();
+    if (subject && subject.subjectToken) return { credential: subject.subjectToken, subjectId: subject.subjectId, stored: true };
+    return { credential: config.key };
+  }
+
+  /* ---------------------------------------------------------------- consentd */
+
+  // JSON sent as text/plain, no custom header and no cookie: a simple request, no preflight.
+  function call(path, body) {
+    return fetch(base + path, { method: 'POST', mode: 'cors', credentials: 'omit', headers: { 'Content-Type': 'text/plain' }, body: JSON.stringify(body) })
+      .then(function (response) {
+        return response.json().then(function (json) {
+          if (response.ok) return json;
+          var error = new Error(json && json.error ? json.error.code + ': ' + json.error.message : 'HTTP ' + response.status);
+          error.status = response.status;
+          throw error;
+        });
+      });
+  }
+
+  var language = config.language || navigator.language || 'en';
+  function session(reopen, tcString, addtlConsent) {
+    return call('/v1/web/session', {
+      credential: credential().credential, language: language, tcString: tcString || undefined, addtlConsent: addtlConsent || undefined,
+      reopen: reopen, debugRegion: config.debugRegion || undefined
+    });
+  }
+
+  // An app's web view that handed over the app's consent (ConsentKitUI's WebViewConsent) which
+  // this browser does not keep yet: cmp-web.js records it first, and only then opens the session.
+  function fromApp(app, tcString) {
+    return !!app && app.gdprApplies === true && typeof app.tcString === 'string' && app.tcString !== '' && app.tcString !== tcString;
+  }
+
+  var start = {
+    base: base, config: config, language: language, STRING: STRING, AC: AC,
+    load: load, keep: keep, keepSubject: keepSubject, credential: credential, call: call, session: session, fromApp: fromApp,
+    early: null   // {tcString, addtlConsent, answer: a promise of consentd's answer}, taken by cmp-web.js
+  };
+  var stored = load(STRING), storedAC = load(AC);
+  if (!fromApp(window.ConsentKitAppConsent, stored)) {
+    var answer = session(false, stored, storedAC);
+    answer.catch(function () { /* reported by cmp-web.js, which takes this promise */ });
+    start.early = { tcString: stored, addtlConsent: storedAC, answer: answer };
+  }
+  window.ConsentKitWebStart = start;
+})();
