@@ -12,12 +12,15 @@ extension ConsentState {
         var consentVendors: [Int] = []
         var interestVendors: [Int] = []
         var interestPurposes = IDSet()
-        for vendor in scope.vendors {
-            if !vendor.purposes.isEmpty || !vendor.specialFeatures.isEmpty { consentVendors.append(vendor.id) }
+        // By position in the list: each vendor's fields read in place, not the vendor copied.
+        let vendors = scope.vendorList.vendors.values
+        for id in scope.vendorIds {
+            guard let index = scope.vendorList.vendors.index(forKey: id) else { continue }
+            if !vendors[index].purposes.isEmpty || !vendors[index].specialFeatures.isEmpty { consentVendors.append(id) }
             // Flexible purposes may be switched to legitimate interest by a publisher restriction.
-            let interests = vendor.legIntPurposes.union(vendor.flexiblePurposes).subtracting(TCString.consentOnlyPurposes)
+            let interests = vendors[index].legIntPurposes.union(vendors[index].flexiblePurposes).subtracting(TCString.consentOnlyPurposes)
             if !interests.isEmpty {
-                interestVendors.append(vendor.id)
+                interestVendors.append(id)
                 interestPurposes = interestPurposes.union(interests)
             }
         }

@@ -92,7 +92,10 @@ public final class UserDefaultsStore: KeyValueStore, @unchecked Sendable {
             case .string(let text): defaults.set(text, forKey: key)
             case .integer(let number): defaults.set(number, forKey: key)
             case .bool(let flag): defaults.set(flag, forKey: key)
-            case nil: defaults.removeObject(forKey: key)
+            // A key that is not there is left alone: most removals are of keys a decision never
+            // wrote (restrictions of other purposes, the other generation's keys), and removing
+            // one is a full write in some Foundations.
+            case nil: if defaults.object(forKey: key) != nil { defaults.removeObject(forKey: key) }
             }
         }
         Thread.current.threadDictionary.removeObject(forKey: Self.writingKey)

@@ -2,62 +2,112 @@
 /// API's `TCData`. Strings escape `"`, `\\`, control characters and `<` (so that `</script>` never
 /// ends a script the text is inlined in); slashes and other characters stay as they are. The
 /// caller writes each object's keys in the order it wants them.
-package struct JSONWriter {
-    package private(set) var bytes: [UInt8] = []
+///
+/// The bytes go into one buffer it owns, grown by doubling, rather than an `Array`: an append is a
+/// bounds check and a store, without the uniqueness check each `Array.append` makes (the notice's
+/// 813-vendor document is some 200,000 of them).
+package struct JSONWriter: ~Copyable {
+    private var buffer: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
     private var needsComma = false
 
     package init(capacity: Int = 1 << 19) {
-        bytes.reserveCapacity(capacity)
+        self.capacity = Swift.max(capacity, 16)
+        buffer = .allocate(capacity: self.capacity)
+    }
+
+    deinit {
+        buffer.deallocate()
+    }
+
+    /// What was written so far.
+    package var bytes: [UInt8] {
+        Array(UnsafeBufferPointer(start: buffer, count: count))
+    }
+
+    @inline(__always)
+    private mutating func reserve(_ extra: Int) {
+        if count + extra > capacity { grow(toFit: count + extra) }
+    }
+
+    private mutating func grow(toFit needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        grown.initialize(from: buffer, count: count)
+        buffer.deallocate()
+        buffer = grown
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    private mutating func append(_ byte: UInt8) {
+        reserve(1)
+        buffer[count] = byte
+        count += 1
+    }
+
+    private mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        reserve(bytes.count)
+        (buffer + count).initialize(from: source, count: bytes.count)
+        count += bytes.count
+    }
+
+    /// Appends ASCII text that needs no escape (the literals true, false, null, escapes).
+    private mutating func append(ascii text: StaticString) {
+        append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     package mutating func beginObject() {
         separate()
-        bytes.append(UInt8(ascii: "{"))
+        append(UInt8(ascii: "{"))
         needsComma = false
     }
 
     package mutating func endObject() {
-        bytes.append(UInt8(ascii: "}"))
+        append(UInt8(ascii: "}"))
         needsComma = true
     }
 
     package mutating func beginArray() {
         separate()
-        bytes.append(UInt8(ascii: "["))
+        append(UInt8(ascii: "["))
         needsComma = false
     }
 
     package mutating func endArray() {
-        bytes.append(UInt8(ascii: "]"))
+        append(UInt8(ascii: "]"))
         needsComma = true
     }
 
     package mutating func key(_ name: String) {
         string(name)
-        bytes.append(UInt8(ascii: ":"))
+        append(UInt8(ascii: ":"))
         needsComma = false
     }
 
     package mutating func null() {
         separate()
-        bytes.append(contentsOf: "null".utf8)
+        append(ascii: "null")
         needsComma = true
     }
 
     package mutating func string(_ value: String) {
         separate()
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
         var text = value
         // A native string's UTF-8 is contiguous: scanned through a pointer (stepping through
         // `utf8` was most of the document's writing time). Most texts need no escape.
         text.withUTF8 { utf8 in
             if !Self.anyNeedsEscape(utf8) {
-                bytes.append(contentsOf: utf8)
+                append(contentsOf: utf8)
             } else {
                 for byte in utf8 { appendEscaping(byte) }
             }
         }
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
         needsComma = true
     }
 
@@ -94,16 +144,17 @@ package struct JSONWriter {
 
     private mutating func appendEscaping(_ byte: UInt8) {
         switch byte {
-        case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-        case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-        case UInt8(ascii: "\n"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-        case UInt8(ascii: "\r"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-        case UInt8(ascii: "\t"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+        case UInt8(ascii: "\""): append(ascii: "\\\"")
+        case UInt8(ascii: "\\"): append(ascii: "\\\\")
+        case UInt8(ascii: "\n"): append(ascii: "\\n")
+        case UInt8(ascii: "\r"): append(ascii: "\\r")
+        case UInt8(ascii: "\t"): append(ascii: "\\t")
         case 0..<0x20, UInt8(ascii: "<"):
-            let hex = Array("0123456789abcdef".utf8)
-            bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                      hex[Int(byte >> 4)], hex[Int(byte & 0xf)]])
-        default: bytes.append(byte)
+            let hex: StaticString = "0123456789abcdef"
+            append(ascii: "\\u00")
+            append(hex.utf8Start[Int(byte >> 4)])
+            append(hex.utf8Start[Int(byte & 0xf)])
+        default: append(byte)
         }
     }
 
@@ -112,25 +163,26 @@ package struct JSONWriter {
         needsComma = true
         // Ids and most counts: one or two digits.
         if value >= 0, value < 100 {
-            if value >= 10 { bytes.append(UInt8(ascii: "0") + UInt8(value / 10)) }
-            bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
+            if value >= 10 { append(UInt8(ascii: "0") + UInt8(value / 10)) }
+            append(UInt8(ascii: "0") + UInt8(value % 10))
             return
         }
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        if value < 0 { append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            } while magnitude > 0
-            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
-        }
-        needsComma = true
+        var digits = 0
+        var rest = magnitude
+        repeat {
+            digits += 1
+            rest /= 10
+        } while rest > 0
+        reserve(digits)
+        var position = count + digits
+        repeat {
+            position -= 1
+            buffer[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+        count += digits
     }
 
     package mutating func field(_ name: String, _ value: String?) {
@@ -146,17 +198,23 @@ package struct JSONWriter {
     package mutating func field(_ name: String, _ value: Bool?) {
         key(name)
         switch value {
-        case true?: bytes.append(contentsOf: [UInt8(ascii: "t"), UInt8(ascii: "r"), UInt8(ascii: "u"), UInt8(ascii: "e")])
-        case false?: bytes.append(contentsOf: [UInt8(ascii: "f"), UInt8(ascii: "a"), UInt8(ascii: "l"), UInt8(ascii: "s"), UInt8(ascii: "e")])
-        case nil: bytes.append(contentsOf: [UInt8(ascii: "n"), UInt8(ascii: "u"), UInt8(ascii: "l"), UInt8(ascii: "l")])
+        case true?: append(ascii: "true")
+        case false?: append(ascii: "false")
+        case nil: append(ascii: "null")
         }
         needsComma = true
     }
 
+    /// An object of integers, its keys in code-point order (so that the same values always make
+    /// the same text).
     package mutating func field(_ name: String, _ values: [String: Int]) {
         key(name)
         beginObject()
-        for (id, value) in values { field(id, value) }
+        if values.count < 2 {
+            for (id, value) in values { field(id, value) }
+        } else {
+            for (id, value) in values.sorted(by: { $0.key < $1.key }) { field(id, value) }
+        }
         endObject()
     }
 
@@ -168,6 +226,6 @@ package struct JSONWriter {
     }
 
     private mutating func separate() {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        if needsComma { append(UInt8(ascii: ",")) }
     }
 }

@@ -123,7 +123,7 @@ extension NoticeDocument {
         return chosen.sorted { $0.id < $1.id }
     }
 
-    private static func vendor(_ vendor: TCF.Vendor, language: String, storageBase: URL?) -> Vendor {
+    private static func vendor(_ vendor: borrowing TCF.Vendor, language: String, storageBase: URL?) -> Vendor {
         let urls = vendor.urls.first { sameLanguage($0.langId, language) } ?? vendor.urls.first { sameLanguage($0.langId, "en") }
             ?? vendor.urls.first
         let retention = vendor.dataRetention.map { retention in

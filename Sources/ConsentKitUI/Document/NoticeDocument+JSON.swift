@@ -104,7 +104,7 @@ extension NoticeDocument {
             out.beginArray()
             // Through a buffer, so each vendor is read in place rather than copied.
             vendors.withUnsafeBufferPointer { vendors in
-                for index in vendors.indices { write(vendors[index], to: &out) }
+                for index in vendors.indices { Self.write(vendors[index], to: &out) }
             }
             out.endArray()
             out.key("adTechProviders")
@@ -142,7 +142,7 @@ extension NoticeDocument {
         return out.bytes
     }
 
-    private func write(_ vendor: Vendor, to out: inout JSONWriter) {
+    private static func write(_ vendor: borrowing Vendor, to out: inout JSONWriter) {
         out.beginObject()
             out.field("id", vendor.id)
             out.field("name", vendor.name)

@@ -108,12 +108,15 @@ public struct NoticeResult: Sendable, Equatable {
     /// Every id must be one the document showed, with the legal basis it showed it under.
     private static func check(_ choices: NoticeChoices, against document: NoticeDocument) throws(NoticeResultError) {
         var shown: [Int] = [], withInterest: [Int] = [], interestPurposes = Set<Int>()
-        for vendor in document.vendors {
-            shown.append(vendor.id)
-            if !vendor.legIntPurposes.isEmpty || !vendor.flexiblePurposes.isEmpty {
-                withInterest.append(vendor.id)
-                interestPurposes.formUnion(vendor.legIntPurposes)
-                interestPurposes.formUnion(vendor.flexiblePurposes)
+        // By position: each vendor's fields read in place, not the vendor copied.
+        let listed = document.vendors
+        shown.reserveCapacity(listed.count)
+        for index in listed.indices {
+            shown.append(listed[index].id)
+            if !listed[index].legIntPurposes.isEmpty || !listed[index].flexiblePurposes.isEmpty {
+                withInterest.append(listed[index].id)
+                interestPurposes.formUnion(listed[index].legIntPurposes)
+                interestPurposes.formUnion(listed[index].flexiblePurposes)
             }
         }
         let vendors = IDSet(validIds: shown), interestVendors = IDSet(validIds: withInterest)

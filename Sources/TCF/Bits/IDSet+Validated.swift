@@ -3,6 +3,8 @@ extension IDSet {
     /// ids from outside (a server's answer, a hand-built list), where ``init(_:)``'s
     /// precondition must not be the check.
     public init<S: Sequence>(validIds ids: S) where S.Element == Int {
-        self.init(ids.lazy.filter { $0 >= 1 && $0 <= IDSet.maxID })
+        var builder = Builder()
+        for id in ids where id >= 1 && id <= IDSet.maxID { builder.insert(id) }
+        self = builder.build()
     }
 }
