@@ -27,8 +27,9 @@ nonisolated(unsafe) var overBudget = false
 /// or 50 ms; its host is shared), which moves a median by up to 1.8x between runs. So each sample
 /// is taken right after a fixed probe (Foundation's JSONEncoder on a 40-vendor slice of the
 /// document), and the samples whose probe ran within 25% of the run's fastest probe are "at full
-/// speed". The budget is checked on their median when at least a fifth of the samples are; the
-/// median of all samples, and of the slowed ones, are printed next to it.
+/// speed". The budget is checked on their median when there are at least 30 of them (else on
+/// the median of all samples); the median of all samples, and of the slowed ones, are printed
+/// next to it.
 struct Sampled {
     var samples: [Double] = []
     var probes: [Double] = []
@@ -43,7 +44,7 @@ struct Sampled {
         let fastest = probes.min() ?? 0
         let full = zip(samples, probes).filter { $0.1 <= fastest * 1.25 }.map(\.0)
         let slowed = zip(samples, probes).filter { $0.1 > fastest * 1.25 }.map(\.0)
-        let judged = full.count * 5 >= samples.count ? median(full) : median(samples)
+        let judged = full.count >= 30 ? median(full) : median(samples)
         if judged > budget { overBudget = true }
         var text = String(format: "median %.3f ms at full speed (n=%d)", full.isEmpty ? .nan : median(full), full.count)
         if !slowed.isEmpty { text += String(format: ", %.3f ms slowed (n=%d)", median(slowed), slowed.count) }

@@ -48,19 +48,16 @@ extension NoticeResult {
 
     /// Sets every choice the document offered to what `choices` says.
     private static func set(_ choices: NoticeChoices, shown document: NoticeDocument, on changes: inout ConsentChanges) throws {
-        let purposes = Set(choices.purposeConsents), interests = Set(choices.purposeLegitimateInterests)
-        let features = Set(choices.specialFeatureOptIns), vendors = Set(choices.vendorConsents)
-        let vendorInterests = Set(choices.vendorLegitimateInterests), providers = Set(choices.adTechProviderConsents)
+        let purposes = IDSet(validIds: choices.purposeConsents), interests = IDSet(validIds: choices.purposeLegitimateInterests)
+        let features = IDSet(validIds: choices.specialFeatureOptIns), providers = Set(choices.adTechProviderConsents)
+        let offered = document.offered
         for id in document.purposes.keys.compactMap(Int.init) { try changes.setPurpose(id, consent: purposes.contains(id)) }
-        let interestPurposes = Set(document.vendors.flatMap { $0.legIntPurposes + $0.flexiblePurposes })
-            .subtracting(TCString.consentOnlyPurposes)
-        for id in interestPurposes where document.purposes[String(id)] != nil {
+        for id in offered.interestPurposes.subtracting(TCString.consentOnlyPurposes) where document.purposes[String(id)] != nil {
             try changes.setPurposeLegitimateInterest(id, allowed: interests.contains(id))
         }
         for id in document.specialFeatures.keys.compactMap(Int.init) { try changes.setSpecialFeature(id, optIn: features.contains(id)) }
-        changes.setVendors(consented: IDSet(validIds: vendors), among: IDSet(validIds: document.vendors.map(\.id)))
-        let interestVendors = document.vendors.filter { !$0.legIntPurposes.isEmpty || !$0.flexiblePurposes.isEmpty }.map(\.id)
-        changes.setVendorLegitimateInterests(kept: IDSet(validIds: vendorInterests), among: IDSet(validIds: interestVendors))
+        changes.setVendors(consented: IDSet(validIds: choices.vendorConsents), among: offered.vendors)
+        changes.setVendorLegitimateInterests(kept: IDSet(validIds: choices.vendorLegitimateInterests), among: offered.interestVendors)
         for provider in document.adTechProviders {
             try changes.setAdTechProvider(provider.id, consent: providers.contains(provider.id))
         }

@@ -107,19 +107,8 @@ public struct NoticeResult: Sendable, Equatable {
 
     /// Every id must be one the document showed, with the legal basis it showed it under.
     private static func check(_ choices: NoticeChoices, against document: NoticeDocument) throws(NoticeResultError) {
-        var shown: [Int] = [], withInterest: [Int] = [], interestPurposes = Set<Int>()
-        // By position: each vendor's fields read in place, not the vendor copied.
-        let listed = document.vendors
-        shown.reserveCapacity(listed.count)
-        for index in listed.indices {
-            shown.append(listed[index].id)
-            if !listed[index].legIntPurposes.isEmpty || !listed[index].flexiblePurposes.isEmpty {
-                withInterest.append(listed[index].id)
-                interestPurposes.formUnion(listed[index].legIntPurposes)
-                interestPurposes.formUnion(listed[index].flexiblePurposes)
-            }
-        }
-        let vendors = IDSet(validIds: shown), interestVendors = IDSet(validIds: withInterest)
+        let offered = document.offered
+        let vendors = offered.vendors, interestVendors = offered.interestVendors, interestPurposes = offered.interestPurposes
         for id in choices.purposeConsents where document.purposes[String(id)] == nil { throw .unknownId(.purpose, id) }
         for id in choices.purposeLegitimateInterests {
             if consentOnly.contains(id) { throw .consentOnlyPurpose(id) }
@@ -216,5 +205,32 @@ public enum NoticeResultError: Error, Sendable, Equatable, CustomStringConvertib
         case .languageMismatch(let shown, let answered): "the notice was shown in \(shown) but the result says \(answered)"
         case .noticeVersionMismatch(let shown, let answered): "notice version \(shown) was shown but the result says \(answered)"
         }
+    }
+}
+
+extension NoticeDocument {
+    /// What a document offered, as a result is checked and applied against it.
+    struct Offered {
+        /// The vendors shown.
+        let vendors: IDSet
+        /// The vendors shown with a purpose on legitimate interest, or a flexible one.
+        let interestVendors: IDSet
+        /// Those vendors' legitimate-interest and flexible purposes (consent-only ones included).
+        let interestPurposes: IDSet
+    }
+
+    /// One pass over the vendors, each read in place (by position, not copied).
+    var offered: Offered {
+        var shown: [Int] = [], withInterest: [Int] = [], purposes: [Int] = []
+        shown.reserveCapacity(vendors.count)
+        for index in vendors.indices {
+            shown.append(vendors[index].id)
+            if !vendors[index].legIntPurposes.isEmpty || !vendors[index].flexiblePurposes.isEmpty {
+                withInterest.append(vendors[index].id)
+                purposes.append(contentsOf: vendors[index].legIntPurposes)
+                purposes.append(contentsOf: vendors[index].flexiblePurposes)
+            }
+        }
+        return Offered(vendors: IDSet(validIds: shown), interestVendors: IDSet(validIds: withInterest), interestPurposes: IDSet(validIds: purposes))
     }
 }
