@@ -270,7 +270,7 @@ def build_document(language: str = "en", vendor_count: int | None = 20, mode: st
 def document_for(language: str, **options) -> dict:
     """The TCF document a test shows in `language`. No official GVL translation exists in a
     right-to-left language, so the real Arabic TCF document is English, saying so (tested in
-    test_notice_languages.py); to test the page's right-to-left layout of the TCF layers, Arabic
+    test_notice_demo.py); to test the page's right-to-left layout of the TCF layers, Arabic
     here is that English document given the Arabic UI texts and direction."""
     if language != "ar":
         return build_document(language=language, **options)
