@@ -102,10 +102,7 @@ extension NoticeDocument {
             out.endArray()
             out.key("vendors")
             out.beginArray()
-            // Through a buffer, so each vendor is read in place rather than copied.
-            vendors.withUnsafeBufferPointer { vendors in
-                for index in vendors.indices { Self.write(vendors[index], to: &out) }
-            }
+            for vendor in vendors { Self.write(vendor, to: &out) }
             out.endArray()
             out.key("adTechProviders")
             out.beginArray()

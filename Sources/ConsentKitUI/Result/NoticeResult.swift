@@ -219,7 +219,7 @@ extension NoticeDocument {
         let interestPurposes: IDSet
     }
 
-    /// One pass over the vendors, each read in place (by position, not copied).
+    /// One pass over the vendors, reading the fields it needs by position.
     var offered: Offered {
         var shown: [Int] = [], withInterest: [Int] = [], purposes: [Int] = []
         shown.reserveCapacity(vendors.count)
