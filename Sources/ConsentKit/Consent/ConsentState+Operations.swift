@@ -12,7 +12,7 @@ extension ConsentState {
         var consentVendors: [Int] = []
         var interestVendors: [Int] = []
         var interestPurposes = IDSet()
-        // By position in the list: each vendor's fields read in place, not the vendor copied.
+        // By position in the list, not through an array of vendor copies.
         let vendors = scope.vendorList.vendors.values
         for id in scope.vendorIds {
             guard let index = scope.vendorList.vendors.index(forKey: id) else { continue }

@@ -25,8 +25,9 @@ extension NoticeDocument {
         }
         guard let privacyPolicy = settings.privacyPolicyURL else { throw .missingPrivacyPolicyURL }
         let list = scope.vendorList
-        // Positions in the list rather than copies: a vendor is read in place.
+        // Positions in the list, not an array of vendor copies (copying them showed in profiles).
         let vendors = scope.vendorIds.compactMap { list.vendors.index(forKey: $0) }
+        let listed = list.vendors.values
         let providers = adTechProviders.filter { scope.adTechProviderIds.contains($0.id) }.sorted { $0.id < $1.id }
         if vendors.isEmpty, settings.mode == .tcf || providers.isEmpty { throw .noVendors }
 
@@ -41,11 +42,10 @@ extension NoticeDocument {
         var purposes = scope.publisherPurposes.union(scope.publisherLegitimateInterestPurposes)
         var specialPurposes = IDSet(), features = IDSet(), specialFeatures = IDSet()
         for index in vendors {
-            purposes = purposes.union(list.vendors.values[index].purposes).union(list.vendors.values[index].legIntPurposes)
-                .union(list.vendors.values[index].flexiblePurposes)
-            specialPurposes = specialPurposes.union(list.vendors.values[index].specialPurposes)
-            features = features.union(list.vendors.values[index].features)
-            specialFeatures = specialFeatures.union(list.vendors.values[index].specialFeatures)
+            purposes = purposes.union(listed[index].purposes).union(listed[index].legIntPurposes).union(listed[index].flexiblePurposes)
+            specialPurposes = specialPurposes.union(listed[index].specialPurposes)
+            features = features.union(listed[index].features)
+            specialFeatures = specialFeatures.union(listed[index].specialFeatures)
         }
         let language = texts.language
         let present = current.flatMap { $0.tcfPolicyVersion == (list.tcfPolicyVersion ?? $0.tcfPolicyVersion) ? $0 : nil }
@@ -64,7 +64,7 @@ extension NoticeDocument {
             features: declarations(list.features, features), specialFeatures: declarations(list.specialFeatures, specialFeatures),
             dataCategories: declarations(list.dataCategories, IDSet(validIds: list.dataCategories.keys)),
             stacks: settings.firstLayer == .stacks ? stacks(list, purposes: purposes, specialFeatures: specialFeatures) : [],
-            vendors: vendors.map { vendor(list.vendors.values[$0], language: language, storageBase: settings.storageDisclosureBase) },
+            vendors: vendors.map { vendor(listed[$0], language: language, storageBase: settings.storageDisclosureBase) },
             adTechProviders: providers.map { AdTechProvider(id: $0.id, name: $0.name, privacyPolicyUrl: $0.privacyPolicyUrl) },
             current: present.map(NoticeChoices.init(_:)),
             google: settings.mode == .google

@@ -61,8 +61,8 @@ public struct VendorList: Sendable, Equatable {
         vendors.values.filter { !$0.isDeleted(at: date) }.sorted { $0.id < $1.id }
     }
 
-    /// The ids of the vendors not deleted at `date`. Reads each vendor's deletion date in place,
-    /// without copying the vendor (a notice asks for this on every showing).
+    /// The ids of the vendors not deleted at `date`, found by position in ``vendors`` rather than
+    /// through an array of vendor copies (a notice asks for this on every showing).
     public func activeVendorIds(at date: Date = Date()) -> IDSet {
         var ids: [Int] = []
         ids.reserveCapacity(vendors.count)
