@@ -18,7 +18,7 @@ import Testing
     static func consent(_ values: [String: StoredValue?]) -> WebViewConsent {
         var stored: [String: StoredValue] = [IABKey.cmpSdkID: .integer(300), IABKey.cmpSdkVersion: .integer(7)]
         for (key, value) in values { stored[key] = value }
-        return WebViewConsent(keys: InMemoryKeyValueStore(stored), apiSource: api)
+        return WebViewConsent(keys: InMemoryKeyValueStore(stored), vendorList: Fixtures.v3v45, apiSource: api)
     }
 
     /// The payload, parsed.
@@ -43,9 +43,10 @@ import Testing
         #expect(payload["cmpVersion"] as? Int == 7)
         #expect(payload["tcfPolicyVersion"] as? Int == Self.decoded.tcfPolicyVersion)
         #expect(payload["gvlVersion"] as? Int == Self.decoded.vendorListVersion)
-        let tcData = TCData(tcString: Self.text, decoded: Self.decoded, addtlConsent: "2~1.35~dv.9", cmp: CMPIdentity(cmpId: 300, cmpVersion: 7))
+        let tcData = TCData(tcString: Self.text, decoded: Self.decoded, addtlConsent: "2~1.35~dv.9", cmp: CMPIdentity(cmpId: 300, cmpVersion: 7),
+                            bounds: TCData.Bounds(vendorList: Fixtures.v3v45))
         #expect(consent.tcData == tcData)
-        #expect(consent.payload.contains(#","tcData":"# + tcData.json() + #","tcString":"#))
+        #expect(consent.payload.contains(#","tcData":"# + (try tcData.json()) + #","tcString":"#))
         #expect(consent.payload.hasPrefix(#"{"addtlConsent":"2~1.35~dv.9","cmpId":300,"cmpVersion":7,"gdprApplies":true,"gvlVersion":"#))
         #expect(consent.payload.hasSuffix(#""tcString":""# + Self.text + #"","tcfPolicyVersion":"# + String(Self.decoded.tcfPolicyVersion) + "}"))
     }
@@ -59,7 +60,7 @@ import Testing
 
     @Test("the public initializer reads tcfapi.js from ConsentKitUI's bundle")
     func bundledAPI() throws {
-        let source = WebViewConsent(keys: InMemoryKeyValueStore()).documentStartScript
+        let source = WebViewConsent(keys: InMemoryKeyValueStore(), vendorList: nil).documentStartScript
         #expect(!WebViewConsent.bundledAPISource.isEmpty)
         #expect(source.hasPrefix(WebViewConsent.bundledAPISource + "\nConsentKitTCF.fromApp("))
     }
@@ -117,7 +118,7 @@ import Testing
 
     @Test("with no keys at all the CMP is the development identity and nothing is known")
     func emptyStore() {
-        let consent = WebViewConsent(keys: InMemoryKeyValueStore(), apiSource: Self.api)
+        let consent = WebViewConsent(keys: InMemoryKeyValueStore(), vendorList: Fixtures.v3v45, apiSource: Self.api)
         #expect(consent.cmp == .development)
         #expect(consent.payload == #"{"addtlConsent":null,"cmpId":4095,"cmpVersion":1,"gdprApplies":null,"gvlVersion":null,"tcData":null,"tcString":null,"tcfPolicyVersion":0}"#)
         #expect(consent.queryItems.isEmpty)
@@ -207,7 +208,7 @@ import Testing
 
     @Test("with nothing to add and nothing to remove the URL is returned unchanged")
     func urlUnchanged() {
-        let consent = WebViewConsent(keys: InMemoryKeyValueStore(), apiSource: Self.api)
+        let consent = WebViewConsent(keys: InMemoryKeyValueStore(), vendorList: Fixtures.v3v45, apiSource: Self.api)
         for text in ["https://news.example.com/a?b=c%2Fd#e", "https://news.example.com/", "https://news.example.com/?"] {
             let url = URL(string: text)!
             #expect(consent.url(url) == url)
@@ -223,11 +224,49 @@ import Testing
         let manager = ConsentManager(configuration: ConsentConfiguration(
             consentd: nil, cmp: noticeCMP, store: store, gdprOverride: .applies, log: .silent))
         _ = manager.start(refreshing: false)
+        manager.hold(Fixtures.v3v45)
         try manager.setConsent(tcString: Self.text)
         let consent = manager.webViewConsent
         #expect(consent.gdprApplies == .applies)
         #expect(consent.cmp == noticeCMP)
         #expect(consent.tcString == store.value(forKey: IABKey.tcString)?.string)
-        #expect(consent.tcData?.vendor?.consents == Self.decoded.vendorConsents)
+        #expect(consent.tcData?.vendor?.consents == Self.decoded.vendorConsents.intersection(TCData.Bounds(vendorList: Fixtures.v3v45).vendorIds))
+    }
+
+    // MARK: Bounded by the vendor list (issue 24, H1)
+
+    /// The security review's string, written by the TCF encoder (which picks the same ranges):
+    /// every vendor 1–65,535 consented, legitimate interest and disclosed; 64 restrictions,
+    /// purpose ids 0–63, of vendors 1–65,535.
+    static let reviewString: String = {
+        let everyVendor = IDSet(1...IDSet.maxID)
+        let tc = TCString(
+            created: TCFTimestamp(Date()), lastUpdated: TCFTimestamp(Date()), cmpId: 4095, cmpVersion: 1, consentScreen: 1,
+            consentLanguage: "EN", vendorListVersion: 45, tcfPolicyVersion: 4, purposesConsent: IDSet(1...24),
+            vendorConsents: everyVendor, vendorLegitimateInterests: everyVendor,
+            publisherRestrictions: (0..<64).map { PublisherRestriction(purposeId: $0, restrictionType: .requireConsent, vendorIds: everyVendor) },
+            disclosedVendors: everyVendor)
+        return try! tc.encoded()
+    }()
+
+    @Test("h1: the app's web-view payload for the review's string is at most 1 MB and names only the held list's vendors")
+    func h1WebViewPayloadBoundedToVendorList() throws {
+        #expect(Self.reviewString.count < 700)
+        let consent = Self.consent([IABKey.tcString: .string(Self.reviewString), IABKey.gdprApplies: .integer(1)])
+        #expect(consent.payload.utf8.count <= 1_000_000, "\(consent.payload.utf8.count) bytes")
+        let listed = TCData.Bounds(vendorList: Fixtures.v3v45).vendorIds
+        #expect(consent.tcData?.vendor?.consents == listed)
+        #expect(consent.tcData?.publisher?.restrictions.keys.sorted() == Array(1...11))
+        #expect(consent.tcData?.publisher?.restrictions.values.allSatisfy { IDSet(validIds: $0.keys) == listed } == true)
+        #expect(consent.tcString == Self.reviewString)
+    }
+
+    @Test("without a vendor list the payload has no tcData (the page hears no decision), but the string and the URL keep it")
+    func noVendorListNoTCData() throws {
+        let store = InMemoryKeyValueStore([IABKey.tcString: .string(Self.text), IABKey.gdprApplies: .integer(1)])
+        let consent = WebViewConsent(keys: store, vendorList: nil, apiSource: Self.api)
+        #expect(consent.tcData == nil)
+        #expect(try Self.payload(consent)["tcData"] is NSNull)
+        #expect(consent.tcString == Self.text)
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ConsentKit
 import ConsentKitUI
+import ConsentServer
 import Foundation
 import TCF
 
@@ -17,7 +18,8 @@ struct WebViewScriptCommand: ParsableCommand {
             (ConsentKitUI's tcfapi.js, then ConsentKitTCF.fromApp(payload);), or with --payload the \
             payload JSON, or with --url the URL with gdpr, gdpr_consent and addtl_consent. A TC \
             string that does not decode counts as no consent, as in an app: a warning says so on \
-            standard error.
+            standard error. The payload's tcData is cut to the vendor list (--vendor-list, else \
+            the one bundled with consentd), as an app cuts it to the list it holds.
             """
     )
 
@@ -35,6 +37,9 @@ struct WebViewScriptCommand: ParsableCommand {
 
     @Option(name: .customLong("cmp-version"), help: "The CMP's version (IABTCF_CmpSdkVersion).")
     var cmpVersion = CMPIdentity.development.cmpVersion
+
+    @Option(name: .customLong("vendor-list"), help: "The vendor list the app holds (a vendor-list.json file); the one bundled with consentd when left out.")
+    var vendorList: String?
 
     @Option(help: ArgumentHelp("Print this URL with the consent's parameters instead of the script.", valueName: "url"))
     var url: String?
@@ -55,7 +60,9 @@ struct WebViewScriptCommand: ParsableCommand {
         keys[IABKey.tcString] = tcString.map { .string($0) }
         keys[IABKey.addtlConsent] = addtlConsent.map { .string($0) }
         keys[IABKey.gdprApplies] = gdprApplies.map { .integer($0) }
-        let consent = WebViewConsent(keys: InMemoryKeyValueStore(keys))
+        let list = try vendorList.map { try VendorList(jsonData: Data(contentsOf: URL(fileURLWithPath: $0))) }
+            ?? VendorListCatalog.bundled().vendorList
+        let consent = WebViewConsent(keys: InMemoryKeyValueStore(keys), vendorList: list)
         if let tcString, !tcString.isEmpty {
             do {
                 _ = try TCString(decoding: tcString)

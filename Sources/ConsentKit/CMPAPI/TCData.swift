@@ -9,10 +9,19 @@ import TCF
 /// as a JSON object with a string key for every id from 1 to the highest id in the set, `true`
 /// for members and `false` for the others (iabtcf-es's form); an empty set is `{}`.
 ///
+/// **Bounded by the vendor list in use.** A value built from a TC string is cut to
+/// ``Bounds`` (the list's vendors and purposes), which the initializer requires: its size is
+/// that of the list, whatever the string names. Restrictions of a purpose id the list does not
+/// define are left out, not refused: the string's format ("Consent string and vendor list
+/// formats v2", section "The core string", `PubRestrictionEntry.PurposeId`, 6 bits) can write
+/// ids 0–63, decoders (iabtcf-es among them) read them, and such a string stays valid and is
+/// kept as given in ``tcString``; only the purposes of the list are defined.
+///
 /// ```swift
 /// let text = "CQSbk4AQSbk4ANwAAAENAwCgAAAAAAAAAAYgACPAAAAA.IDKQA4AAgAKAGQAygAAA"
-/// let data = TCData(tcString: text, decoded: try TCString(decoding: text), addtlConsent: nil, cmp: cmp)
-/// data.json()   // {"cmpId":…,"gdprApplies":true,"isServiceSpecific":true,…}
+/// let data = TCData(tcString: text, decoded: try TCString(decoding: text), addtlConsent: nil, cmp: cmp,
+///                   bounds: TCData.Bounds(vendorList: list))
+/// try data.json()   // {"cmpId":…,"gdprApplies":true,"isServiceSpecific":true,…}
 /// ```
 public struct TCData: Encodable, Sendable, Equatable {
     /// `tcString`: the TC string exactly as it was given (never re-encoded); nil when GDPR does
@@ -38,8 +47,8 @@ public struct TCData: Encodable, Sendable, Equatable {
     /// `purpose`: the purposes consented to and under legitimate interest; nil when GDPR does
     /// not apply.
     public let purpose: Purpose?
-    /// `vendor`: the vendors' consents, legitimate interests and disclosure; nil when GDPR does
-    /// not apply.
+    /// `vendor`: the vendors' consents, legitimate interests and disclosure, of the vendors of
+    /// the ``Bounds`` only; nil when GDPR does not apply.
     public let vendor: Vendor?
     /// `specialFeatureOptins`: the special features opted in to; nil when GDPR does not apply.
     public let specialFeatureOptins: IDSet?
@@ -107,8 +116,8 @@ public struct TCData: Encodable, Sendable, Equatable {
         public let legitimateInterests: IDSet
         /// `customPurpose`: the custom purposes' consents and legitimate interests.
         public let customPurpose: CustomPurpose
-        /// `restrictions`: purpose id → vendor id → restriction type, for every vendor a
-        /// restriction names. When a vendor is listed more than once for a purpose, the last
+        /// `restrictions`: purpose id → vendor id → restriction type, for every vendor of the
+        /// ``Bounds`` a restriction of a purpose of the bounds names. When a vendor is listed more than once for a purpose, the last
         /// entry wins, as in ``TCString/restrictionType(vendorId:purposeId:)``; a vendor whose
         /// last entry is type 3 (undefined in the spec, which allows only 0, 1 and 2) is left
         /// out. JSON: `{"2":{"755":1}}`.
@@ -130,13 +139,18 @@ public struct TCData: Encodable, Sendable, Equatable {
         }
     }
 
-    /// The object for `tcString`, which `decoded` is the decoding of, answered by `cmp`.
+    /// The object for `tcString`, which `decoded` is the decoding of, answered by `cmp`, cut to
+    /// `bounds` (the vendor list in use: ``Bounds/init(vendorList:)``).
     ///
     /// `tcString` is kept exactly as given; `cmpId` and `cmpVersion` are `cmp`'s (the CMP
     /// answering, not necessarily the one that wrote the string); `gdprApplies` is true; every
-    /// other field comes from `decoded`. A string without a DisclosedVendors segment gives an
-    /// empty `disclosedVendors`, one without a PublisherTC segment empty publisher sets.
-    public init(tcString: String, decoded: TCString, addtlConsent: String?, cmp: CMPIdentity) {
+    /// other field comes from `decoded`, the vendor sets and restrictions cut to `bounds`. A
+    /// string without a DisclosedVendors segment gives an empty `disclosedVendors`, one without
+    /// a PublisherTC segment empty publisher sets.
+    ///
+    /// Time and size are those of the bounds, not of the string: each restriction entry costs
+    /// a few word operations over the bounds' vendors, and each (purpose, vendor) is written once.
+    public init(tcString: String, decoded: TCString, addtlConsent: String?, cmp: CMPIdentity, bounds: Bounds) {
         self.tcString = tcString
         tcfPolicyVersion = decoded.tcfPolicyVersion
         cmpId = cmp.cmpId
@@ -148,15 +162,16 @@ public struct TCData: Encodable, Sendable, Equatable {
         purposeOneTreatment = decoded.purposeOneTreatment
         purpose = Purpose(consents: decoded.purposesConsent, legitimateInterests: decoded.purposesLITransparency)
         vendor = Vendor(
-            consents: decoded.vendorConsents, legitimateInterests: decoded.vendorLegitimateInterests,
-            disclosedVendors: decoded.disclosedVendors ?? IDSet())
+            consents: decoded.vendorConsents.intersection(bounds.vendorIds),
+            legitimateInterests: decoded.vendorLegitimateInterests.intersection(bounds.vendorIds),
+            disclosedVendors: (decoded.disclosedVendors ?? IDSet()).intersection(bounds.vendorIds))
         specialFeatureOptins = decoded.specialFeatureOptIns
         let publisherTC = decoded.publisherTC ?? PublisherTC()
         publisher = Publisher(
             consents: publisherTC.pubPurposesConsent, legitimateInterests: publisherTC.pubPurposesLITransparency,
             customPurpose: CustomPurpose(
                 consents: publisherTC.customPurposesConsent, legitimateInterests: publisherTC.customPurposesLITransparency),
-            restrictions: Self.restrictions(decoded.publisherRestrictions))
+            restrictions: Self.restrictions(decoded.publisherRestrictions, bounds: bounds))
         self.addtlConsent = addtlConsent
     }
 
@@ -193,8 +208,15 @@ public struct TCData: Encodable, Sendable, Equatable {
     /// a debug build.
     ///
     /// `<` is written as `\u003c`, so the text never holds `</script>`.
-    public func json() -> String {
+    ///
+    /// - Throws: ``TCDataTooLarge`` when the text would pass ``maximumJSONSize`` (only a vendor
+    ///   list of tens of thousands of vendors makes one that large); nothing past the ceiling
+    ///   and one more map is written.
+    public func json() throws(TCDataTooLarge) -> String {
         var out = JSONWriter(capacity: 4096)
+        func check(_ field: String) throws(TCDataTooLarge) {
+            if out.byteCount > Self.maximumJSONSize { throw TCDataTooLarge(limit: Self.maximumJSONSize, field: field) }
+        }
         out.beginObject()
         if let addtlConsent { out.field("addtlConsent", addtlConsent) }
         out.field("cmpId", cmpId)
@@ -205,6 +227,7 @@ public struct TCData: Encodable, Sendable, Equatable {
             out.key("publisher")
             out.beginObject()
             out.idMap("consents", publisher.consents)
+            try check("publisher.consents")
             out.key("customPurpose")
             out.beginObject()
             out.idMap("consents", publisher.customPurpose.consents)
@@ -220,6 +243,7 @@ public struct TCData: Encodable, Sendable, Equatable {
                     out.field(vendorId, type.rawValue)
                 }
                 out.endObject()
+                try check("publisher.restrictions")
             }
             out.endObject()
             out.endObject()
@@ -241,11 +265,15 @@ public struct TCData: Encodable, Sendable, Equatable {
             out.key("vendor")
             out.beginObject()
             out.idMap("consents", vendor.consents)
+            try check("vendor.consents")
             out.idMap("disclosedVendors", vendor.disclosedVendors)
+            try check("vendor.disclosedVendors")
             out.idMap("legitimateInterests", vendor.legitimateInterests)
+            try check("vendor.legitimateInterests")
             out.endObject()
         }
         out.endObject()
+        try check("tcfPolicyVersion")
         return String(decoding: out.bytes, as: UTF8.self)
     }
 
@@ -268,19 +296,27 @@ public struct TCData: Encodable, Sendable, Equatable {
         try container.encodeIfPresent(addtlConsent, forKey: "addtlConsent")
     }
 
-    /// Purpose id → vendor id → type, the last entry for a vendor and purpose winning; a vendor
-    /// whose last entry is type 3 left out, and a purpose left with no vendor.
-    static func restrictions(_ list: [PublisherRestriction]) -> [Int: [Int: PublisherRestriction.RestrictionType]] {
+    /// Purpose id → vendor id → type, for the purposes and vendors of `bounds`: the last entry
+    /// for a vendor and purpose winning; a vendor whose last entry is type 3 left out, and a
+    /// purpose left with no vendor.
+    ///
+    /// The entries are read from the last, each adding only the vendors no later entry decided:
+    /// every (purpose, vendor) of the bounds is written at most once, however many entries name
+    /// it, and an entry costs set operations over the bounds' vendors, not over the ids it names.
+    static func restrictions(_ list: [PublisherRestriction], bounds: Bounds) -> [Int: [Int: PublisherRestriction.RestrictionType]] {
         var byPurpose: [Int: [Int: PublisherRestriction.RestrictionType]] = [:]
-        for restriction in list {
-            for vendorId in restriction.vendorIds {
-                byPurpose[restriction.purposeId, default: [:]][vendorId] = restriction.restrictionType
-            }
+        var decided: [Int: IDSet] = [:]
+        for restriction in list.reversed() where bounds.purposeIds.contains(restriction.purposeId) {
+            let earlier = decided[restriction.purposeId] ?? IDSet()
+            let fresh = restriction.vendorIds.intersection(bounds.vendorIds).subtracting(earlier)
+            guard !fresh.isEmpty else { continue }
+            decided[restriction.purposeId] = earlier.union(fresh)
+            guard restriction.restrictionType != .undefined else { continue }
+            var vendors = byPurpose[restriction.purposeId] ?? [:]
+            for vendorId in fresh { vendors[vendorId] = restriction.restrictionType }
+            byPurpose[restriction.purposeId] = vendors
         }
-        return byPurpose.compactMapValues { vendors in
-            let defined = vendors.filter { $0.value != .undefined }
-            return defined.isEmpty ? nil : defined
-        }
+        return byPurpose
     }
 }
 

@@ -21,6 +21,9 @@ package struct JSONWriter: ~Copyable {
         buffer.deallocate()
     }
 
+    /// How many bytes were written so far.
+    package var byteCount: Int { count }
+
     /// What was written so far.
     package var bytes: [UInt8] {
         Array(UnsafeBufferPointer(start: buffer, count: count))

@@ -37,14 +37,15 @@ final class ConsentSync: Sendable {
 
     private struct WeakHost { weak var value: (any SyncHost)? }
 
-    /// The outbox and the identity file, opened on first use; touched only under `files`' lock.
+    /// The outbox and the identity's credential store, opened on first use; touched only under
+    /// `files`' lock.
     private final class Files: @unchecked Sendable {
         let outbox: Outbox
-        let identityLog: OutboxLog
+        let credentials: any SyncCredentialStore
         var identity: SyncIdentity
-        init(outbox: Outbox, identityLog: OutboxLog, identity: SyncIdentity) {
+        init(outbox: Outbox, credentials: any SyncCredentialStore, identity: SyncIdentity) {
             self.outbox = outbox
-            self.identityLog = identityLog
+            self.credentials = credentials
             self.identity = identity
         }
     }
@@ -100,10 +101,10 @@ final class ConsentSync: Sendable {
             do {
                 let outbox = try Outbox(directory: settings.directory, capacity: settings.capacity)
                 if let corrupt = try outbox.load(now: now()) { problems.append(corrupt) }
-                let identityLog = try OutboxLog(url: SyncIdentity.file(in: settings.directory))
-                let (identity, problem) = SyncIdentity.load(from: identityLog, installationId: installation, now: now())
+                let credentials = settings.effectiveCredentialStore
+                let (identity, problem) = SyncIdentity.load(from: credentials, directory: settings.directory, installationId: installation)
                 if let problem { problems.append(problem) }
-                files = Files(outbox: outbox, identityLog: identityLog, identity: identity)
+                files = Files(outbox: outbox, credentials: credentials, identity: identity)
             } catch {
                 problems.append(.file(String(describing: error)))
             }
@@ -189,7 +190,7 @@ final class ConsentSync: Sendable {
                 files.identity.userId = userId
                 // The credential given now replaces the one given before, whichever kind.
                 files.identity.userTokens[userId] = token
-                try files.identity.save(to: files.identityLog)
+                try files.identity.save(to: files.credentials)
                 return try files.outbox.rebind(from: OutboxEntry.installation, to: OutboxEntry.user(userId))
             }
         }
@@ -215,7 +216,7 @@ final class ConsentSync: Sendable {
         let outcome = withFiles { files -> Result<Void, OutboxLogError> in
             Result { () throws(OutboxLogError) in
                 files.identity.userId = nil
-                try files.identity.save(to: files.identityLog)
+                try files.identity.save(to: files.credentials)
             }
         }
         if case .failure(let error)? = outcome { throw .file(String(describing: error)) }
@@ -465,14 +466,14 @@ final class ConsentSync: Sendable {
             Result { () throws(OutboxLogError) in
                 files.identity.anonymousSubjectId = result.subjectId
                 files.identity.installationToken = token
-                try files.identity.save(to: files.identityLog)
+                try files.identity.save(to: files.credentials)
             }
         }
         if case .failure(let error) = saved {
             fail(.file(String(describing: error)), schedule: true)
             return false
         }
-        return acknowledge([entry], results: [result], files: files)
+        return acknowledge([entry], results: [result], files: files, compacting: true)
     }
 
     private func sendOne(_ entry: OutboxEntry, subjectId: String, token: String, files: Files) async -> Sent {
@@ -604,11 +605,12 @@ final class ConsentSync: Sendable {
         return true
     }
 
-    /// Marks `entries` sent and hands each answer's winning state to the manager.
-    private func acknowledge(_ entries: [OutboxEntry], results: [AppendResult], files: Files) -> Bool {
+    /// Marks `entries` sent (`compacting`: and rewrites the outbox without them at once) and
+    /// hands each answer's winning state to the manager.
+    private func acknowledge(_ entries: [OutboxEntry], results: [AppendResult], files: Files, compacting: Bool = false) -> Bool {
         guard !entries.isEmpty else { return true }
         let marked = self.files.withLock { _ in
-            Result { () throws(OutboxLogError) in try files.outbox.markSent(entries.map(\.eventId)) }
+            Result { () throws(OutboxLogError) in try files.outbox.markSent(entries.map(\.eventId), compacting: compacting) }
         }
         if case .failure(let error) = marked {
             fail(.file(String(describing: error)), schedule: true)
@@ -630,7 +632,7 @@ final class ConsentSync: Sendable {
             let done = users.filter { user in files.identity.userId != user && !files.outbox.pending.contains { $0.userId == user } }
             guard !done.isEmpty else { return [] }
             for user in done { files.identity.userTokens[user] = nil }
-            try? files.identity.save(to: files.identityLog)
+            try? files.identity.save(to: files.credentials)
             return Array(done)
         }
         guard !done.isEmpty else { return }

@@ -10,11 +10,17 @@ import Foundation
 public struct ConsentSyncSettings: Sendable {
     /// Whether decisions are sent to consentd and the subject's state merged back.
     public var isEnabled: Bool
-    /// The folder of the outbox, the dead-letter file and the subject's credential: the app's
-    /// Application Support folder (`$XDG_DATA_HOME`, else `~/.local/share`, off Apple platforms)
-    /// under `ConsentKit/Sync` by default. It belongs to this installation: deleting the app
-    /// deletes it, as it does the installation id.
+    /// The folder of the outbox and the dead-letter file (and of the credentials where they are
+    /// kept in a file): the app's Application Support folder (`$XDG_DATA_HOME`, else
+    /// `~/.local/share`, off Apple platforms) under `ConsentKit/Sync` by default. It belongs to
+    /// this installation: deleting the app deletes it, as it does the installation id. It is
+    /// made private (`0700`) and, on Apple platforms, excluded from backups.
     public var directory: URL
+    /// Where the subject credentials are kept (the installation token, users' tokens); nil
+    /// (the default) for the platform's: the Keychain on iOS, tvOS, watchOS and visionOS
+    /// (`KeychainCredentialStore`), a private file in ``directory`` elsewhere
+    /// (``FileCredentialStore``).
+    public var credentialStore: (any SyncCredentialStore)?
     /// The most events the outbox holds (1,000 by default); past it the oldest are replaced by
     /// a summary (how many, from when to when) and the loss is reported.
     public var capacity: Int
@@ -37,10 +43,11 @@ public struct ConsentSyncSettings: Sendable {
         isEnabled: Bool = true, directory: URL = ConsentSyncSettings.defaultDirectory, capacity: Int = 1_000,
         batchSize: Int = ConsentBatchRequest.maximumCount, noticeId: String = "consentkit-notice",
         platform: ConsentProof.Platform = ConsentSyncSettings.currentPlatform, initialBackoff: TimeInterval = 2,
-        maximumBackoff: TimeInterval = 600, requestTimeout: TimeInterval = 15
+        maximumBackoff: TimeInterval = 600, requestTimeout: TimeInterval = 15, credentialStore: (any SyncCredentialStore)? = nil
     ) {
         self.isEnabled = isEnabled
         self.directory = directory
+        self.credentialStore = credentialStore
         self.capacity = max(1, capacity)
         self.batchSize = min(max(1, batchSize), ConsentBatchRequest.maximumCount)
         self.noticeId = noticeId

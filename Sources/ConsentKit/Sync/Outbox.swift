@@ -179,14 +179,17 @@ final class Outbox {
         return excess
     }
 
-    /// Records that consentd acknowledged these events; rewrites the file when it is mostly spent.
-    func markSent(_ eventIds: [String]) throws(OutboxLogError) {
+    /// Records that consentd acknowledged these events; rewrites the file when it is mostly spent,
+    /// and at once with `compacting` (the subject-creating event: replayed with any live
+    /// publishable key it would mint a new token for the subject, so it is a credential, and
+    /// must not stay in the file once sent).
+    func markSent(_ eventIds: [String], compacting: Bool = false) throws(OutboxLogError) {
         guard !eventIds.isEmpty else { return }
         let ids = Set(eventIds)
         let before = pending.count
         pending.removeAll { ids.contains($0.eventId) }
         spentLines += before - pending.count + 1
-        if pending.isEmpty || spentLines > 4 * max(pending.count, 64) {
+        if compacting || pending.isEmpty || spentLines > 4 * max(pending.count, 64) {
             try rewrite()
         } else {
             try log.append(Self.encode(.sent(eventIds)))

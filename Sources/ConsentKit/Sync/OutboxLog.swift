@@ -39,15 +39,12 @@ final class OutboxLog {
         var tornTail: Int
     }
 
-    /// Opens (creating it, with its folder) the log at `url` and reads it.
+    /// Opens (creating it, with its folder, protected as ``SyncFolder`` says) the log at `url`
+    /// and reads it; a link in the file's place is not followed.
     init(url: URL) throws(OutboxLogError) {
         self.url = url
-        do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        } catch {
-            throw .io(path: url.path, operation: "create its folder", errno: 0, detail: String(describing: error))
-        }
-        descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        try SyncFolder.prepare(url.deletingLastPathComponent())
+        descriptor = open(url.path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .io(path: url.path, operation: "open", errno: errno) }
         end = 0
         let size = lseek(descriptor, 0, SEEK_END)
@@ -98,7 +95,8 @@ final class OutboxLog {
     }
 
     /// Replaces the whole file with `lines`, atomically: a new file is written and made durable
-    /// beside it, then renamed over it, and the folder is made durable.
+    /// beside it (``SyncFolder/writeTemporary(beside:_:)``: created exclusively, never through a
+    /// link), then renamed over it, and the folder is made durable.
     /// `reserving` keeps zeroed room after the lines for appends (false for a file only ever
     /// replaced, such as the identity).
     func replace(with lines: [Data], reserving: Bool = true) throws(OutboxLogError) {
@@ -110,21 +108,13 @@ final class OutboxLog {
         let contentLength = bytes.count
         let size = reserving ? Self.size(toHold: contentLength) : contentLength
         bytes.append(Data(count: size - contentLength))
-        let temporary = url.appendingPathExtension("new")
-        let fresh = open(temporary.path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fresh >= 0 else { throw .io(path: temporary.path, operation: "create", errno: errno) }
-        let written = bytes.withUnsafeBytes { pwrite(fresh, $0.baseAddress, $0.count, 0) }
-        guard written == bytes.count, fsync(fresh) == 0 else {
-            let failure = errno
+        let fresh = try SyncFolder.writeTemporary(beside: url, bytes)
+        do throws(OutboxLogError) {
+            try SyncFolder.commitTemporary(beside: url)
+        } catch {
             close(fresh)
-            throw .io(path: temporary.path, operation: "write", errno: failure)
+            throw error
         }
-        guard rename(temporary.path, url.path) == 0 else {
-            let failure = errno
-            close(fresh)
-            throw .io(path: url.path, operation: "rename \(temporary.lastPathComponent) over", errno: failure)
-        }
-        Self.syncFolder(of: url)
         close(descriptor)
         descriptor = fresh
         end = contentLength
@@ -138,9 +128,9 @@ final class OutboxLog {
             .appendingPathComponent("\(url.lastPathComponent).corrupt-\(Int64(date.timeIntervalSince1970 * 1000))")
         guard rename(url.path, aside.path) == 0 else { throw .io(path: url.path, operation: "set aside", errno: errno) }
         close(descriptor)
-        descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        descriptor = open(url.path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .io(path: url.path, operation: "open", errno: errno) }
-        Self.syncFolder(of: url)
+        SyncFolder.syncFolder(of: url)
         end = 0
         capacity = 0
         return aside
@@ -171,13 +161,6 @@ final class OutboxLog {
 
     private static func size(toHold bytes: Int) -> Int {
         (bytes / growth + 1) * growth
-    }
-
-    private static func syncFolder(of url: URL) {
-        let folder = open(url.deletingLastPathComponent().path, O_RDONLY | O_CLOEXEC)
-        guard folder >= 0 else { return }
-        _ = fsync(folder)
-        close(folder)
     }
 }
 

@@ -12,7 +12,7 @@ import TCF
 /// on iOS).
 ///
 /// ```swift
-/// let consent = manager.webViewConsent                  // or WebViewConsent(keys: store)
+/// let consent = manager.webViewConsent                  // or WebViewConsent(keys: store, vendorList: list)
 /// let script = WKUserScript(source: consent.documentStartScript, injectionTime: .atDocumentStart,
 ///                           forMainFrameOnly: true)
 /// webView.load(URLRequest(url: consent.url(URL(string: "https://example.com/article")!)))
@@ -25,6 +25,11 @@ import TCF
 /// **Never generous.** A stored `IABTCF_TCString` that does not decode counts as no decision:
 /// the payload then has no TC string, no `tcData` and no Additional Consent string, and the
 /// URL no `gdpr_consent` or `addtl_consent`; `gdprApplies` is still the stored one.
+///
+/// **Bounded by the vendor list.** ``tcData`` is cut to the vendor list the app holds
+/// (``TCData/Bounds``), so the payload's size follows the list, whatever the stored string names;
+/// without a vendor list there is no ``tcData`` (the page hears "no decision" until the app holds
+/// one).
 public struct WebViewConsent: Sendable, Equatable {
     /// `IABTCF_gdprApplies`: whether GDPR applies, or undetermined when unset.
     public let gdprApplies: GDPRApplicability
@@ -40,10 +45,12 @@ public struct WebViewConsent: Sendable, Equatable {
     public let tcfPolicyVersion: Int
     /// The TC string's `VendorListVersion`; nil without a TC string.
     public let gvlVersion: Int?
-    /// The CMP API's `TCData` the page's `__tcfapi` answers with: built from the TC string when
-    /// GDPR applies, ``TCData/notApplicable(cmp:tcfPolicyVersion:)`` when it does not; nil while
-    /// GDPR applicability is undetermined (the API must not answer then) or when GDPR applies
-    /// and there is no decision.
+    /// The CMP API's `TCData` the page's `__tcfapi` answers with: built from the TC string and
+    /// cut to the vendor list (``TCData/Bounds``) when GDPR applies,
+    /// ``TCData/notApplicable(cmp:tcfPolicyVersion:)`` when it does not; nil while GDPR
+    /// applicability is undetermined (the API must not answer then), and when GDPR applies but
+    /// there is no decision, no vendor list, or the list makes the object pass
+    /// ``TCData/maximumJSONSize``.
     public let tcData: TCData?
     /// The payload `ConsentKitTCF.fromApp` takes, as compact JSON with sorted keys:
     /// `{addtlConsent, cmpId, cmpVersion, gdprApplies, gvlVersion, tcData, tcString,
@@ -60,18 +67,19 @@ public struct WebViewConsent: Sendable, Equatable {
         IABKey.tcString, IABKey.addtlConsent, IABKey.gdprApplies, IABKey.cmpSdkID, IABKey.cmpSdkVersion, IABKey.policyVersion,
     ]
 
-    /// Reads the consent from the IAB keys in `store`, in one read: pass the store the app gave
-    /// its `ConsentManager` (``ConsentKit/ConsentManager/webViewConsent`` does).
+    /// Reads the consent from the IAB keys in `store`, in one read, its ``tcData`` cut to
+    /// `vendorList`: pass the store the app gave its `ConsentManager` and the list it holds
+    /// (``ConsentKit/ConsentManager/webViewConsent`` does).
     ///
     /// Values of the wrong type are read as ``IABConsentReader`` reads them (`IABTCF_gdprApplies`
     /// as 1, `"1"` or true); anything unreadable counts as absent.
-    public init(keys store: any KeyValueStore) {
-        self.init(keys: store, apiSource: Self.bundledAPISource)
+    public init(keys store: any KeyValueStore, vendorList: VendorList?) {
+        self.init(keys: store, vendorList: vendorList, apiSource: Self.bundledAPISource)
     }
 
     /// Reads the consent from `store`, with `apiSource` as the text of `tcfapi.js` (tests pass
     /// a placeholder).
-    init(keys store: any KeyValueStore, apiSource: String) {
+    init(keys store: any KeyValueStore, vendorList: VendorList?, apiSource: String) {
         let values = store.values(forKeys: Self.keys)
         let snapshot = IABConsentSnapshot(values: values)
         gdprApplies = snapshot.gdprApplies
@@ -91,23 +99,25 @@ public struct WebViewConsent: Sendable, Equatable {
             gvlVersion = nil
             tcfPolicyVersion = snapshot.policyVersion ?? 0
         }
+        var data: TCData?
         switch gdprApplies {
         case .applies:
-            if let text, let decoded {
-                tcData = TCData(tcString: text, decoded: decoded, addtlConsent: addtlConsent, cmp: cmp)
-            } else {
-                tcData = nil
+            if let text, let decoded, let vendorList {
+                data = TCData(tcString: text, decoded: decoded, addtlConsent: addtlConsent, cmp: cmp, bounds: TCData.Bounds(vendorList: vendorList))
             }
         case .doesNotApply:
-            tcData = .notApplicable(cmp: cmp, tcfPolicyVersion: tcfPolicyVersion)
+            data = .notApplicable(cmp: cmp, tcfPolicyVersion: tcfPolicyVersion)
         case .undetermined:
-            tcData = nil
+            break
         }
+        // Past the ceiling (only a hostile list gets there) the page hears no decision.
+        let tcDataJSON = data.flatMap { try? $0.json() }
+        tcData = tcDataJSON == nil ? nil : data
         var json = "{\"addtlConsent\":" + Self.jsonString(addtlConsent)
         json += ",\"cmpId\":" + String(cmp.cmpId) + ",\"cmpVersion\":" + String(cmp.cmpVersion)
         json += ",\"gdprApplies\":" + (gdprApplies.flag.map { $0 ? "true" : "false" } ?? "null")
         json += ",\"gvlVersion\":" + (gvlVersion.map { String($0) } ?? "null")
-        json += ",\"tcData\":" + (tcData?.json() ?? "null")
+        json += ",\"tcData\":" + (tcDataJSON ?? "null")
         json += ",\"tcString\":" + Self.jsonString(tcString)
         json += ",\"tcfPolicyVersion\":" + String(tcfPolicyVersion) + "}"
         payload = Self.scriptSafe(json)
@@ -231,8 +241,9 @@ public struct WebViewConsent: Sendable, Equatable {
 
 extension ConsentManager {
     /// The consent as the app's web views take it, read from the manager's store
-    /// (`configuration.store`) now; read it again after each ``ConsentEvent/consentChanged(_:)``.
+    /// (`configuration.store`) now and cut to the vendor list it holds (``vendorList``); read it
+    /// again after each ``ConsentEvent/consentChanged(_:)`` and ``ConsentEvent/vendorListUpdated(version:)``.
     public var webViewConsent: WebViewConsent {
-        WebViewConsent(keys: configuration.store)
+        WebViewConsent(keys: configuration.store, vendorList: vendorList)
     }
 }

@@ -6,6 +6,9 @@ import TCF
 /// `TCData`: the CMP API's object for a TC string, checked against the decoder on the 512
 /// real-world strings and on strings built for one field at a time.
 @Suite struct TCDataTests {
+    /// The bounds the values are cut to: the real GVL v3 #45's vendors and purposes.
+    static let bounds = TCData.Bounds(vendorList: Fixtures.vendorList)
+
     /// The 512 strings of `vectors/real-world-v2.txt`, in file order.
     static func realWorldStrings() throws -> [String] {
         String(decoding: try Fixtures.data("vectors/real-world-v2.txt"), as: UTF8.self).split(separator: "\n").map(String.init)
@@ -91,7 +94,7 @@ import TCF
         for text in strings {
             let label = String(text.prefix(30))
             let tc = try TCString(decoding: text)
-            let data = TCData(tcString: text, decoded: tc, addtlConsent: nil, cmp: testCMP)
+            let data = TCData(tcString: text, decoded: tc, addtlConsent: nil, cmp: testCMP, bounds: Self.bounds)
             let json = try decoder.decode(ReadBack.self, from: Data(data.json().utf8))
             #expect(json.tcString == text, "\(label)")
             #expect(json.cmpId == testCMP.cmpId && json.cmpVersion == testCMP.cmpVersion, "\(label)")
@@ -105,9 +108,11 @@ import TCF
 
             #expect(Self.ids(json.purpose.consents, "purpose.consents") == tc.purposesConsent, "\(label)")
             #expect(Self.ids(json.purpose.legitimateInterests, "purpose.legitimateInterests") == tc.purposesLITransparency, "\(label)")
-            #expect(Self.ids(json.vendor.consents, "vendor.consents") == tc.vendorConsents, "\(label)")
-            #expect(Self.ids(json.vendor.legitimateInterests, "vendor.legitimateInterests") == tc.vendorLegitimateInterests, "\(label)")
-            #expect(Self.ids(json.vendor.disclosedVendors, "vendor.disclosedVendors") == tc.disclosedVendors ?? [], "\(label)")
+            let listedVendors = Self.bounds.vendorIds
+            #expect(Self.ids(json.vendor.consents, "vendor.consents") == tc.vendorConsents.intersection(listedVendors), "\(label)")
+            #expect(Self.ids(json.vendor.legitimateInterests, "vendor.legitimateInterests") == tc.vendorLegitimateInterests.intersection(listedVendors),
+                    "\(label)")
+            #expect(Self.ids(json.vendor.disclosedVendors, "vendor.disclosedVendors") == (tc.disclosedVendors ?? []).intersection(listedVendors), "\(label)")
             #expect(Self.ids(json.specialFeatureOptins, "specialFeatureOptins") == tc.specialFeatureOptIns, "\(label)")
 
             let publisherTC = tc.publisherTC ?? PublisherTC()
@@ -118,7 +123,8 @@ import TCF
                 == publisherTC.customPurposesLITransparency, "\(label)")
 
             // Restrictions: every (purpose, vendor) the JSON lists is the decoder's answer, and
-            // every vendor a restriction names whose last entry is defined is listed.
+            // every listed vendor a restriction of a listed purpose names whose last entry is
+            // defined is listed.
             var listed = 0
             for (purpose, vendors) in json.publisher.restrictions {
                 for (vendorKey, type) in vendors {
@@ -128,8 +134,9 @@ import TCF
                 }
             }
             var expectedPairs = Set<[Int]>()
-            for restriction in tc.publisherRestrictions {
-                for vendorId in restriction.vendorIds where tc.restrictionType(vendorId: vendorId, purposeId: restriction.purposeId) != .undefined {
+            for restriction in tc.publisherRestrictions where Self.bounds.purposeIds.contains(restriction.purposeId) {
+                for vendorId in restriction.vendorIds.intersection(listedVendors)
+                where tc.restrictionType(vendorId: vendorId, purposeId: restriction.purposeId) != .undefined {
                     expectedPairs.insert([restriction.purposeId, vendorId])
                 }
             }
@@ -166,14 +173,14 @@ import TCF
             restrictions: [PublisherRestriction(purposeId: 10, restrictionType: .requireConsent, vendorIds: [9, 10, 100])],
             disclosedVendors: [1, 12], publisherTC: PublisherTC(pubPurposesConsent: [2], numCustomPurposes: 11, customPurposesConsent: [11]))
         let values = [
-            TCData(tcString: text, decoded: try TCString(decoding: text), addtlConsent: "2~1.35~dv.9", cmp: testCMP),
-            TCData(tcString: try built.encoded(), decoded: built, addtlConsent: hostile, cmp: testCMP),
-            TCData(tcString: try built.encoded(), decoded: built, addtlConsent: nil, cmp: .development),
+            TCData(tcString: text, decoded: try TCString(decoding: text), addtlConsent: "2~1.35~dv.9", cmp: testCMP, bounds: Self.bounds),
+            TCData(tcString: try built.encoded(), decoded: built, addtlConsent: hostile, cmp: testCMP, bounds: Self.bounds),
+            TCData(tcString: try built.encoded(), decoded: built, addtlConsent: nil, cmp: .development, bounds: Self.bounds),
             TCData.notApplicable(cmp: testCMP, tcfPolicyVersion: 4),
         ]
         for data in values {
             let expected = try Self.encoderJSON(data)
-            let json = data.json()
+            let json = try data.json()
             guard data.addtlConsent != hostile else {
                 // The writer escapes `<` (and writes \b, \f as \u escapes): the same value, other text.
                 #expect(!json.contains("</script>") && json.contains(#"\u003c/script>"#))
@@ -193,7 +200,7 @@ import TCF
             restrictions: [PublisherRestriction(purposeId: 10, restrictionType: .requireConsent, vendorIds: [9, 10]),
                            PublisherRestriction(purposeId: 2, restrictionType: .notAllowed, vendorIds: [9])],
             disclosedVendors: [1, 12])
-        let json = TCData(tcString: try built.encoded(), decoded: built, addtlConsent: "2~~dv.", cmp: testCMP).json()
+        let json = try TCData(tcString: try built.encoded(), decoded: built, addtlConsent: "2~~dv.", cmp: testCMP, bounds: Self.bounds).json()
         let fields = ["addtlConsent", "cmpId", "cmpVersion", "gdprApplies", "isServiceSpecific", "publisher", "publisherCC", "purpose",
                       "purposeOneTreatment", "specialFeatureOptins", "tcString", "tcfPolicyVersion", "useNonStandardTexts", "vendor"]
         let positions = try fields.map { try #require(json.range(of: "\"\($0)\":")?.lowerBound, "\($0)") }
@@ -206,8 +213,8 @@ import TCF
     @Test("the JSON reads back with JSONSerialization, slashes unescaped")
     func jsonReadsBack() throws {
         let tc = Self.tcString()
-        let data = TCData(tcString: try tc.encoded(), decoded: tc, addtlConsent: "2~1.35~dv.9/8", cmp: testCMP)
-        #expect(data.json().contains("9/8"))
+        let data = TCData(tcString: try tc.encoded(), decoded: tc, addtlConsent: "2~1.35~dv.9/8", cmp: testCMP, bounds: Self.bounds)
+        #expect(try data.json().contains("9/8"))
         #expect(try Self.object(data)["addtlConsent"] as? String == "2~1.35~dv.9/8")
     }
 
@@ -217,7 +224,7 @@ import TCF
         let encoded = try tc.encoded()
         // The same value written with a different (longer) text: the field must be the given text.
         let given = encoded + ".YAAAAAAAAAAA"
-        let data = TCData(tcString: given, decoded: tc, addtlConsent: nil, cmp: testCMP)
+        let data = TCData(tcString: given, decoded: tc, addtlConsent: nil, cmp: testCMP, bounds: Self.bounds)
         #expect(data.tcString == given)
         #expect(try Self.object(data)["tcString"] as? String == given)
     }
@@ -225,38 +232,38 @@ import TCF
     @Test("cmpId and cmpVersion are the answering CMP's, not the string's")
     func cmpIsTheAnsweringOne() throws {
         let tc = Self.tcString()
-        let json = try Self.object(TCData(tcString: try tc.encoded(), decoded: tc, addtlConsent: nil, cmp: testCMP))
+        let json = try Self.object(TCData(tcString: try tc.encoded(), decoded: tc, addtlConsent: nil, cmp: testCMP, bounds: Self.bounds))
         #expect(tc.cmpId == 10)
         #expect(json["cmpId"] as? Int == 300)
         #expect(json["cmpVersion"] as? Int == 7)
     }
 
     @Test("when GDPR does not apply, only gdprApplies, tcfPolicyVersion, cmpId and cmpVersion are written")
-    func notApplicableShape() {
+    func notApplicableShape() throws {
         let data = TCData.notApplicable(cmp: testCMP, tcfPolicyVersion: 5)
-        #expect(data.json() == #"{"cmpId":300,"cmpVersion":7,"gdprApplies":false,"tcfPolicyVersion":5}"#)
+        #expect(try data.json() == #"{"cmpId":300,"cmpVersion":7,"gdprApplies":false,"tcfPolicyVersion":5}"#)
     }
 
     @Test("a string without a DisclosedVendors segment gives an empty disclosedVendors object")
     func absentDisclosedVendorsIsEmpty() throws {
         let tc = Self.tcString()
         #expect(tc.disclosedVendors == nil)
-        let json = TCData(tcString: try tc.encoded(), decoded: tc, addtlConsent: nil, cmp: testCMP).json()
+        let json = try TCData(tcString: try tc.encoded(), decoded: tc, addtlConsent: nil, cmp: testCMP, bounds: Self.bounds).json()
         #expect(json.contains(#""disclosedVendors":{}"#))
         #expect(json.contains(#""vendor":{"consents":{"#))
     }
 
     @Test("a DisclosedVendors segment lists every id up to the largest, true for the disclosed")
     func disclosedVendorsAreAMap() throws {
-        let tc = Self.tcString(disclosedVendors: [1, 3])
-        let json = TCData(tcString: try tc.encoded(), decoded: tc, addtlConsent: nil, cmp: testCMP).json()
-        #expect(json.contains(#""disclosedVendors":{"1":true,"2":false,"3":true}"#))
+        let tc = Self.tcString(disclosedVendors: [1, 4])
+        let json = try TCData(tcString: try tc.encoded(), decoded: tc, addtlConsent: nil, cmp: testCMP, bounds: Self.bounds).json()
+        #expect(json.contains(#""disclosedVendors":{"1":true,"2":false,"3":false,"4":true}"#))
     }
 
     @Test("empty sets and no PublisherTC segment give empty objects")
     func emptySetsAreEmptyObjects() throws {
         let tc = Self.tcString()
-        let json = TCData(tcString: try tc.encoded(), decoded: tc, addtlConsent: nil, cmp: testCMP).json()
+        let json = try TCData(tcString: try tc.encoded(), decoded: tc, addtlConsent: nil, cmp: testCMP, bounds: Self.bounds).json()
         #expect(json.contains(#""specialFeatureOptins":{}"#))
         #expect(json.contains(#""publisher":{"consents":{},"customPurpose":{"consents":{},"legitimateInterests":{}},"legitimateInterests":{},"restrictions":{}}"#))
         #expect(json.contains(#""purpose":{"consents":{"1":true,"2":false,"3":true},"legitimateInterests":{}}"#))
@@ -272,9 +279,9 @@ import TCF
             PublisherRestriction(purposeId: 2, restrictionType: .requireConsent, vendorIds: [11]),
             PublisherRestriction(purposeId: 2, restrictionType: .undefined, vendorIds: [11]),
         ])
-        let data = TCData(tcString: try tc.encoded(), decoded: tc, addtlConsent: nil, cmp: testCMP)
+        let data = TCData(tcString: try tc.encoded(), decoded: tc, addtlConsent: nil, cmp: testCMP, bounds: Self.bounds)
         #expect(data.publisher?.restrictions == [7: [2: .requireConsent, 755: .requireLegitimateInterest], 2: [10: .notAllowed]])
-        #expect(data.json().contains(#""restrictions":{"2":{"10":0},"7":{"2":1,"755":2}}"#))
+        #expect(try data.json().contains(#""restrictions":{"2":{"10":0},"7":{"2":1,"755":2}}"#))
     }
 
     @Test("the PublisherTC segment fills publisher's sets")
@@ -282,7 +289,7 @@ import TCF
         let tc = Self.tcString(publisherTC: PublisherTC(
             pubPurposesConsent: [1], pubPurposesLITransparency: [2], numCustomPurposes: 2,
             customPurposesConsent: [2], customPurposesLITransparency: [1]))
-        let json = TCData(tcString: try tc.encoded(), decoded: tc, addtlConsent: nil, cmp: testCMP).json()
+        let json = try TCData(tcString: try tc.encoded(), decoded: tc, addtlConsent: nil, cmp: testCMP, bounds: Self.bounds).json()
         #expect(json.contains(#""publisher":{"consents":{"1":true},"customPurpose":{"consents":{"1":false,"2":true},"legitimateInterests":{"1":true}},"legitimateInterests":{"1":false,"2":true},"#))
     }
 
@@ -290,7 +297,7 @@ import TCF
     func addtlConsent() throws {
         let tc = Self.tcString()
         let text = try tc.encoded()
-        #expect(TCData(tcString: text, decoded: tc, addtlConsent: "2~1.35~dv.9", cmp: testCMP).json().contains(#""addtlConsent":"2~1.35~dv.9""#))
-        #expect(!TCData(tcString: text, decoded: tc, addtlConsent: nil, cmp: testCMP).json().contains("addtlConsent"))
+        #expect(try TCData(tcString: text, decoded: tc, addtlConsent: "2~1.35~dv.9", cmp: testCMP, bounds: Self.bounds).json().contains(#""addtlConsent":"2~1.35~dv.9""#))
+        #expect(try !TCData(tcString: text, decoded: tc, addtlConsent: nil, cmp: testCMP, bounds: Self.bounds).json().contains("addtlConsent"))
     }
 }

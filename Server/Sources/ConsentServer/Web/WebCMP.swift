@@ -106,9 +106,10 @@ struct WebCMP: Sendable {
         json.key("tcfPolicyVersion"); json.integer(list.tcfPolicyVersion ?? 0)
         json.key("tcData")
         if gdpr == .doesNotApply {
-            json.raw(TCData.notApplicable(cmp: cmp, tcfPolicyVersion: list.tcfPolicyVersion ?? 0).json())
+            json.raw(try TCData.notApplicable(cmp: cmp, tcfPolicyVersion: list.tcfPolicyVersion ?? 0).json())
         } else if let stored, !verdict.shouldAsk {
-            json.raw(TCData(tcString: stored.text, decoded: stored.decoded, addtlConsent: addtlConsent, cmp: cmp).json())
+            json.raw(try TCData(tcString: stored.text, decoded: stored.decoded, addtlConsent: addtlConsent, cmp: cmp,
+                                bounds: TCData.Bounds(vendorList: list)).json())
         } else {
             json.null()
         }
@@ -257,7 +258,8 @@ struct WebCMP: Sendable {
         let encoded = try shown.tcString(cmp: cmp).encoded()
         let ac = shown.disclosedAdTechProviders.isEmpty
             ? nil : AdditionalConsent.string(consented: shown.adTechProviderConsents, disclosed: shown.disclosedAdTechProviders)
-        return TCData(tcString: encoded, decoded: try TCString(decoding: encoded), addtlConsent: ac, cmp: cmp)
+        return TCData(tcString: encoded, decoded: try TCString(decoding: encoded), addtlConsent: ac, cmp: cmp,
+                      bounds: TCData.Bounds(vendorList: scope.vendorList))
     }
 
     // MARK: - Small rules

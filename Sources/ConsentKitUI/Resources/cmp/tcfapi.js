@@ -74,12 +74,14 @@
   // to the page afterwards instead.
   function report(error) { setTimeout(function () { throw error; }, 0); }
 
+  // Ids above a TCF id's 16 bits are never expanded (a key '1e9' must not make a string of 10^9).
+  var MAX_ID = 65535;
   // {'1': true, '3': true} -> '101': character n is id n+1, up to the highest id set, as the
   // IABTCF_* in-app keys (ConsentKit's BinaryString).
   function bitString(map) {
     var max = 0, k, id, chars = [];
     if (!isObject(map)) return '';
-    for (k in map) { id = Number(k); if (map[k] === true && isInteger(id) && id > max) max = id; }
+    for (k in map) { id = Number(k); if (map[k] === true && isInteger(id) && id > max && id <= MAX_ID) max = id; }
     for (id = 1; id <= max; id++) chars.push(map[id] === true ? '1' : '0');
     return chars.join('');
   }
@@ -93,7 +95,7 @@
       types = restrictions[p];
       if (!isInteger(purpose) || purpose < 1 || purpose > 24 || !isObject(types)) continue;
       max = 0;
-      for (v in types) if (isType(types[v]) && isInteger(Number(v)) && Number(v) > max) max = Number(v);
+      for (v in types) if (isType(types[v]) && isInteger(Number(v)) && Number(v) > max && Number(v) <= MAX_ID) max = Number(v);
       if (!max) continue;
       chars = [];
       for (v = 1; v <= max; v++) chars.push(isType(types[v]) ? String(types[v]) : '_');

@@ -61,7 +61,8 @@ extension Consentd {
                     json.key("subjectToken"); json.string(self.subjectToken(for: principal, subjectId: result.subjectId))
                 }
                 json.key("tcData")
-                json.raw(TCData(tcString: recorded.tcString, decoded: recorded.decoded, addtlConsent: recorded.addtlConsent, cmp: self.web.cmp).json())
+                json.raw(try TCData(tcString: recorded.tcString, decoded: recorded.decoded, addtlConsent: recorded.addtlConsent, cmp: self.web.cmp,
+                                    bounds: TCData.Bounds(vendorList: self.web.catalog.vendorList)).json())
                 json.key("tcString"); json.string(recorded.tcString)
             }
             json.endObject()
