@@ -13,13 +13,10 @@ extension Consentd {
             let body = try await request.jsonBody(limit: self.settings.bodyLimit)
             let event = Result { () throws(InvalidField) in try CheckedConsentEvent.decode(body) }.mapError { APIError($0) }
             let answer = try await self.appendEvents([event], for: principal, requiringSubject: false)[0].get()
-            guard principal.credential == .publishable else {
+            guard let token = try self.creationToken(for: principal, answer: answer) else {
                 return jsonResponse(text: answer.json, status: answer.created ? .created : .ok)
             }
             // The subject consentd created, and the installation token that alone may write it again.
-            let result = try answer.result()
-            let token = SubjectToken(appId: principal.appId, subjectHash: self.secret.subjectHash(appId: principal.appId, subjectId: result.subjectId),
-                                     keyId: principal.keyId).encoded(with: self.secret)
             return jsonResponse(text: String(answer.json.dropLast()) + #","subjectToken":""# + token + #""}"#,
                                 status: answer.created ? .created : .ok)
         }
@@ -123,7 +120,8 @@ extension Consentd {
             }
         }
         if !appending.isEmpty {
-            let stored = try await store.append(appId: principal.appId, contentsOf: appending.map(\.event), credential: principal.credential)
+            let stored = try await store.append(appId: principal.appId, contentsOf: appending.map(\.event), credential: principal.credential,
+                                                keyId: principal.keyId)
             for ((index, _), result) in zip(appending, stored) {
                 switch result {
                 case .success(let answer):
@@ -137,6 +135,24 @@ extension Consentd {
             }
         }
         return answers.map { $0! }
+    }
+
+    /// How long a retry of a subject-creating event may still be given a token: 24 hours from
+    /// the first answer. Past that the retry gets the stored answer without one.
+    static let creationRetryTokenWindow: Int64 = 24 * 3600 * 1000
+
+    /// The installation token an answer to `principal` carries, nil when it carries none. Only an
+    /// event that created its subject gets one, sent with a publishable key: on its first answer;
+    /// on a retry only when the key is the one that created the subject (and, as it
+    /// authenticated, still live) and within ``creationRetryTokenWindow`` of the first answer. So
+    /// a creating event's body is never a lasting credential for its subject.
+    func creationToken(for principal: Principal, answer: ConsentStore.AppendAnswer, now: Date = Date()) throws -> String? {
+        guard principal.credential == .publishable, let creation = answer.creation else { return nil }
+        if !answer.created {
+            guard creation.keyId == principal.keyId,
+                  Timestamps.milliseconds(now) - creation.firstAnsweredAt < Self.creationRetryTokenWindow else { return nil }
+        }
+        return subjectToken(for: principal, subjectId: try answer.result().subjectId)
     }
 
     /// Whether `principal` may write `event`'s subject (the rules that need no database).

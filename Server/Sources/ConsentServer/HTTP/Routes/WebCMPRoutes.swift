@@ -57,8 +57,8 @@ extension Consentd {
                 if let ac = recorded.addtlConsent { json.string(ac) } else { json.null() }
                 json.key("event"); json.raw(answer.json)
                 json.key("subjectId"); json.string(result.subjectId)
-                if principal.credential == .publishable {
-                    json.key("subjectToken"); json.string(self.subjectToken(for: principal, subjectId: result.subjectId))
+                if let token = try self.creationToken(for: principal, answer: answer) {
+                    json.key("subjectToken"); json.string(token)
                 }
                 json.key("tcData")
                 json.raw(TCData(tcString: recorded.tcString, decoded: recorded.decoded, addtlConsent: recorded.addtlConsent, cmp: self.web.cmp).json())
