@@ -52,8 +52,10 @@ struct NoticeDemo: Sendable {
             guard let body = try? JSONSerialization.jsonObject(with: json) as? [String: Any] else {
                 throw APIError.badRequest("the body must be a JSON object with options, message, credential and subjectId")
             }
-            if let unknown = body.keys.sorted().first(where: { !["options", "message", "credential", "subjectId"].contains($0) }) {
-                throw APIError.badRequest("\(unknown) is not a field of this object", field: unknown)
+            do throws(InvalidField) {
+                try StrictJSONObject.check(json, known: ["options", "message", "credential", "subjectId"])
+            } catch {
+                throw APIError(error)
             }
             guard let credential = body["credential"] as? String else {
                 throw APIError.badRequest("credential is required: the playground's page key, or the subject token its first result returned",

@@ -1,5 +1,6 @@
 import ConsentKit
 import ConsentKitUI
+import ConsentRequests
 import ConsentdAPI
 import Foundation
 import TCF
@@ -56,8 +57,12 @@ struct WebCMP: Sendable {
         var addtlConsent: String?
         /// The visitor opened their privacy settings: the document, on the second layer.
         var reopen: Bool?
-        /// A region to pretend (`eea`, `other`), for testing a page.
+        /// A region to pretend (`eea`, `not_eea`), for testing a page: honoured only when the
+        /// operator allows it (`--allow-debug-region`), ignored otherwise.
         var debugRegion: DebugRegion?
+
+        /// The body's fields: any other is refused.
+        static let fieldNames: Set<String> = ["credential", "language", "tcString", "addtlConsent", "reopen", "debugRegion"]
     }
 
     /// The answer to a page view, as JSON text: `gdprApplies`, `region`, `ask` (the ask rules'
@@ -137,8 +142,17 @@ struct WebCMP: Sendable {
         /// The app's TC string and AC string.
         var appConsent: (tcString: String, addtlConsent: String?)?
 
+        /// The body's fields, and `appConsent`'s: any other is refused.
+        static let fieldNames: Set<String> = ["credential", "language", "tcString", "addtlConsent", "reopen", "subjectId", "message", "appConsent"]
+        static let appConsentFieldNames: Set<String> = ["tcString", "addtlConsent"]
+
         /// Reads `{"credential", "language"?, "tcString"?, "reopen"?, "subjectId"?, and "message" or "appConsent"}`.
         init(json: Data) throws {
+            do throws(InvalidField) {
+                try StrictJSONObject.check(json, known: Self.fieldNames, nested: ["appConsent": Self.appConsentFieldNames])
+            } catch {
+                throw APIError(error)
+            }
             guard let body = try? JSONSerialization.jsonObject(with: json) as? [String: Any] else {
                 throw APIError.badRequest("the body must be a JSON object with credential and message or appConsent")
             }
@@ -153,7 +167,11 @@ struct WebCMP: Sendable {
             tcString = try text("tcString")
             addtlConsent = try text("addtlConsent")
             subjectId = try text("subjectId")
-            reopen = body["reopen"] as? Bool ?? false
+            switch body["reopen"] {
+            case nil, is NSNull: reopen = false
+            case let flag as Bool: reopen = flag
+            default: throw APIError.badRequest("reopen must be true or false", field: "reopen")
+            }
             if let message = body["message"] {
                 guard let object = message as? [String: Any], JSONSerialization.isValidJSONObject(object) else {
                     throw APIError.badRequest("message must be the notice's result object", field: "message")
@@ -163,7 +181,11 @@ struct WebCMP: Sendable {
                 guard let object = app as? [String: Any], let tc = object["tcString"] as? String else {
                     throw APIError.badRequest("appConsent must be an object with the app's tcString", field: "appConsent")
                 }
-                appConsent = (tc, object["addtlConsent"] as? String)
+                switch object["addtlConsent"] {
+                case nil, is NSNull: appConsent = (tc, nil)
+                case let ac as String: appConsent = (tc, ac)
+                default: throw APIError.badRequest("appConsent.addtlConsent must be text", field: "appConsent.addtlConsent")
+                }
             } else {
                 throw APIError.badRequest("message (the notice's result) or appConsent (the app's decision) is required", field: "message")
             }
@@ -183,6 +205,11 @@ struct WebCMP: Sendable {
                 decoded = try TCString(decoding: app.tcString)
             } catch {
                 throw APIError(.unprocessableContent, "invalid_tc_string", "the app's TC string does not decode: \(error)", field: "appConsent.tcString")
+            }
+            if let ac = app.addtlConsent, Self.checkedAC(ac) == nil {
+                throw APIError(.unprocessableContent, "invalid_consent_string",
+                               "the app's Additional Consent string is not one: 2~consented ids~dv.disclosed ids (such as 2~89~dv.1051), "
+                               + "ids decimal from 1 without leading zeros", field: "appConsent.addtlConsent")
             }
             let proof = ConsentProof(noticeId: noticeId, noticeVersion: "0", language: decoded.consentLanguage.lowercased(),
                                      sdkVersion: Self.sdkVersion, platform: .web, method: .sync)
@@ -268,9 +295,10 @@ struct WebCMP: Sendable {
         return code.count == 2 && code.allSatisfy({ $0 >= "a" && $0 <= "z" }) ? code : "en"
     }
 
-    /// An Additional Consent string the page kept, when it has the shape Google specifies; nil otherwise.
+    /// An Additional Consent string the page kept, when it has the shape Google specifies (and
+    /// the one spelling of its ids `POST /v1/consents` accepts); nil otherwise.
     static func checkedAC(_ text: String?) -> String? {
-        guard let text, AdditionalConsent.parse(text) != nil else { return nil }
+        guard let text, AdditionalConsent.parse(text) != nil, CheckedConsentEvent.isWellFormedAdditionalConsent(text) else { return nil }
         return text
     }
 

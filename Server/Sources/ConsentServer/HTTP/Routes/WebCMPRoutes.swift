@@ -26,6 +26,11 @@ extension Consentd {
             var request = request
             let body = try await request.jsonBody(limit: self.settings.bodyLimit, alsoAsText: true)
             let session: WebCMP.SessionRequest
+            do throws(InvalidField) {
+                try StrictJSONObject.check(body, known: WebCMP.SessionRequest.fieldNames)
+            } catch {
+                throw APIError(error)
+            }
             do {
                 session = try JSONDecoder().decode(WebCMP.SessionRequest.self, from: body)
             } catch {
@@ -35,7 +40,7 @@ extension Consentd {
                                                         action: "open a web page's consent session")
             let headerValue = self.resolver.countryHeader.flatMap { name in HTTPField.Name(name).flatMap { request.headers[$0] } }
             let region = self.resolver.decide(headerValue: headerValue, address: clientAddress(request, context, header: self.settings.clientIPHeader),
-                                              debug: session.debugRegion)
+                                              debug: self.settings.allowDebugRegion ? session.debugRegion : nil)
             return jsonResponse(text: try self.web.session(session, appId: principal.appId, region: region, now: Date()))
         }
         router.post("/v1/web/choices") { request, _ -> Response in
