@@ -214,6 +214,18 @@ public final class ConsentStore: Sendable {
         }
     }
 
+    /// What a subject stored since `since`: its events and the characters of their stored records.
+    public func usage(appId: String, subjectHash: String, since: Date) async throws -> (events: Int, bytes: Int) {
+        let after = Timestamps.milliseconds(since)
+        return try await database.read { db in
+            guard let row = try await db.raw("""
+                SELECT COUNT(*) AS n, COALESCE(SUM(LENGTH(record)), 0) AS b FROM consent_events
+                WHERE subject_hash = \(bind: subjectHash) AND received_at_ms > \(bind: after)
+                """).first() else { return (0, 0) }
+            return (Int(try row.decode(column: "n", as: Int64.self)), Int(try row.decode(column: "b", as: Int64.self)))
+        }
+    }
+
     /// Lets an erased subject be written again, by the secret key and by tokens minted from now
     /// on; returns the erasure restarted, nil when the subject was not erased.
     public func restart(appId: String, subjectId: String, now: Date = Date()) async throws -> ErasedSubject? {

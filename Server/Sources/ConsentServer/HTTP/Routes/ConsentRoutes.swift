@@ -29,13 +29,21 @@ extension Consentd {
                                "a batch writes existing subjects, which a publishable key alone may not: send the subject's token "
                                + "or the secret key; a new subject is created by POST /v1/consents without subjectId")
             }
+            // A subject token writes one subject, whose events come a few at a time: its batches are smaller.
+            let isToken = principal.credential == .subjectToken
             var request = request
-            let body = try await request.jsonBody(limit: self.settings.batchBodyLimit)
+            let body = try await request.jsonBody(limit: isToken ? min(self.settings.batchBodyLimit, self.settings.bodyLimit * (Self.subjectTokenBatchMaximum + 1))
+                                                           : self.settings.batchBodyLimit)
             let envelope: ConsentBatchEnvelope
             do throws(InvalidField) {
                 envelope = try ConsentBatchEnvelope.decode(body)
             } catch {
                 throw APIError(error)
+            }
+            if isToken, envelope.events.count > Self.subjectTokenBatchMaximum {
+                throw APIError(.badRequest, "invalid_field",
+                               "a batch sent with a subject token holds at most \(Self.subjectTokenBatchMaximum) events, not \(envelope.events.count)",
+                               field: "events")
             }
             let now = Date()
             let events = envelope.events.map { text -> Result<CheckedConsentEvent, APIError> in
@@ -76,6 +84,10 @@ extension Consentd {
         }
     }
 
+    /// The most events a batch sent with a subject token holds (a secret key's may hold
+    /// `ConsentBatchRequest.maximumCount`).
+    static let subjectTokenBatchMaximum = 20
+
     private static func writeEventId(_ eventId: String?, to json: inout JSONText) {
         if let eventId { json.key("eventId"); json.string(eventId) }
     }
@@ -106,6 +118,7 @@ extension Consentd {
                 answers[index] = .failure(error)
             }
         }
+        admitted = try await withinQuota(admitted, for: principal, answers: &answers)
         // Erasures, for the subjects of the events admitted so far, in one query.
         let erasures = try await store.erasures(appId: principal.appId, subjectIds: Set(admitted.compactMap(\.event.subjectId)))
         var appending: [(index: Int, event: CheckedConsentEvent)] = []
@@ -135,6 +148,39 @@ extension Consentd {
             }
         }
         return answers.map { $0! }
+    }
+
+    /// The events of `admitted` that fit the anonymous subject's quota, the others answered
+    /// `429` (events) or `413` (bytes) `subject_quota_exceeded` in `answers`. An anonymous
+    /// subject is one a publishable key created: it is written with the token that key minted,
+    /// and may store ``ServerSettings/anonymousSubjectEventsPerDay`` events and
+    /// ``ServerSettings/anonymousSubjectBytesPerDay`` bytes in any 24 hours. Other credentials
+    /// pass untouched.
+    private func withinQuota(
+        _ admitted: [(index: Int, event: CheckedConsentEvent)], for principal: Principal,
+        answers: inout [Result<ConsentStore.AppendAnswer, APIError>?]
+    ) async throws -> [(index: Int, event: CheckedConsentEvent)] {
+        let maxEvents = settings.anonymousSubjectEventsPerDay, maxBytes = settings.anonymousSubjectBytesPerDay
+        guard principal.credential == .subjectToken, let subjectHash = principal.subjectHash, !admitted.isEmpty,
+              maxEvents > 0 || maxBytes > 0,
+              try await keys.liveKey(id: principal.keyId)?.kind == .publishable else { return admitted }
+        var (events, bytes) = try await store.usage(appId: principal.appId, subjectHash: subjectHash, since: Date(timeIntervalSinceNow: -86_400))
+        var fitting: [(index: Int, event: CheckedConsentEvent)] = []
+        for (index, event) in admitted {
+            let size = event.consent.canonicalJSON.utf8.count
+            if maxEvents > 0, events + 1 > maxEvents {
+                answers[index] = .failure(APIError(.tooManyRequests, "subject_quota_exceeded",
+                    "this anonymous subject stored \(maxEvents) events in the last 24 hours, its quota; retry later", retryAfter: 3600))
+            } else if maxBytes > 0, bytes + size > maxBytes {
+                answers[index] = .failure(APIError(.contentTooLarge, "subject_quota_exceeded",
+                    "this anonymous subject stored \(bytes) of its \(maxBytes) bytes in the last 24 hours; this event of \(size) bytes does not fit"))
+            } else {
+                events += 1
+                bytes += size
+                fitting.append((index, event))
+            }
+        }
+        return fitting
     }
 
     /// How long a retry of a subject-creating event may still be given a token: 24 hours from
