@@ -71,7 +71,8 @@ struct WebCMP: Sendable {
     /// string, or for "GDPR does not apply"; null when the visitor is to be asked or nothing is
     /// stored), and, when the notice is to be shown, `uiTCData` (what the API says while it is on
     /// screen: no consent, legitimate interests as disclosed) and `document` (the notice's).
-    /// `storedStringRefused` says why a stored string that does not decode was ignored.
+    /// `storedStringRefused` says why a stored string was ignored: it does not decode, or its
+    /// Created or LastUpdated lies in the future (no decision: the visitor is asked again).
     func session(_ request: SessionRequest, appId: String, region: RegionDecision, now: Date) throws -> String {
         let site = try site(appId: appId)
         let list = catalog.vendorList
@@ -84,7 +85,13 @@ struct WebCMP: Sendable {
         var stored: (text: String, decoded: TCString)?
         if let text = request.tcString, !text.isEmpty {
             do {
-                stored = (text, try TCString(decoding: text))
+                let decoded = try TCString(decoding: text)
+                if let future = Self.futureDate(of: decoded, now: now) {
+                    // Nobody decided in the future: such a string never expires, so it is no decision.
+                    refused = future
+                } else {
+                    stored = (text, decoded)
+                }
             } catch {
                 refused = "\(error)"
             }
@@ -206,6 +213,9 @@ struct WebCMP: Sendable {
             } catch {
                 throw APIError(.unprocessableContent, "invalid_tc_string", "the app's TC string does not decode: \(error)", field: "appConsent.tcString")
             }
+            if let future = Self.futureDate(of: decoded, now: now) {
+                throw APIError(.unprocessableContent, "invalid_tc_string", "the app's TC string is refused: \(future)", field: "appConsent.tcString")
+            }
             if let ac = app.addtlConsent, Self.checkedAC(ac) == nil {
                 throw APIError(.unprocessableContent, "invalid_consent_string",
                                "the app's Additional Consent string is not one: 2~consented ids~dv.disclosed ids (such as 2~89~dv.1051), "
@@ -217,7 +227,7 @@ struct WebCMP: Sendable {
                                                subjectId: request.subjectId, at: now, proof: proof))
         }
         let current = request.tcString.flatMap { text -> ConsentState? in
-            guard !text.isEmpty, let decoded = try? TCString(decoding: text) else { return nil }
+            guard !text.isEmpty, let decoded = try? TCString(decoding: text), Self.futureDate(of: decoded, now: now) == nil else { return nil }
             return ConsentState(tcString: decoded, additionalConsent: Self.checkedAC(request.addtlConsent))
         }
         let scope = try scope(site, language: language)
@@ -288,6 +298,16 @@ struct WebCMP: Sendable {
     }
 
     // MARK: - Small rules
+
+    /// Why a string's Created or LastUpdated lies after `now` by more than the clock skew events
+    /// are allowed (`CheckedConsentEvent.allowedClockSkew`, 10 minutes); nil when neither does.
+    static func futureDate(of string: TCString, now: Date) -> String? {
+        let latest = now.addingTimeInterval(CheckedConsentEvent.allowedClockSkew)
+        for (name, stamp) in [("Created", string.created), ("LastUpdated", string.lastUpdated)] where stamp.date > latest {
+            return "its \(name) (\(stamp.iso8601)) lies more than 10 minutes after the server's clock"
+        }
+        return nil
+    }
 
     /// An ISO 639-1 code from a browser's language tag (`de-AT` → `de`); English when it is not one.
     static func language(_ tag: String?) -> String {
