@@ -192,13 +192,17 @@ extension Consentd {
     /// on a retry only when the key is the one that created the subject (and, as it
     /// authenticated, still live) and within ``creationRetryTokenWindow`` of the first answer. So
     /// a creating event's body is never a lasting credential for its subject.
-    func creationToken(for principal: Principal, answer: ConsentStore.AppendAnswer, now: Date = Date()) throws -> String? {
+    ///
+    /// `lifetime` is nil for an app's installation token (it does not expire); a web page's
+    /// visitor gets one that expires after ``ServerSettings/webTokenLifetime``.
+    func creationToken(for principal: Principal, answer: ConsentStore.AppendAnswer, lifetime: Duration? = nil, now: Date = Date()) throws -> String? {
         guard principal.credential == .publishable, let creation = answer.creation else { return nil }
         if !answer.created {
             guard creation.keyId == principal.keyId,
                   Timestamps.milliseconds(now) - creation.firstAnsweredAt < Self.creationRetryTokenWindow else { return nil }
         }
-        return subjectToken(for: principal, subjectId: try answer.result().subjectId)
+        let subjectHash = secret.subjectHash(appId: principal.appId, subjectId: try answer.result().subjectId)
+        return SubjectToken(appId: principal.appId, subjectHash: subjectHash, keyId: principal.keyId, lifetime: lifetime, now: now).encoded(with: secret)
     }
 
     /// Whether `principal` may write `event`'s subject (the rules that need no database).

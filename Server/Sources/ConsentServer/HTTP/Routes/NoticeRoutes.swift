@@ -80,7 +80,7 @@ extension Consentd {
                 let stored = try await self.appendEvents([.success(event)], for: principal, requiringSubject: false)[0].get()
                 let result = try stored.result()
                 answer.event = result
-                answer.subjectToken = try self.creationToken(for: principal, answer: stored)
+                answer.subjectToken = try self.creationToken(for: principal, answer: stored, lifetime: self.settings.webTokenLifetime)
             }
             return try jsonResponse(answer)
         }
