@@ -6,8 +6,7 @@ import HummingbirdTesting
 import Testing
 
 /// M6 of issue 24 (quotas): a subject a publishable key created may store a bounded number of
-/// events and bytes a day through its token, and its token's batches are smaller than a secret
-/// key's. Against the real server on loopback.
+/// events and bytes a day through its token. Against the real server on loopback.
 @Suite("Anonymous subjects' quota")
 struct AnonymousQuotaTests {
     /// A subject made with the publishable key: its id and token.
@@ -58,23 +57,6 @@ struct AnonymousQuotaTests {
             for bearer in [server.secret, session, server.secret, session] {
                 #expect(try await client.send(.post, "/v1/consents", bearer: bearer, json: eventJSON(subject: "user-1")).status == .created)
             }
-        }
-        await server.consentd.close()
-    }
-
-    @Test("m6: a batch sent with a subject token holds at most 20 events")
-    func m6SubjectTokenBatchesAreSmaller() async throws {
-        let server = try await TestServer.make()
-        try await server.consentd.application().test(.live) { client in
-            let (subject, token) = try await Self.anonymous(client, server)
-            let events = (0..<21).map { _ in eventJSON(subject: subject) }
-            let refused = try await client.send(.post, "/v1/consents/batch", bearer: token, json: #"{"events": [\#(events.joined(separator: ","))]}"#)
-            #expect(refused.status == .badRequest && refused.errorField == "events")
-            let fits = try await client.send(.post, "/v1/consents/batch", bearer: token,
-                                             json: #"{"events": [\#(events.prefix(20).joined(separator: ","))]}"#)
-            #expect(fits.status == .ok)
-            let secret = try await client.send(.post, "/v1/consents/batch", bearer: server.secret, json: #"{"events": [\#(events.joined(separator: ","))]}"#)
-            #expect(secret.status == .ok)
         }
         await server.consentd.close()
     }

@@ -29,7 +29,7 @@ struct DemoAmplifierTests {
     func l8TrimmedListsAreCachedOnlyForHeldLanguages() async throws {
         let server = try await TestServer.make()
         try await server.consentd.application().test(.live) { client in
-            let tags = (0..<20).map { "xx-" + String(UnicodeScalar(UInt8(ascii: "a") + UInt8($0))) + "zz" }
+            let tags = (0..<20).map { "xx-" + String(Character(UnicodeScalar(UInt8(ascii: "a") + UInt8($0)))) + "zz" }
             for tag in tags {
                 let answer = try await client.send(.get, "/v1/vendor-list/trimmed?publisherIds=pub-news&language=\(tag)", bearer: server.publishable)
                 #expect(answer.status == .ok)

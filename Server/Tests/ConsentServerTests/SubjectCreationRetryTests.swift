@@ -59,7 +59,8 @@ struct SubjectCreationRetryTests {
                                                             receivedAt: Date(timeIntervalSinceNow: -25 * 3600))
         try await server.consentd.application().test(.live) { client in
             let late = try await client.send(.post, "/v1/consents", bearer: server.publishable, json: body)
-            #expect(late.status == .ok && late.object["subjectId"] as? String == (try stored.result().subjectId))
+            let subjectId = try stored.result().subjectId
+            #expect(late.status == .ok && late.object["subjectId"] as? String == subjectId)
             #expect(late.object["subjectToken"] == nil)
         }
         await server.consentd.close()

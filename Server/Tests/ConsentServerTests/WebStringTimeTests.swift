@@ -49,7 +49,8 @@ struct WebStringTimeTests {
         let server = try await TestServer.make()
         try await server.consentd.application().test(.live) { client in
             let key = try await server.consentd.demoSite.key(server.consentd.keys)
-            let future = try Self.agreed(server, at: Date(timeIntervalSinceNow: 3600))
+            // TC strings carry days (the encoder rounds its times to the day): two days ahead.
+            let future = try Self.agreed(server, at: Date(timeIntervalSinceNow: 2 * 86_400))
             let refused = try await Self.web(client, "/v1/web/choices", #"{"credential":"\#(key)","appConsent":{"tcString":"\#(future.tc)"}}"#)
             #expect(refused.status == .unprocessableContent && refused.errorField == "appConsent.tcString")
             let skewed = try Self.agreed(server, at: Date(timeIntervalSinceNow: 300))

@@ -173,17 +173,37 @@ final class StorageDisclosures: Sendable {
         return first
     }
 
+    /// One fetch, answered by its deadline whatever the vendor's server does: past it the
+    /// request is cancelled and left to end on its own.
     private func fetch(_ url: URL) async throws -> (ServedDocument, TimeInterval) {
         let timeout = self.timeout
-        return try await withThrowingTaskGroup(of: (ServedDocument, TimeInterval)?.self) { group in
-            group.addTask { try await Self.fetchOnce(url, timeout: timeout) }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
+        let answered = Answered()
+        return try await withCheckedThrowingContinuation { continuation in
+            let work = Task {
+                do {
+                    let answer = try await Self.fetchOnce(url, timeout: timeout)
+                    if answered.claim() { continuation.resume(returning: answer) }
+                } catch {
+                    if answered.claim() { continuation.resume(throwing: error) }
+                }
             }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let answer = first else { throw FetchError.timedOut }
-            return answer
+            Task {
+                try? await Task.sleep(for: timeout)
+                if answered.claim() { continuation.resume(throwing: FetchError.timedOut) }
+                work.cancel()
+            }
+        }
+    }
+
+    /// Whether a fetch was answered (by its result or its deadline): the first to claim it answers.
+    private final class Answered: Sendable {
+        private let done = Mutex(false)
+
+        func claim() -> Bool {
+            done.withLock { done in
+                defer { done = true }
+                return !done
+            }
         }
     }
 

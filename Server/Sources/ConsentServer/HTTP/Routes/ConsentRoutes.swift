@@ -29,21 +29,13 @@ extension Consentd {
                                "a batch writes existing subjects, which a publishable key alone may not: send the subject's token "
                                + "or the secret key; a new subject is created by POST /v1/consents without subjectId")
             }
-            // A subject token writes one subject, whose events come a few at a time: its batches are smaller.
-            let isToken = principal.credential == .subjectToken
             var request = request
-            let body = try await request.jsonBody(limit: isToken ? min(self.settings.batchBodyLimit, self.settings.bodyLimit * (Self.subjectTokenBatchMaximum + 1))
-                                                           : self.settings.batchBodyLimit)
+            let body = try await request.jsonBody(limit: self.settings.batchBodyLimit)
             let envelope: ConsentBatchEnvelope
             do throws(InvalidField) {
                 envelope = try ConsentBatchEnvelope.decode(body)
             } catch {
                 throw APIError(error)
-            }
-            if isToken, envelope.events.count > Self.subjectTokenBatchMaximum {
-                throw APIError(.badRequest, "invalid_field",
-                               "a batch sent with a subject token holds at most \(Self.subjectTokenBatchMaximum) events, not \(envelope.events.count)",
-                               field: "events")
             }
             let now = Date()
             let events = envelope.events.map { text -> Result<CheckedConsentEvent, APIError> in
@@ -83,10 +75,6 @@ extension Consentd {
             return jsonResponse(text: json.text)
         }
     }
-
-    /// The most events a batch sent with a subject token holds (a secret key's may hold
-    /// `ConsentBatchRequest.maximumCount`).
-    static let subjectTokenBatchMaximum = 20
 
     private static func writeEventId(_ eventId: String?, to json: inout JSONText) {
         if let eventId { json.key("eventId"); json.string(eventId) }
