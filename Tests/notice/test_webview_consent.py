@@ -59,11 +59,21 @@ def answer(page, command, parameter=None):
     return page.evaluate(ANSWER, [command, parameter])
 
 
+def demo_result(action):
+    """The playground's result for `action`, recorded with its page key (a new subject each time)."""
+    import re
+    import urllib.request
+
+    with urllib.request.urlopen(ns.consentd().url + "/demo/playground", timeout=30) as page:
+        key = re.search(r'data-key="([^"]+)"', page.read().decode()).group(1)
+    return ns.consentd().post("/demo/result", {
+        "options": {"vendors": "20"}, "credential": key,
+        "message": {"protocol": 1, "type": "result", "action": action, "layer": 1, "language": "en", "noticeVersion": 3}})
+
+
 def demo_string():
     """A TC string and AC string the demo site made (its own scope), as an app of the same service would hold."""
-    answer = ns.consentd().post("/demo/result", {
-        "options": {"vendors": "20"}, "subjectId": "webview-test",
-        "message": {"protocol": 1, "type": "result", "action": "acceptAll", "layer": 1, "language": "en", "noticeVersion": 3}})
+    answer = demo_result("acceptAll")
     return answer["tcString"], answer["addtlConsent"]
 
 
@@ -127,9 +137,7 @@ def test_a_choice_changed_in_the_app_reaches_the_open_web_view(new_page):
     inject(page, script(tc, ac))
     serve(page, BLANK)
     page.evaluate("""() => { window.__events = []; window.__tcfapi('addEventListener', 2, (d) => window.__events.push([d.eventStatus, d.tcString])); }""")
-    rejected = ns.consentd().post("/demo/result", {
-        "options": {"vendors": "20"}, "subjectId": "webview-test",
-        "message": {"protocol": 1, "type": "result", "action": "rejectAll", "layer": 1, "language": "en", "noticeVersion": 3}})["tcString"]
+    rejected = demo_result("rejectAll")["tcString"]
     payload = script(rejected, None, "1", "--payload")
     page.evaluate("(p) => window.ConsentKitTCF && window.ConsentKitTCF.fromApp(p)", json.loads(payload))
     assert page.evaluate("() => window.__events") == [["tcloaded", tc], ["useractioncomplete", rejected]]
@@ -155,9 +163,7 @@ def test_on_a_page_running_consentkit_s_web_cmp_the_app_s_choice_is_adopted_and_
     assert answer(page, "getTCData")["value"]["tcString"] == tc
     # A later change in the app reaches the page's CMP, which records it and tells its listeners.
     page.evaluate("""() => { window.__events = []; window.__tcfapi('addEventListener', 2, (d) => window.__events.push(d.eventStatus)); }""")
-    rejected = ns.consentd().post("/demo/result", {
-        "options": {"vendors": "20"}, "subjectId": "webview-test",
-        "message": {"protocol": 1, "type": "result", "action": "rejectAll", "layer": 1, "language": "en", "noticeVersion": 3}})["tcString"]
+    rejected = demo_result("rejectAll")["tcString"]
     page.evaluate("(p) => window.ConsentKitTCF.fromApp(p)", json.loads(script(rejected, None, "1", "--payload")))
     page.wait_for_function("() => window.__events.length === 2")
     assert page.evaluate("() => window.__events") == ["tcloaded", "useractioncomplete"]

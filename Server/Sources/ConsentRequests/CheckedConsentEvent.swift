@@ -269,12 +269,18 @@ private func checkLength(_ value: String, field: String, max: Int) throws(Invali
     }
 }
 
-/// Refuses control characters (NUL, ESC, DEL and the rest of C0 and C1), which no id or version
-/// needs and which break logs, terminals and exports.
-private func checkPrintable(_ value: String, field: String) throws(InvalidField) {
+/// Refuses control characters (NUL, ESC, DEL and the rest of C0 and C1), Unicode format
+/// characters (category Cf: U+202E right-to-left override, U+200B zero width space, U+FEFF, …)
+/// and the line and paragraph separators U+2028 and U+2029: no id or version needs them, and
+/// they break logs, terminals and exports or make one id look like another.
+func checkPrintable(_ value: String, field: String) throws(InvalidField) {
     if let bad = value.unicodeScalars.first(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
         throw InvalidField(code: .invalidField, field: field,
                            message: "\(field) holds the control character U+\(String(bad.value, radix: 16, uppercase: true).leftPadded(to: 4))")
+    }
+    if let bad = value.unicodeScalars.first(where: { [.format, .lineSeparator, .paragraphSeparator].contains($0.properties.generalCategory) }) {
+        throw InvalidField(code: .invalidField, field: field,
+                           message: "\(field) holds the invisible formatting character U+\(String(bad.value, radix: 16, uppercase: true).leftPadded(to: 4))")
     }
 }
 
@@ -305,6 +311,14 @@ private func refuseUnknownKeys(_ keys: [AnyKey], known: [String], prefix: String
     }
 }
 
+extension CheckedConsentEvent {
+    /// Whether `string` is an Additional Consent string as `additionalConsent` must be: Google's
+    /// shape, ids decimal from 1 to 2147483647 without leading zeros.
+    public static func isWellFormedAdditionalConsent(_ string: String) -> Bool {
+        AdditionalConsent.isWellFormed(string)
+    }
+}
+
 /// Google's Additional Consent string: version 2 is `2~consented ids~dv.disclosed ids`, version 1
 /// `1~consented ids`; ids are dot-separated decimal numbers (either list may be empty).
 enum AdditionalConsent {
@@ -315,8 +329,9 @@ enum AdditionalConsent {
         let parts = string.split(separator: "~", omittingEmptySubsequences: false)
         func ids(_ part: Substring) -> Bool {
             part.isEmpty || part.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { id in
-                // Digits only: Int("+5") would read a sign.
-                (1...10).contains(id.count) && id.utf8.allSatisfy { (0x30...0x39).contains($0) }
+                // Digits only: Int("+5") would read a sign; no leading zero, so that one id has
+                // one spelling (00089 is 89).
+                (1...10).contains(id.count) && id.utf8.allSatisfy { (0x30...0x39).contains($0) } && id.first != "0"
                     && Int(id).map { (1...maxId).contains($0) } == true
             }
         }

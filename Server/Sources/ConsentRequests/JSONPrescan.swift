@@ -17,8 +17,9 @@ enum JSONPrescan {
         case notAnInteger(path: String, text: String)
     }
 
-    /// The first problem in `body`, nil when none.
-    static func firstProblem(in body: Data) -> Problem? {
+    /// The first problem in `body`, nil when none; with `integersOnly` false, numbers are left
+    /// to the decoder (for bodies that carry more than ids).
+    static func firstProblem(in body: Data, integersOnly: Bool = true) -> Problem? {
         let bytes = [UInt8](body)
         var index = 0
         // One frame per open container: an object's keys seen and its current key, or an
@@ -100,7 +101,7 @@ enum JSONPrescan {
                     index += 1
                 }
                 // A number that belongs to no key is malformed JSON: the decoder's to report.
-                if !plain || digits > 18, case let at = path(), !at.isEmpty {
+                if integersOnly, !plain || digits > 18, case let at = path(), !at.isEmpty {
                     return .notAnInteger(path: at, text: String(decoding: bytes[start..<index].prefix(40), as: UTF8.self))
                 }
             default:

@@ -51,6 +51,15 @@ struct ConsentdCommand: AsyncParsableCommand {
     @Option(help: "Port of the demo's second origin, its cross-origin ad frame (default 0: any free port). [CONSENTD_DEMO_FRAME_PORT]")
     var demoFramePort: Int?
 
+    @Option(help: "Honour debugRegion / debug_geo from callers, for test setups only (true or false; default false). [CONSENTD_ALLOW_DEBUG_REGION]")
+    var allowDebugRegion: String?
+
+    @Option(help: "Days a website visitor's subject token works; renewed by page views (default 30). [CONSENTD_WEB_TOKEN_DAYS]")
+    var webTokenDays: Int?
+
+    @Option(help: "What an anonymous subject may store per 24 h, EVENTS/BYTES; 0 turns a bound off (default 200/2097152). [CONSENTD_ANONYMOUS_QUOTA]")
+    var anonymousQuota: String?
+
     @Option(help: "Upstream vendor list URL to refresh from. [CONSENTD_VENDOR_LIST_URL]")
     var vendorListUrl: String?
 
@@ -148,6 +157,22 @@ struct ConsentdCommand: AsyncParsableCommand {
         if let value = setting(demoFramePort.map(String.init), "CONSENTD_DEMO_FRAME_PORT") {
             guard let port = Int(value), (0...65535).contains(port) else { throw ValidationError("CONSENTD_DEMO_FRAME_PORT: \(value) is not a port") }
             settings.demoFramePort = port
+        }
+        if let value = setting(allowDebugRegion, "CONSENTD_ALLOW_DEBUG_REGION") {
+            guard let flag = Bool(value) else { throw ValidationError("CONSENTD_ALLOW_DEBUG_REGION: \(value) is not true or false") }
+            settings.allowDebugRegion = flag
+        }
+        if let value = setting(webTokenDays.map(String.init), "CONSENTD_WEB_TOKEN_DAYS") {
+            guard let days = Int(value), (1...3650).contains(days) else { throw ValidationError("CONSENTD_WEB_TOKEN_DAYS: \(value) is not 1 to 3650 days") }
+            settings.webTokenLifetime = .seconds(days * 86_400)
+        }
+        if let value = setting(anonymousQuota, "CONSENTD_ANONYMOUS_QUOTA") {
+            let parts = value.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
+            guard parts.count == 2, let events = parts[0], let bytes = parts[1], events >= 0, bytes >= 0 else {
+                throw ValidationError("CONSENTD_ANONYMOUS_QUOTA: \(value) is not EVENTS/BYTES")
+            }
+            settings.anonymousSubjectEventsPerDay = events
+            settings.anonymousSubjectBytesPerDay = bytes
         }
         if let value = setting(vendorListRefresh.map(String.init), "CONSENTD_VENDOR_LIST_REFRESH") {
             guard let seconds = Int(value), seconds >= 60 else { throw ValidationError("the vendor list refresh must be at least 60 seconds") }

@@ -71,8 +71,9 @@ struct NoticeAPITests {
     func demoResult() async throws {
         let server = try await TestServer.make()
         try await server.test { client async throws in
+            let key = try await server.consentd.demoSite.key(.playground, server.consentd.keys)
             let save = #"""
-                {"options":{"vendors":"20"},"subjectId":"demo-1","message":{"protocol":1,"type":"result","action":"save","layer":2,
+                {"options":{"vendors":"20"},"credential":"\#(key)","message":{"protocol":1,"type":"result","action":"save","layer":2,
                  "language":"en","noticeVersion":3,"choices":{"purposeConsents":[1,3],"purposeLegitimateInterests":[2],
                  "specialFeatureOptIns":[],"vendorConsents":[755],"vendorLegitimateInterests":[755],"adTechProviderConsents":[89]}}}
                 """#
@@ -85,15 +86,17 @@ struct NoticeAPITests {
             #expect(decoded["consentScreen"] as? Int == 2)
             #expect(response.object["addtlConsent"] as? String == "2~89~dv.1051.2677")
             let event = try #require(response.object["event"] as? [String: Any])
-            #expect(event["subjectId"] as? String == "demo-1")
-            let stored = try await server.consentd.store.current(appId: NoticeDemo.appId, subjectId: "demo-1")
+            let subjectId = try #require(event["subjectId"] as? String)
+            #expect(response.object["subjectToken"] is String)
+            let stored = try await server.consentd.store.current(appId: NoticeDemo.appId, subjectId: subjectId)
             #expect(stored?.consent.tcString == response.object["tcString"] as? String)
 
             let refused = try await client.send(.post, "/demo/result", json: save.replacingOccurrences(of: "[1,3]", with: "[1,3,99]"))
             #expect(refused.status == .unprocessableContent && refused.errorCode == "notice_result_refused")
             // Bodies of the wrong shape are refused, never a crash (schemathesis found options "AAA").
-            for body in [#"{"options":"AAA","message":{},"subjectId":""}"#, #"{"options":[null,null],"message":{},"subjectId":""}"#,
-                         #"{"options":{},"message":"x","subjectId":"s"}"#, #"{"options":{},"message":[1],"subjectId":"s"}"#, "[]", "3"] {
+            for body in [#"{"options":"AAA","message":{},"credential":"\#(key)"}"#, #"{"options":[null,null],"message":{},"credential":"\#(key)"}"#,
+                         #"{"options":{},"message":"x","credential":"\#(key)"}"#, #"{"options":{},"message":[1],"credential":"\#(key)"}"#,
+                         #"{"options":{},"message":{},"credential":"\#(key)","subjectId":3}"#, "[]", "3"] {
                 let answer = try await client.send(.post, "/demo/result", json: body)
                 #expect(answer.status == .badRequest, "\(body)")
             }

@@ -105,6 +105,7 @@ PUBLISHERS_YAML = """\
 publishers:
   - id: pub-1
     name: Example
+    apps: [{app}]
     vendorIds: [1, 755]
     adTechProviders:
       - id: 89
@@ -189,10 +190,10 @@ def main() -> int:
         bin_dir = resolve_bin_dir(args.bin)
         temp = TempDir("consentd-fuzz-", args.keep)
         with temp as workdir:
-            publishers = workdir / "publishers.yaml"
-            publishers.write_text(PUBLISHERS_YAML)
-            server = Consentd(bin_dir, workdir, database=args.database, publishers=publishers)
             app = f"fuzz-{run_id()}"
+            publishers = workdir / "publishers.yaml"
+            publishers.write_text(PUBLISHERS_YAML.replace("{app}", app))
+            server = Consentd(bin_dir, workdir, database=args.database, publishers=publishers)
             secret = create_key(bin_dir, app, "secret", server.database)
             report_dir = Path(args.report_dir).resolve() if args.report_dir else workdir / "report"
             report_dir.mkdir(parents=True, exist_ok=True)

@@ -62,19 +62,34 @@ public final class APIKeys: Sendable {
         return (key, kind.prefix + keyId + "_" + secret)
     }
 
-    /// Creates the key `keyId`, or gives it a new secret when it exists (and revives it), and
-    /// returns its full text: for a key consentd itself hands out (the demo site's page).
-    public func replace(keyId: String, appId: String, kind: APIKey.Kind, label: String, now: Date = Date()) async throws -> String {
+    /// The text of a key consentd itself hands out (the demo's pages): the newest live key of
+    /// `appId` whose id starts with `idPrefix` (8 characters) gets a new secret, so the tokens it
+    /// minted keep working. A revoked key is never revived: when none is live, a new key is made
+    /// with the id `idPrefix` and 4 random characters (random ids never start with a prefix that
+    /// holds an `o` or a `0`, which the random alphabet lacks).
+    public func renewOwnKey(idPrefix: String, appId: String, kind: APIKey.Kind, label: String, now: Date = Date()) async throws -> String {
         guard AppID.isValid(appId) else { throw KeyError.badAppId(appId) }
+        precondition(idPrefix.utf8.count == 8, "an own key's id prefix has 8 characters")
         let secret = Self.randomText(count: 32)
         let hash = SHA256.hash(data: Data(secret.utf8)).hexString
         let createdAt = Timestamps.milliseconds(now)
-        try await database.transaction { db in
-            try await db.raw("DELETE FROM api_keys WHERE key_id = \(bind: keyId)").run()
+        let keyId = try await database.transaction { db -> String in
+            if let live = try await db.raw("""
+                SELECT key_id FROM api_keys
+                WHERE app_id = \(bind: appId) AND kind = \(bind: kind.rawValue) AND key_id LIKE \(bind: idPrefix + "%") AND revoked_at_ms IS NULL
+                ORDER BY created_at_ms DESC, key_id DESC
+                """).first()?.decode(column: "key_id", as: String.self) {
+                try await db.raw("""
+                    UPDATE api_keys SET secret_sha256 = \(bind: hash) WHERE key_id = \(bind: live) AND revoked_at_ms IS NULL
+                    """).run()
+                return live
+            }
+            let keyId = idPrefix + Self.randomText(count: 4)
             try await db.raw("""
                 INSERT INTO api_keys (key_id, app_id, kind, secret_sha256, label, created_at_ms)
                 VALUES (\(bind: keyId), \(bind: appId), \(bind: kind.rawValue), \(bind: hash), \(bind: label), \(bind: createdAt))
                 """).run()
+            return keyId
         }
         _ = cache.withLock { $0.removeValue(forKey: keyId) }
         return kind.prefix + keyId + "_" + secret

@@ -12,6 +12,10 @@ import Foundation
 ///   subject (`POST /v1/consents` without `subjectId`): it does not expire, and only the
 ///   installation that created the subject holds it.
 ///
+/// A website's visitor gets a token of the first format from the page's publishable key
+/// (`POST /v1/web/choices`): it expires after `ServerSettings.webTokenLifetime` (30 days) and the
+/// page's session call renews it in the last third of its life.
+///
 /// Either names the key that minted it (`keyId`), so it dies when that key is revoked, and
 /// neither outlives an erasure of its subject (`ErasedSubject`). It reads
 /// `ckt_<payload>.<signature>`: the payload is base64url JSON `{"app","sub","key","iat","exp"}`
@@ -36,6 +40,14 @@ public struct SubjectToken: Sendable, Equatable {
         self.keyId = keyId
         self.issuedAt = issuedAt
         self.expiresAt = expiresAt
+    }
+
+    /// A token for a subject a publishable key created: an installation token (`lifetime` nil,
+    /// it does not expire) or a web visitor's token that expires after `lifetime`.
+    init(appId: String, subjectHash: String, keyId: String, lifetime: Duration?, now: Date) {
+        self.init(appId: appId, subjectHash: subjectHash, keyId: keyId,
+                  issuedAt: lifetime.map { _ in Timestamps.milliseconds(now) },
+                  expiresAt: lifetime.map { Int64(now.timeIntervalSince1970) + $0.components.seconds })
     }
 
     /// The default lifetime of a session token (15 minutes).

@@ -32,6 +32,18 @@ public final class ConsentStore: Sendable {
         public var json: String
         /// False when this event id was appended before and the first answer is repeated.
         public var created: Bool
+        /// Set when consentd made the answer's subject for this event (it came without
+        /// `subjectId`), now or in the first answer a retry repeats.
+        public var creation: Creation? = nil
+
+        /// Who made a subject consentd created, and when: what decides whether a retry may be
+        /// given a token for it.
+        public struct Creation: Sendable, Equatable {
+            /// The key the creating event came with; nil in answers stored before it was kept.
+            public var keyId: String?
+            /// When the event was first answered, in milliseconds since 1970.
+            public var firstAnsweredAt: Int64
+        }
 
         /// The answer as a value.
         public func result() throws -> AppendResult {
@@ -42,10 +54,12 @@ public final class ConsentStore: Sendable {
     /// Appends one event for `appId`. A retry of an event already stored (same event id, same
     /// content) returns the first answer; the same event id with other content throws
     /// `StoreError.eventIdConflict`.
+    /// `keyId` is the key the request came with (kept with the answer of an event that creates
+    /// its subject).
     public func append(
-        appId: String, request: CheckedConsentEvent, credential: CredentialKind, receivedAt: Date = Date()
+        appId: String, request: CheckedConsentEvent, credential: CredentialKind, keyId: String? = nil, receivedAt: Date = Date()
     ) async throws -> AppendAnswer {
-        try await committer.submit(pending(appId: appId, request: request, credential: credential, receivedAt: receivedAt))
+        try await committer.submit(pending(appId: appId, request: request, credential: credential, keyId: keyId, receivedAt: receivedAt))
     }
 
     /// Appends several events for `appId` in one transaction, in the order given, each decided
@@ -54,16 +68,16 @@ public final class ConsentStore: Sendable {
     /// `append` would have thrown for it alone (`StoreError.eventIdConflict`). Throws when the
     /// transaction as a whole failed, in which case nothing was appended.
     public func append(
-        appId: String, contentsOf requests: [CheckedConsentEvent], credential: CredentialKind, receivedAt: Date = Date()
+        appId: String, contentsOf requests: [CheckedConsentEvent], credential: CredentialKind, keyId: String? = nil, receivedAt: Date = Date()
     ) async throws -> [Result<AppendAnswer, any Error>] {
         try await committer.submit(contentsOf: requests.map {
-            pending(appId: appId, request: $0, credential: credential, receivedAt: receivedAt)
+            pending(appId: appId, request: $0, credential: credential, keyId: keyId, receivedAt: receivedAt)
         })
     }
 
     /// An event made ready for the committer: the subject hashed (or made), the content serialized
     /// and fingerprinted. Done here, on the caller's task, so the single writer only assembles text.
-    private func pending(appId: String, request: CheckedConsentEvent, credential: CredentialKind, receivedAt: Date) -> PendingAppend {
+    private func pending(appId: String, request: CheckedConsentEvent, credential: CredentialKind, keyId: String?, receivedAt: Date) -> PendingAppend {
         let givenSubject = request.subjectId
         let subjectId = givenSubject ?? Self.newSubjectId()
         let subjectHash = secret.subjectHash(appId: appId, subjectId: subjectId)
@@ -74,7 +88,7 @@ public final class ConsentStore: Sendable {
             appId: appId, eventId: request.eventId, subjectId: subjectId,
             subjectWasGenerated: givenSubject == nil, subjectHash: subjectHash,
             collectedAt: request.collectedAtMilliseconds, receivedAt: Timestamps.milliseconds(receivedAt),
-            credential: credential, consentJSON: consentJSON, fingerprint: fingerprint)
+            credential: credential, keyId: keyId, consentJSON: consentJSON, fingerprint: fingerprint)
     }
 
     /// The subject's current state, nil when the subject has none.
@@ -178,19 +192,37 @@ public final class ConsentStore: Sendable {
     /// The last erasure of each of `subjectIds` that was ever erased, by subject id, in one query.
     public func erasures(appId: String, subjectIds: some Collection<String>) async throws -> [String: ErasedSubject] {
         let byHash = Dictionary(subjectIds.map { (secret.subjectHash(appId: appId, subjectId: $0), $0) }, uniquingKeysWith: { first, _ in first })
-        guard !byHash.isEmpty else { return [:] }
-        let hashes = Array(byHash.keys)
+        return try await erasures(appId: appId, subjectHashes: Array(byHash.keys)).reduce(into: [:]) { found, entry in
+            if let subjectId = byHash[entry.key] { found[subjectId] = entry.value }
+        }
+    }
+
+    /// The last erasure of each of `subjectHashes` (stored subject ids, as a subject token names
+    /// its subject) that was ever erased, by hash, in one query.
+    public func erasures(appId: String, subjectHashes: [String]) async throws -> [String: ErasedSubject] {
+        guard !subjectHashes.isEmpty else { return [:] }
         return try await database.read { db in
             var found: [String: ErasedSubject] = [:]
             for row in try await db.raw("""
                 SELECT subject_hash, erased_at_ms, restarted_at_ms FROM erased_subjects
-                WHERE subject_hash IN (\(binds: hashes)) AND app_id = \(bind: appId)
+                WHERE subject_hash IN (\(binds: subjectHashes)) AND app_id = \(bind: appId)
                 """).all() {
-                guard let subjectId = byHash[try row.decode(column: "subject_hash", as: String.self)] else { continue }
-                found[subjectId] = try ErasedSubject(erasedAt: row.decode(column: "erased_at_ms", as: Int64.self),
-                                                     restartedAt: row.decode(column: "restarted_at_ms", as: Int64?.self))
+                found[try row.decode(column: "subject_hash", as: String.self)] = try ErasedSubject(
+                    erasedAt: row.decode(column: "erased_at_ms", as: Int64.self), restartedAt: row.decode(column: "restarted_at_ms", as: Int64?.self))
             }
             return found
+        }
+    }
+
+    /// What a subject stored since `since`: its events and the characters of their stored records.
+    public func usage(appId: String, subjectHash: String, since: Date) async throws -> (events: Int, bytes: Int) {
+        let after = Timestamps.milliseconds(since)
+        return try await database.read { db in
+            guard let row = try await db.raw("""
+                SELECT COUNT(*) AS n, COALESCE(SUM(LENGTH(record)), 0) AS b FROM consent_events
+                WHERE subject_hash = \(bind: subjectHash) AND received_at_ms > \(bind: after)
+                """).first() else { return (0, 0) }
+            return (Int(try row.decode(column: "n", as: Int64.self)), Int(try row.decode(column: "b", as: Int64.self)))
         }
     }
 
@@ -226,6 +258,7 @@ public final class ConsentStore: Sendable {
         let collectedAt: Int64
         let receivedAt: Int64
         let credential: CredentialKind
+        let keyId: String?
         let consentJSON: String
         let fingerprint: String
     }
@@ -246,6 +279,9 @@ public final class ConsentStore: Sendable {
     struct StoredAnswer: Codable {
         var outcome: AppendOutcome
         var generatedSubjectId: String?
+        /// With `generatedSubjectId`: the key the creating event came with (absent from answers
+        /// written before it was kept, which then never give a retry a token).
+        var creatingKeyId: String?
         /// The winning event's id and times.
         var eventId: String
         var collectedAt: Int64
@@ -347,7 +383,7 @@ public final class ConsentStore: Sendable {
                 let recordHash = HashChain.recordHash(record)
                 chain = HashChain.link(previous: chain, sequence: sequence, recordHash: recordHash)
                 let answerText = answerJSON(outcome: outcome, generatedSubjectId: event.subjectWasGenerated ? event.subjectId : nil,
-                                            winner: winner)
+                                            creatingKeyId: event.keyId, winner: winner)
                 existing[event.eventId] = (event.fingerprint, answerText)
                 inserts.append("""
                     (\(bind: appId), \(bind: sequence), \(bind: event.eventId), \(bind: event.subjectHash), \(bind: event.collectedAt), \
@@ -355,7 +391,8 @@ public final class ConsentStore: Sendable {
                     \(bind: record), \(bind: answerText), \(bind: recordHash), \(bind: chain))
                     """)
                 results[index] = .success(AppendAnswer(
-                    json: responseJSON(eventId: event.eventId, subjectId: event.subjectId, outcome: outcome, winner: winner), created: true))
+                    json: responseJSON(eventId: event.eventId, subjectId: event.subjectId, outcome: outcome, winner: winner), created: true,
+                    creation: event.subjectWasGenerated ? AppendAnswer.Creation(keyId: event.keyId, firstAnsweredAt: event.receivedAt) : nil))
             }
 
             guard !inserts.isEmpty else { continue }
@@ -437,7 +474,8 @@ public final class ConsentStore: Sendable {
             return .success(AppendAnswer(
                 json: responseJSON(eventId: event.eventId, subjectId: stored.generatedSubjectId ?? event.subjectId,
                                    outcome: stored.outcome, winner: winner),
-                created: false))
+                created: false,
+                creation: stored.generatedSubjectId == nil ? nil : AppendAnswer.Creation(keyId: stored.creatingKeyId, firstAnsweredAt: stored.receivedAt)))
         } catch {
             return .failure(error)
         }
@@ -458,10 +496,11 @@ public final class ConsentStore: Sendable {
     }
 
     /// The first answer as stored for retries (a `StoredAnswer` in JSON).
-    private static func answerJSON(outcome: AppendOutcome, generatedSubjectId: String?, winner: CurrentRow) -> String {
+    private static func answerJSON(outcome: AppendOutcome, generatedSubjectId: String?, creatingKeyId: String?, winner: CurrentRow) -> String {
         var json = JSONText()
         json.beginObject()
         json.key("collectedAt"); json.integer(winner.collectedAt)
+        if generatedSubjectId != nil, let creatingKeyId { json.key("creatingKeyId"); json.string(creatingKeyId) }
         json.key("eventId"); json.string(winner.eventId)
         if let generatedSubjectId { json.key("generatedSubjectId"); json.string(generatedSubjectId) }
         json.key("outcome"); json.string(outcome.rawValue)

@@ -35,6 +35,7 @@ extension Consentd {
             guard let key = try await keys.liveKey(id: subject.keyId), key.appId == subject.appId else {
                 throw APIError(.unauthorized, "unauthorized", "the key that minted this subject token was revoked")
             }
+            try await refuseErased(subject)
             principal = Principal(appId: subject.appId, credential: .subjectToken, keyId: subject.keyId, token: subject)
             limitKey = "subject:" + subject.subjectHash
         } else {

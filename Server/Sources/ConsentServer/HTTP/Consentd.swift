@@ -82,7 +82,7 @@ public final class Consentd: Sendable {
         self.assets = assets
         self.storageDisclosures = StorageDisclosures(catalog: catalog)
         self.demo = NoticeDemo(
-            catalog: catalog, cmp: CMPIdentity(cmpId: settings.cmp.id, cmpVersion: settings.cmp.version), store: store)
+            catalog: catalog, cmp: CMPIdentity(cmpId: settings.cmp.id, cmpVersion: settings.cmp.version))
         self.web = WebCMP(
             catalog: catalog, cmp: CMPIdentity(cmpId: settings.cmp.id, cmpVersion: settings.cmp.version),
             configuration: settings.demo ? DemoSite.adding(to: publishers, catalog: catalog) : publishers)

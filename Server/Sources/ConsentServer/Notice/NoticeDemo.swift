@@ -7,18 +7,22 @@ import TCF
 
 /// `/demo`: the consent notice on a sample publisher. The page asks for a document
 /// (``document(_:)``), shows the notice with it, and sends the notice's result back
-/// (``decide(_:)``), which is checked against the same document, turned into the decision the
-/// SDK would record, and appended as a consent event of the app `demo`.
+/// (``decide(_:)``), which is checked against the same document and turned into the decision the
+/// SDK would record. The route appends it as a consent event of the app `demo-playground` by the
+/// rules of every other write (`Consentd.appendEvents`): the page's publishable key creates the
+/// visitor's subject, and only the token it gets back writes that subject again.
 ///
 /// It uses the SDK's own pieces (ConsentKitUI's `NoticeDocument` and `NoticeResult`, the TCF
 /// encoder and decoder), so what the demo shows is what an app records.
 struct NoticeDemo: Sendable {
-    /// The app id the demo's events are stored under.
-    static let appId = "demo"
+    /// The app id the playground's events are stored under: not the demo site's (`demo`), so
+    /// that its visitors' subjects are out of the playground's reach.
+    static let appId = "demo-playground"
 
     let catalog: VendorListCatalog
     let cmp: CMPIdentity
-    let store: ConsentStore
+    /// How many notices are built at once.
+    let builds = DemoBuildLimit()
 
     /// What the demo page asks for.
     struct Options: Decodable, Sendable {
@@ -37,18 +41,33 @@ struct NoticeDemo: Sendable {
     }
 
     /// A result to record: the options the document was built with, the page's message (kept
-    /// as its JSON text, for `NoticeResult` to check), and the anonymous subject the page keeps.
+    /// as its JSON text, for `NoticeResult` to check), the page's credential (its publishable
+    /// key, or the subject token the first result gave it) and, with a token, its subject.
     struct Decide: Sendable {
         var options: Options
         var message: Data
-        var subjectId: String
+        var credential: String
+        var subjectId: String?
 
-        /// Reads `{"options": {…}, "message": {…}, "subjectId": "…"}`.
+        /// Reads `{"options": {…}, "message": {…}, "credential": "…", "subjectId"?: "…"}`.
         init(json: Data) throws {
             guard let body = try? JSONSerialization.jsonObject(with: json) as? [String: Any] else {
-                throw APIError.badRequest("the body must be a JSON object with options, message and subjectId")
+                throw APIError.badRequest("the body must be a JSON object with options, message, credential and subjectId")
             }
-            guard let subject = body["subjectId"] as? String else { throw APIError.badRequest("subjectId is required", field: "subjectId") }
+            do throws(InvalidField) {
+                try StrictJSONObject.check(json, known: ["options", "message", "credential", "subjectId"])
+            } catch {
+                throw APIError(error)
+            }
+            guard let credential = body["credential"] as? String else {
+                throw APIError.badRequest("credential is required: the playground's page key, or the subject token its first result returned",
+                                          field: "credential")
+            }
+            switch body["subjectId"] {
+            case nil, is NSNull: subjectId = nil
+            case let subject as String: subjectId = subject
+            default: throw APIError.badRequest("subjectId must be text", field: "subjectId")
+            }
             guard let message = body["message"] as? [String: Any], JSONSerialization.isValidJSONObject(message) else {
                 throw APIError.badRequest("message must be the notice's result object", field: "message")
             }
@@ -62,7 +81,7 @@ struct NoticeDemo: Sendable {
                 throw APIError.badRequest("options: \(error)", field: "options")
             }
             self.message = try JSONSerialization.data(withJSONObject: message)
-            self.subjectId = subject
+            self.credential = credential
         }
     }
 
@@ -133,11 +152,13 @@ struct NoticeDemo: Sendable {
         var decoded: TCString?
         /// consentd's answer to the stored event.
         var event: AppendResult?
+        /// The token that alone writes the subject again, when the page key created it.
+        var subjectToken: String?
     }
 
-    /// Checks the page's result against the document the options give, records it and answers
-    /// what was written.
-    func decide(_ request: Decide) async throws -> Answer {
+    /// Checks the page's result against the document the options give: the choice to record
+    /// (for `subjectId`, nil to create a subject), nil when the notice was closed without one.
+    func decide(_ request: Decide) throws -> (answer: Answer, choice: RecordedChoice?) {
         let (document, scope, current) = try document(request.options)
         let result: NoticeResult
         do {
@@ -147,16 +168,16 @@ struct NoticeDemo: Sendable {
         }
         let now = Date()
         guard let decision = try result.decision(document: document, scope: scope, current: current, at: now) else {
-            return Answer(action: result.action.rawValue)
+            return (Answer(action: result.action.rawValue), nil)
         }
         let choice = try RecordedChoice(
             decision: decision, cmp: cmp, subjectId: request.subjectId, at: now,
             proof: ConsentProof(noticeId: "demo-\(document.mode.rawValue)", noticeVersion: String(document.noticeVersion), language: document.language,
                                 sdkVersion: "consentd-demo", platform: .web, method: RecordedChoice.method(result.action)))
-        let stored = try await store.append(appId: Self.appId, request: try choice.checkedEvent(fieldPrefix: "message."), credential: .secret)
-        return Answer(
+        let answer = Answer(
             action: result.action.rawValue, tcString: choice.tcString, addtlConsent: choice.addtlConsent, googleStatus: choice.google.rawValue,
             npa: choice.google == .nonPersonalized, prefersAdFree: choice.prefersAdFree, languageFallback: document.languageFallback,
-            decoded: choice.decoded, event: try stored.result())
+            decoded: choice.decoded)
+        return (answer, choice)
     }
 }

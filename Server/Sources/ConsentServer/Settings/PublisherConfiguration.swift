@@ -12,6 +12,15 @@ public struct PublisherConfiguration: Sendable, Equatable {
     public var publishers: [String: AppConfig.Publisher]
     /// The websites by app id (the app id of the publishable key the site's page sends).
     public var websites: [String: Website]
+    /// The apps each publisher belongs to, by publisher id (its `apps:` list): only their keys
+    /// read it (`GET /v1/config`, `GET /v1/vendor-list/trimmed`). A website's app reads the
+    /// publishers it names as well.
+    public var publisherApps: [String: Set<String>]
+
+    /// Whether `appId`'s keys may read publisher `publisherId`.
+    public func publisher(_ publisherId: String, belongsTo appId: String) -> Bool {
+        publisherApps[publisherId]?.contains(appId) == true || websites[appId]?.publisherIds.contains(publisherId) == true
+    }
 
     /// A website whose consent notice and CMP API consentd serves: the notice shows the
     /// vendors and ad-tech providers of its publishers.
@@ -38,9 +47,10 @@ public struct PublisherConfiguration: Sendable, Equatable {
     public static let empty = PublisherConfiguration(publishers: [:])
 
     /// Creates a configuration.
-    public init(publishers: [String: AppConfig.Publisher], websites: [String: Website] = [:]) {
+    public init(publishers: [String: AppConfig.Publisher], websites: [String: Website] = [:], publisherApps: [String: Set<String>] = [:]) {
         self.publishers = publishers
         self.websites = websites
+        self.publisherApps = publisherApps
     }
 
     /// Reads a configuration file.
@@ -68,15 +78,27 @@ public struct PublisherConfiguration: Sendable, Equatable {
         let reader = Reader(file: file)
         let top = try reader.mapping(root, field: "", known: ["publishers", "websites"])
         var publishers: [String: AppConfig.Publisher] = [:]
+        var publisherApps: [String: Set<String>] = [:]
         let publishersNodes: [Node] = if let list = top["publishers"] { try reader.sequence(list, field: "publishers") } else { [] }
         for (index, node) in publishersNodes.enumerated() {
             let field = "publishers[\(index)]"
-            let entry = try reader.mapping(node, field: field, known: ["id", "name", "vendorIds", "adTechProviders", "nonPersonalizedOnly"])
+            let entry = try reader.mapping(node, field: field, known: ["id", "name", "apps", "vendorIds", "adTechProviders", "nonPersonalizedOnly"])
             let id = try reader.string(try reader.required(entry, "id", in: node, field: field), field: "\(field).id")
             if publishers[id] != nil {
                 throw reader.error(entry["id"], field: "\(field).id", "publisher id \(id) appears twice")
             }
             let name = try reader.string(try reader.required(entry, "name", in: node, field: field), field: "\(field).name")
+            var apps: Set<String> = []
+            if let list = entry["apps"] {
+                for (appIndex, appNode) in try reader.sequence(list, field: "\(field).apps").enumerated() {
+                    let app = try reader.string(appNode, field: "\(field).apps[\(appIndex)]")
+                    guard AppID.isValid(app) else {
+                        throw reader.error(appNode, field: "\(field).apps[\(appIndex)]", "is not an app id (letters, digits, '.', '-', '_')")
+                    }
+                    apps.insert(app)
+                }
+            }
+            publisherApps[id] = apps
             var vendorIds: [Int] = []
             if let vendors = entry["vendorIds"] {
                 for (vendorIndex, vendor) in try reader.sequence(vendors, field: "\(field).vendorIds").enumerated() {
@@ -136,7 +158,7 @@ public struct PublisherConfiguration: Sendable, Equatable {
                 appId: appId, name: try reader.string(try reader.required(entry, "name", in: node, field: field), field: "\(field).name"),
                 privacyPolicyURL: privacy, publisherIds: publisherIds)
         }
-        return PublisherConfiguration(publishers: publishers, websites: websites)
+        return PublisherConfiguration(publishers: publishers, websites: websites, publisherApps: publisherApps)
     }
 
     /// Walks YAML nodes, turning every surprise into an error with a line number.

@@ -79,6 +79,25 @@ public struct ServerSettings: Sendable {
     /// consent through `__tcfapiLocator` (on ``host``; 0: any free port).
     public var demoFramePort = 0
 
+    // MARK: Credential and data rules (issue 24)
+
+    /// Whether a caller may pretend a region: `debugRegion` in `POST /v1/web/session` and
+    /// `debug_geo` in `GET /v1/config`. Off by default, so that a debug attribute left on a page
+    /// or an app cannot turn GDPR off for real visitors; turn it on for test setups only.
+    public var allowDebugRegion = false
+
+    /// How long a subject token minted for a website's visitor (`POST /v1/web/choices` with a
+    /// page key) works: 30 days. `POST /v1/web/session` hands the page a renewed one in the last
+    /// third of its life; an expired one is refused, and the page starts again with its key.
+    public var webTokenLifetime: Duration = .seconds(30 * 86_400)
+
+    /// What an anonymous subject (created with a publishable key, written with the token it
+    /// got) may store in 24 hours: events (past it `429 subject_quota_exceeded`) and bytes of
+    /// stored records (past it `413 subject_quota_exceeded`). 0 turns a bound off.
+    public var anonymousSubjectEventsPerDay = 200
+    /// See ``anonymousSubjectEventsPerDay``: 2 MiB.
+    public var anonymousSubjectBytesPerDay = 2 * 1024 * 1024
+
     /// The defaults.
     public init() {}
 }

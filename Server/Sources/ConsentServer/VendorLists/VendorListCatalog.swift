@@ -59,6 +59,9 @@ public final class VendorListCatalog: Sendable {
     /// The list held now, as served.
     public var document: ServedDocument { held.withLock { $0.document } }
 
+    /// How many trimmed lists are cached now.
+    var cachedTrimmedCount: Int { held.withLock { $0.trimmed.count } }
+
     /// The languages a translation is loaded for.
     public var languages: [String] { translations.keys.sorted() }
 
@@ -102,8 +105,30 @@ public final class VendorListCatalog: Sendable {
     /// list. Otherwise the list comes in English, and `languageFallback` says what was asked and
     /// why it is not given: `{"requested": "DE", "reason": "…"}`. So a 2020 GVL v2 translation is
     /// never served with a v3 list, whose purpose 11 and data categories it lacks.
+    ///
+    /// Lists are cached only for the languages a translation is loaded for (and English): a
+    /// language tag consentd does not hold is answered from the English list's cache entry, with
+    /// its `languageFallback` added, so that made-up tags neither build a list each nor push the
+    /// lists in use out of the cache.
     public func trimmed(vendorIds: [Int], language: String?) throws -> ServedDocument {
-        let requested = language?.lowercased()
+        if let requested = language?.lowercased(), requested != "en", translations[requested] == nil {
+            let english = try trimmed(vendorIds: vendorIds, language: nil)
+            let reason = "no \(requested.uppercased()) translation is loaded"
+                + (languages.isEmpty ? "" : " (loaded: \(languages.map { $0.uppercased() }.joined(separator: ", ")))")
+            let note = try JSONSerialization.data(withJSONObject: ["requested": requested.uppercased(), "reason": reason], options: [.sortedKeys])
+            // The English list is a JSON object written by this catalog: the note goes in first.
+            var body = Data(#"{"languageFallback":"#.utf8)
+            body.append(note)
+            body.append(contentsOf: Array(",".utf8))
+            body.append(english.body.dropFirst())
+            return ServedDocument(body: body)
+        }
+        return try cachedTrimmed(vendorIds: vendorIds, language: language)
+    }
+
+    /// ``trimmed(vendorIds:language:)`` for English or a loaded translation, through the cache.
+    private func cachedTrimmed(vendorIds: [Int], language: String?) throws -> ServedDocument {
+        let requested = language.map { $0.lowercased() }.flatMap { $0 == "en" ? nil : $0 }
         let (source, etag, list) = held.withLock { ($0.document.body, $0.document.etag, $0.list) }
         var translation: ServedDocument?
         var fallback: String?
@@ -117,9 +142,6 @@ public final class VendorListCatalog: Sendable {
                     fallback = "the \(requested.uppercased()) translation loaded does not cover vendor list "
                         + "v\(list.gvlSpecificationVersion) #\(list.vendorListVersion): it has no text for \(shown)"
                 }
-            } else {
-                fallback = "no \(requested.uppercased()) translation is loaded"
-                    + (languages.isEmpty ? "" : " (loaded: \(languages.map { $0.uppercased() }.joined(separator: ", ")))")
             }
         }
         let key = "\(etag)|\(requested ?? "")|\(vendorIds.map(String.init).joined(separator: ","))"

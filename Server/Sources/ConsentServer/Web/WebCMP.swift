@@ -1,5 +1,6 @@
 import ConsentKit
 import ConsentKitUI
+import ConsentRequests
 import ConsentdAPI
 import Foundation
 import TCF
@@ -56,8 +57,12 @@ struct WebCMP: Sendable {
         var addtlConsent: String?
         /// The visitor opened their privacy settings: the document, on the second layer.
         var reopen: Bool?
-        /// A region to pretend (`eea`, `other`), for testing a page.
+        /// A region to pretend (`eea`, `not_eea`), for testing a page: honoured only when the
+        /// operator allows it (`--allow-debug-region`), ignored otherwise.
         var debugRegion: DebugRegion?
+
+        /// The body's fields: any other is refused.
+        static let fieldNames: Set<String> = ["credential", "language", "tcString", "addtlConsent", "reopen", "debugRegion"]
     }
 
     /// The answer to a page view, as JSON text: `gdprApplies`, `region`, `ask` (the ask rules'
@@ -66,7 +71,8 @@ struct WebCMP: Sendable {
     /// string, or for "GDPR does not apply"; null when the visitor is to be asked or nothing is
     /// stored), and, when the notice is to be shown, `uiTCData` (what the API says while it is on
     /// screen: no consent, legitimate interests as disclosed) and `document` (the notice's).
-    /// `storedStringRefused` says why a stored string that does not decode was ignored.
+    /// `storedStringRefused` says why a stored string was ignored: it does not decode, or its
+    /// Created or LastUpdated lies in the future (no decision: the visitor is asked again).
     func session(_ request: SessionRequest, appId: String, region: RegionDecision, now: Date) throws -> String {
         let site = try site(appId: appId)
         let list = catalog.vendorList
@@ -79,7 +85,13 @@ struct WebCMP: Sendable {
         var stored: (text: String, decoded: TCString)?
         if let text = request.tcString, !text.isEmpty {
             do {
-                stored = (text, try TCString(decoding: text))
+                let decoded = try TCString(decoding: text)
+                if let future = Self.futureDate(of: decoded, now: now) {
+                    // Nobody decided in the future: such a string never expires, so it is no decision.
+                    refused = future
+                } else {
+                    stored = (text, decoded)
+                }
             } catch {
                 refused = "\(error)"
             }
@@ -138,8 +150,17 @@ struct WebCMP: Sendable {
         /// The app's TC string and AC string.
         var appConsent: (tcString: String, addtlConsent: String?)?
 
+        /// The body's fields, and `appConsent`'s: any other is refused.
+        static let fieldNames: Set<String> = ["credential", "language", "tcString", "addtlConsent", "reopen", "subjectId", "message", "appConsent"]
+        static let appConsentFieldNames: Set<String> = ["tcString", "addtlConsent"]
+
         /// Reads `{"credential", "language"?, "tcString"?, "reopen"?, "subjectId"?, and "message" or "appConsent"}`.
         init(json: Data) throws {
+            do throws(InvalidField) {
+                try StrictJSONObject.check(json, known: Self.fieldNames, nested: ["appConsent": Self.appConsentFieldNames])
+            } catch {
+                throw APIError(error)
+            }
             guard let body = try? JSONSerialization.jsonObject(with: json) as? [String: Any] else {
                 throw APIError.badRequest("the body must be a JSON object with credential and message or appConsent")
             }
@@ -154,7 +175,11 @@ struct WebCMP: Sendable {
             tcString = try text("tcString")
             addtlConsent = try text("addtlConsent")
             subjectId = try text("subjectId")
-            reopen = body["reopen"] as? Bool ?? false
+            switch body["reopen"] {
+            case nil, is NSNull: reopen = false
+            case let flag as Bool: reopen = flag
+            default: throw APIError.badRequest("reopen must be true or false", field: "reopen")
+            }
             if let message = body["message"] {
                 guard let object = message as? [String: Any], JSONSerialization.isValidJSONObject(object) else {
                     throw APIError.badRequest("message must be the notice's result object", field: "message")
@@ -164,7 +189,11 @@ struct WebCMP: Sendable {
                 guard let object = app as? [String: Any], let tc = object["tcString"] as? String else {
                     throw APIError.badRequest("appConsent must be an object with the app's tcString", field: "appConsent")
                 }
-                appConsent = (tc, object["addtlConsent"] as? String)
+                switch object["addtlConsent"] {
+                case nil, is NSNull: appConsent = (tc, nil)
+                case let ac as String: appConsent = (tc, ac)
+                default: throw APIError.badRequest("appConsent.addtlConsent must be text", field: "appConsent.addtlConsent")
+                }
             } else {
                 throw APIError.badRequest("message (the notice's result) or appConsent (the app's decision) is required", field: "message")
             }
@@ -185,13 +214,21 @@ struct WebCMP: Sendable {
             } catch {
                 throw APIError(.unprocessableContent, "invalid_tc_string", "the app's TC string does not decode: \(error)", field: "appConsent.tcString")
             }
+            if let future = Self.futureDate(of: decoded, now: now) {
+                throw APIError(.unprocessableContent, "invalid_tc_string", "the app's TC string is refused: \(future)", field: "appConsent.tcString")
+            }
+            if let ac = app.addtlConsent, Self.checkedAC(ac) == nil {
+                throw APIError(.unprocessableContent, "invalid_consent_string",
+                               "the app's Additional Consent string is not one: 2~consented ids~dv.disclosed ids (such as 2~89~dv.1051), "
+                               + "ids decimal from 1 without leading zeros", field: "appConsent.addtlConsent")
+            }
             let proof = ConsentProof(noticeId: noticeId, noticeVersion: "0", language: decoded.consentLanguage.lowercased(),
                                      sdkVersion: Self.sdkVersion, platform: .web, method: .sync)
             return ("sync", try RecordedChoice(received: app.tcString, decoded: decoded, addtlConsent: Self.checkedAC(app.addtlConsent),
                                                subjectId: request.subjectId, at: now, proof: proof))
         }
         let current = request.tcString.flatMap { text -> ConsentState? in
-            guard !text.isEmpty, let decoded = try? TCString(decoding: text) else { return nil }
+            guard !text.isEmpty, let decoded = try? TCString(decoding: text), Self.futureDate(of: decoded, now: now) == nil else { return nil }
             return ConsentState(tcString: decoded, additionalConsent: Self.checkedAC(request.addtlConsent))
         }
         let scope = try scope(site, language: language)
@@ -264,15 +301,26 @@ struct WebCMP: Sendable {
 
     // MARK: - Small rules
 
+    /// Why a string's Created or LastUpdated lies after `now` by more than the clock skew events
+    /// are allowed (`CheckedConsentEvent.allowedClockSkew`, 10 minutes); nil when neither does.
+    static func futureDate(of string: TCString, now: Date) -> String? {
+        let latest = now.addingTimeInterval(CheckedConsentEvent.allowedClockSkew)
+        for (name, stamp) in [("Created", string.created), ("LastUpdated", string.lastUpdated)] where stamp.date > latest {
+            return "its \(name) (\(stamp.iso8601)) lies more than 10 minutes after the server's clock"
+        }
+        return nil
+    }
+
     /// An ISO 639-1 code from a browser's language tag (`de-AT` → `de`); English when it is not one.
     static func language(_ tag: String?) -> String {
         let code = (tag ?? "").prefix { $0 != "-" && $0 != "_" }.lowercased()
         return code.count == 2 && code.allSatisfy({ $0 >= "a" && $0 <= "z" }) ? code : "en"
     }
 
-    /// An Additional Consent string the page kept, when it has the shape Google specifies; nil otherwise.
+    /// An Additional Consent string the page kept, when it has the shape Google specifies (and
+    /// the one spelling of its ids `POST /v1/consents` accepts); nil otherwise.
     static func checkedAC(_ text: String?) -> String? {
-        guard let text, AdditionalConsent.parse(text) != nil else { return nil }
+        guard let text, AdditionalConsent.parse(text) != nil, CheckedConsentEvent.isWellFormedAdditionalConsent(text) else { return nil }
         return text
     }
 

@@ -17,6 +17,7 @@ struct TestServer {
         publishers:
           - id: pub-news
             name: Example News
+            apps: [com.example.news]
             vendorIds: [755, 21, 1]
             adTechProviders:
               - id: 89
@@ -24,6 +25,7 @@ struct TestServer {
                 privacyPolicyUrl: https://ads.example.com/privacy
           - id: pub-games
             name: Example Games
+            apps: [com.example.news]
             vendorIds: [755, 32]
             nonPersonalizedOnly: true
             adTechProviders:
@@ -44,6 +46,8 @@ struct TestServer {
         settings.countryHeader = "CF-IPCountry"
         settings.rateLimitPerIP = RateLimit(perSecond: 0)
         settings.rateLimitPerKey = RateLimit(perSecond: 0)
+        // The tests pretend regions (debugRegion, debug_geo); production honours them only when allowed.
+        settings.allowDebugRegion = true
         configure(&settings)
         var logger = Logger(label: "consentd-test")
         logger.logLevel = .critical

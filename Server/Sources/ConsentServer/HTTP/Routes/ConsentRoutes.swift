@@ -13,13 +13,10 @@ extension Consentd {
             let body = try await request.jsonBody(limit: self.settings.bodyLimit)
             let event = Result { () throws(InvalidField) in try CheckedConsentEvent.decode(body) }.mapError { APIError($0) }
             let answer = try await self.appendEvents([event], for: principal, requiringSubject: false)[0].get()
-            guard principal.credential == .publishable else {
+            guard let token = try self.creationToken(for: principal, answer: answer) else {
                 return jsonResponse(text: answer.json, status: answer.created ? .created : .ok)
             }
             // The subject consentd created, and the installation token that alone may write it again.
-            let result = try answer.result()
-            let token = SubjectToken(appId: principal.appId, subjectHash: self.secret.subjectHash(appId: principal.appId, subjectId: result.subjectId),
-                                     keyId: principal.keyId).encoded(with: self.secret)
             return jsonResponse(text: String(answer.json.dropLast()) + #","subjectToken":""# + token + #""}"#,
                                 status: answer.created ? .created : .ok)
         }
@@ -109,6 +106,7 @@ extension Consentd {
                 answers[index] = .failure(error)
             }
         }
+        admitted = try await withinQuota(admitted, for: principal, answers: &answers)
         // Erasures, for the subjects of the events admitted so far, in one query.
         let erasures = try await store.erasures(appId: principal.appId, subjectIds: Set(admitted.compactMap(\.event.subjectId)))
         var appending: [(index: Int, event: CheckedConsentEvent)] = []
@@ -123,7 +121,8 @@ extension Consentd {
             }
         }
         if !appending.isEmpty {
-            let stored = try await store.append(appId: principal.appId, contentsOf: appending.map(\.event), credential: principal.credential)
+            let stored = try await store.append(appId: principal.appId, contentsOf: appending.map(\.event), credential: principal.credential,
+                                                keyId: principal.keyId)
             for ((index, _), result) in zip(appending, stored) {
                 switch result {
                 case .success(let answer):
@@ -137,6 +136,61 @@ extension Consentd {
             }
         }
         return answers.map { $0! }
+    }
+
+    /// The events of `admitted` that fit the anonymous subject's quota, the others answered
+    /// `429` (events) or `413` (bytes) `subject_quota_exceeded` in `answers`. An anonymous
+    /// subject is one a publishable key created: it is written with the token that key minted,
+    /// and may store ``ServerSettings/anonymousSubjectEventsPerDay`` events and
+    /// ``ServerSettings/anonymousSubjectBytesPerDay`` bytes in any 24 hours. Other credentials
+    /// pass untouched.
+    private func withinQuota(
+        _ admitted: [(index: Int, event: CheckedConsentEvent)], for principal: Principal,
+        answers: inout [Result<ConsentStore.AppendAnswer, APIError>?]
+    ) async throws -> [(index: Int, event: CheckedConsentEvent)] {
+        let maxEvents = settings.anonymousSubjectEventsPerDay, maxBytes = settings.anonymousSubjectBytesPerDay
+        guard principal.credential == .subjectToken, let subjectHash = principal.subjectHash, !admitted.isEmpty,
+              maxEvents > 0 || maxBytes > 0,
+              try await keys.liveKey(id: principal.keyId)?.kind == .publishable else { return admitted }
+        var (events, bytes) = try await store.usage(appId: principal.appId, subjectHash: subjectHash, since: Date(timeIntervalSinceNow: -86_400))
+        var fitting: [(index: Int, event: CheckedConsentEvent)] = []
+        for (index, event) in admitted {
+            let size = event.consent.canonicalJSON.utf8.count
+            if maxEvents > 0, events + 1 > maxEvents {
+                answers[index] = .failure(APIError(.tooManyRequests, "subject_quota_exceeded",
+                    "this anonymous subject stored \(maxEvents) events in the last 24 hours, its quota; retry later", retryAfter: 3600))
+            } else if maxBytes > 0, bytes + size > maxBytes {
+                answers[index] = .failure(APIError(.contentTooLarge, "subject_quota_exceeded",
+                    "this anonymous subject stored \(bytes) of its \(maxBytes) bytes in the last 24 hours; this event of \(size) bytes does not fit"))
+            } else {
+                events += 1
+                bytes += size
+                fitting.append((index, event))
+            }
+        }
+        return fitting
+    }
+
+    /// How long a retry of a subject-creating event may still be given a token: 24 hours from
+    /// the first answer. Past that the retry gets the stored answer without one.
+    static let creationRetryTokenWindow: Int64 = 24 * 3600 * 1000
+
+    /// The installation token an answer to `principal` carries, nil when it carries none. Only an
+    /// event that created its subject gets one, sent with a publishable key: on its first answer;
+    /// on a retry only when the key is the one that created the subject (and, as it
+    /// authenticated, still live) and within ``creationRetryTokenWindow`` of the first answer. So
+    /// a creating event's body is never a lasting credential for its subject.
+    ///
+    /// `lifetime` is nil for an app's installation token (it does not expire); a web page's
+    /// visitor gets one that expires after ``ServerSettings/webTokenLifetime``.
+    func creationToken(for principal: Principal, answer: ConsentStore.AppendAnswer, lifetime: Duration? = nil, now: Date = Date()) throws -> String? {
+        guard principal.credential == .publishable, let creation = answer.creation else { return nil }
+        if !answer.created {
+            guard creation.keyId == principal.keyId,
+                  Timestamps.milliseconds(now) - creation.firstAnsweredAt < Self.creationRetryTokenWindow else { return nil }
+        }
+        let subjectHash = secret.subjectHash(appId: principal.appId, subjectId: try answer.result().subjectId)
+        return SubjectToken(appId: principal.appId, subjectHash: subjectHash, keyId: principal.keyId, lifetime: lifetime, now: now).encoded(with: secret)
     }
 
     /// Whether `principal` may write `event`'s subject (the rules that need no database).

@@ -6,8 +6,9 @@ import NIOCore
 extension Consentd {
     /// `GET /notice/{file}` (the consent notice's page, style and script) and, when the demo is
     /// on, `GET /demo` (the demo site, with its page key and ad frame's origin filled in),
-    /// `GET /demo/playground` (the notice alone, every mode and language), `GET /demo/{file}`,
-    /// `POST /demo/document`, `POST /demo/result`.
+    /// `GET /demo/playground` (the notice alone, every mode and language, with its page key),
+    /// `GET /demo/{file}`, `POST /demo/document`, `POST /demo/result` (a result written as every
+    /// other consent event is: credential, rate limit and erasure rules).
     func addNoticeRoutes(to router: Router<ConsentdContext>) {
         router.get("/notice/{file}") { request, context -> Response in
             let name = try context.parameters.require("file")
@@ -33,8 +34,16 @@ extension Consentd {
             response.headers[.xContentTypeOptions] = "nosniff"
             return response
         }
-        router.get("/demo/playground") { request, _ -> Response in
-            try self.serveAsset(self.assets.demo["playground.html"]!, for: request)
+        router.get("/demo/playground") { _, _ -> Response in
+            // The page with its own key (app `demo-playground`), which creates the visitor's
+            // subject; the token the first result returns writes it from then on.
+            let html = String(decoding: self.assets.demo["playground.html"]!.body, as: UTF8.self)
+                .replacingOccurrences(of: "{{playground-key}}", with: try await self.demoSite.key(.playground, self.keys))
+            var response = Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+                                    body: .init(byteBuffer: ByteBuffer(string: html)))
+            response.headers[.contentSecurityPolicy] = Self.assetPolicy(frameAncestors: "'self'", frameSources: nil)
+            response.headers[.xContentTypeOptions] = "nosniff"
+            return response
         }
         router.get("/demo/{file}") { request, context -> Response in
             let name = try context.parameters.require("file")
@@ -50,12 +59,30 @@ extension Consentd {
             } catch {
                 throw APIError.badRequest("the body must be the demo's options: \(error)")
             }
-            return jsonResponse(text: String(decoding: try self.demo.document(options).0.json(), as: UTF8.self))
+            let json = try await self.demo.builds.run { try self.demo.document(options).0.json() }
+            return jsonResponse(text: String(decoding: json, as: UTF8.self))
         }
         router.post("/demo/result") { request, _ -> Response in
             var request = request
             let body = try await request.jsonBody(limit: self.settings.bodyLimit)
-            return try jsonResponse(try await self.demo.decide(NoticeDemo.Decide(json: body)))
+            let decide = try NoticeDemo.Decide(json: body)
+            // The credential rules, rate limits and erasure checks of every write: the page key
+            // creates a subject, only its token writes it again, an erased subject stays erased.
+            let principal = try await self.authenticate(credential: decide.credential, allowing: [.publishable, .subjectToken],
+                                                        action: "record a playground result")
+            guard principal.appId == NoticeDemo.appId else {
+                throw APIError.forbidden("the playground records with its own page key (app \(NoticeDemo.appId)), not with a key of app \(principal.appId)")
+            }
+            let decided = try await self.demo.builds.run { try self.demo.decide(decide) }
+            var answer = decided.answer
+            if let choice = decided.choice {
+                let event = try choice.checkedEvent(fieldPrefix: "message.")
+                let stored = try await self.appendEvents([.success(event)], for: principal, requiringSubject: false)[0].get()
+                let result = try stored.result()
+                answer.event = result
+                answer.subjectToken = try self.creationToken(for: principal, answer: stored, lifetime: self.settings.webTokenLifetime)
+            }
+            return try jsonResponse(answer)
         }
     }
 

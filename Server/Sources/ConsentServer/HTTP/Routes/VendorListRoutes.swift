@@ -35,8 +35,8 @@ extension Consentd {
             return response
         }
         router.get("/v1/vendor-list/trimmed") { request, _ -> Response in
-            _ = try await self.authenticate(request, allowing: [.publishable, .secret], action: "read vendor lists")
-            let selected = try self.publishers(for: publisherIds(request))
+            let principal = try await self.authenticate(request, allowing: [.publishable, .secret], action: "read vendor lists")
+            let selected = try self.publishers(for: publisherIds(request), appId: principal.appId)
             let language = try languageParameter(request.query("language"), field: "language")
             let vendorIds = Array(Set(selected.flatMap(\.vendorIds))).sorted()
             return try self.serve(try self.catalog.trimmed(vendorIds: vendorIds, language: language), for: request)

@@ -26,24 +26,29 @@ extension Consentd {
             var request = request
             let body = try await request.jsonBody(limit: self.settings.bodyLimit, alsoAsText: true)
             let session: WebCMP.SessionRequest
+            do throws(InvalidField) {
+                try StrictJSONObject.check(body, known: WebCMP.SessionRequest.fieldNames)
+            } catch {
+                throw APIError(error)
+            }
             do {
                 session = try JSONDecoder().decode(WebCMP.SessionRequest.self, from: body)
             } catch {
                 throw APIError.badRequest("the body must be a page view: {credential, language?, tcString?, addtlConsent?, reopen?, debugRegion?}: \(error)")
             }
-            let principal = try await self.authenticate(credential: session.credential, allowing: [.publishable, .subjectToken],
-                                                        action: "open a web page's consent session")
+            let principal = try await self.authenticateWeb(credential: session.credential, action: "open a web page's consent session")
             let headerValue = self.resolver.countryHeader.flatMap { name in HTTPField.Name(name).flatMap { request.headers[$0] } }
             let region = self.resolver.decide(headerValue: headerValue, address: clientAddress(request, context, header: self.settings.clientIPHeader),
-                                              debug: session.debugRegion)
-            return jsonResponse(text: try self.web.session(session, appId: principal.appId, region: region, now: Date()))
+                                              debug: self.settings.allowDebugRegion ? session.debugRegion : nil)
+            let answer = try self.web.session(session, appId: principal.appId, region: region, now: Date())
+            guard let renewed = try await self.renewedWebToken(principal) else { return jsonResponse(text: answer) }
+            return jsonResponse(text: String(answer.dropLast()) + #","subjectToken":""# + renewed + #""}"#)
         }
         router.post("/v1/web/choices") { request, _ -> Response in
             var request = request
             let body = try await request.jsonBody(limit: self.settings.bodyLimit, alsoAsText: true)
             let choiceRequest = try WebCMP.ChoiceRequest(json: body)
-            let principal = try await self.authenticate(credential: choiceRequest.credential, allowing: [.publishable, .subjectToken],
-                                                        action: "record a web page's choice")
+            let principal = try await self.authenticateWeb(credential: choiceRequest.credential, action: "record a web page's choice")
             let now = Date()
             let (action, recorded) = try self.web.choice(choiceRequest, appId: principal.appId, now: now)
             var json = JSONText(capacity: 4096)
@@ -57,8 +62,8 @@ extension Consentd {
                 if let ac = recorded.addtlConsent { json.string(ac) } else { json.null() }
                 json.key("event"); json.raw(answer.json)
                 json.key("subjectId"); json.string(result.subjectId)
-                if principal.credential == .publishable {
-                    json.key("subjectToken"); json.string(self.subjectToken(for: principal, subjectId: result.subjectId))
+                if let token = try self.creationToken(for: principal, answer: answer, lifetime: self.settings.webTokenLifetime) {
+                    json.key("subjectToken"); json.string(token)
                 }
                 json.key("tcData")
                 json.raw(try TCData(tcString: recorded.tcString, decoded: recorded.decoded, addtlConsent: recorded.addtlConsent, cmp: self.web.cmp,
@@ -70,9 +75,29 @@ extension Consentd {
         }
     }
 
-    /// The token that alone may write `subjectId` again, for a subject a publishable key created.
-    func subjectToken(for principal: Principal, subjectId: String) -> String {
-        SubjectToken(appId: principal.appId, subjectHash: secret.subjectHash(appId: principal.appId, subjectId: subjectId), keyId: principal.keyId)
+    /// A web page's credential checked (its publishable key or its visitor's token), saying so
+    /// when a visitor's token expired: the page then starts again with its key.
+    func authenticateWeb(credential: String, action: String) async throws -> Principal {
+        do {
+            return try await authenticate(credential: credential, allowing: [.publishable, .subjectToken], action: action)
+        } catch let error as APIError where error.status == .unauthorized {
+            let text = credential.trimmingCharacters(in: .whitespaces)
+            guard text.hasPrefix("ckt_"), SubjectToken.verify(text, with: secret) == nil,
+                  SubjectToken.verify(text, with: secret, now: .distantPast) != nil else { throw error }
+            throw APIError(.unauthorized, "subject_token_expired",
+                           "this visitor's subject token expired: send the page's publishable key again (the page forgets the token, "
+                           + "and its next choice makes a new subject)")
+        }
+    }
+
+    /// A renewed token for a web visitor whose token (minted by a page key, so expiring) is in
+    /// the last third of its ``ServerSettings/webTokenLifetime``; nil otherwise. The backend's
+    /// session tokens (minted by a secret key) are never renewed.
+    func renewedWebToken(_ principal: Principal, now: Date = Date()) async throws -> String? {
+        guard let token = principal.token, let expiresAt = token.expiresAt,
+              Double(expiresAt) - now.timeIntervalSince1970 < Double(settings.webTokenLifetime.components.seconds) / 3,
+              try await keys.liveKey(id: token.keyId)?.kind == .publishable else { return nil }
+        return SubjectToken(appId: token.appId, subjectHash: token.subjectHash, keyId: token.keyId, lifetime: settings.webTokenLifetime, now: now)
             .encoded(with: secret)
     }
 }

@@ -7,8 +7,13 @@
   const $ = (id) => document.getElementById(id);
   const frame = $('notice');
   const store = window.localStorage;
-  if (!store.getItem('consentkit-demo-subject')) {
-    store.setItem('consentkit-demo-subject', 'demo-' + crypto.randomUUID());
+  // The page's key (app demo-playground) creates the visitor's subject; the token the first
+  // result returns is kept and alone writes that subject from then on, as on a real site.
+  const pageKey = document.querySelector('script[data-key]').dataset.key;
+  const SUBJECT = 'consentkit-playground-subject';
+  store.removeItem('consentkit-demo-subject');
+  function subject() {
+    try { return JSON.parse(store.getItem(SUBJECT) || 'null'); } catch (e) { return null; }
   }
   let options = null;
 
@@ -22,8 +27,32 @@
   async function post(path, body) {
     const response = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
     const answer = await response.json();
-    if (!response.ok) throw new Error(answer.error ? answer.error.code + ': ' + answer.error.message : response.status);
+    if (!response.ok) {
+      const error = new Error(answer.error ? answer.error.code + ': ' + answer.error.message : response.status);
+      error.status = response.status;
+      throw error;
+    }
     return answer;
+  }
+
+  // A result, with the visitor's token once there is one; a token that no longer works (its
+  // key revoked: 401; its subject erased: 410) is forgotten and the page key makes a new subject.
+  async function record(message) {
+    const known = subject();
+    const body = { options: options, message: message };
+    try {
+      const answer = await post('/demo/result', known
+        ? Object.assign(body, { credential: known.subjectToken, subjectId: known.subjectId })
+        : Object.assign(body, { credential: pageKey }));
+      if (answer.subjectToken && answer.event) {
+        store.setItem(SUBJECT, JSON.stringify({ subjectId: answer.event.subjectId, subjectToken: answer.subjectToken }));
+      }
+      return answer;
+    } catch (error) {
+      if (!known || (error.status !== 401 && error.status !== 410)) throw error;
+      store.removeItem(SUBJECT);
+      return record(message);
+    }
   }
 
   async function open(reopen) {
@@ -82,7 +111,7 @@
       frame.hidden = true;
     } else if (message.type === 'result') {
       try {
-        show(await post('/demo/result', { options: options, message: message, subjectId: store.getItem('consentkit-demo-subject') }));
+        show(await record(message));
       } catch (error) {
         $('status').textContent = 'consentd refused the result: ' + error.message;
       }
