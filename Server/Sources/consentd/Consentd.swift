@@ -45,7 +45,7 @@ struct ConsentdCommand: AsyncParsableCommand {
     @Option(help: "Folder of official translations (purposes-xx.json) instead of the bundled ones. [CONSENTD_TRANSLATIONS]")
     var translations: String?
 
-    @Option(help: "Serve /demo, the notice on a sample publisher (true or false; default true). [CONSENTD_DEMO]")
+    @Option(help: "Serve /demo, the notice on a sample publisher (true or false; default true while --host is a loopback address, else false). [CONSENTD_DEMO]")
     var demo: String?
 
     @Option(help: "Port of the demo's second origin, its cross-origin ad frame (default 0: any free port). [CONSENTD_DEMO_FRAME_PORT]")
@@ -84,13 +84,28 @@ struct ConsentdCommand: AsyncParsableCommand {
     @Option(help: "Most connections open at once; more wait in the listen backlog (default 1024). [CONSENTD_MAX_CONNECTIONS]")
     var maxConnections: Int?
 
+    @Option(help: "Seconds a response may make no progress (the client reads nothing) before the connection is closed (default 30). [CONSENTD_WRITE_TIMEOUT]")
+    var writeTimeout: String?
+
+    @Option(help: "Most connections one client address may hold over all ports; 0 turns the cap off (default 64, or 0 with --client-ip-header). [CONSENTD_MAX_CONNECTIONS_PER_ADDRESS]")
+    var maxConnectionsPerAddress: Int?
+
+    @Option(help: "Rate limit of one publishable key over all client addresses, RATE or RATE/BURST per second; 0 turns it off (default 5000/10000). [CONSENTD_RATE_LIMIT_PUBLIC_KEY]")
+    var rateLimitPublicKey: String?
+
+    @Option(help: "New subjects per client address with a publishable key, RATE or RATE/BURST per second; 0 turns it off (default 10/20). [CONSENTD_RATE_LIMIT_SUBJECT_CREATION]")
+    var rateLimitSubjectCreation: String?
+
+    @Option(help: "Bytes of request bodies all requests may hold at once; more is answered 503 (default 67108864). [CONSENTD_BODY_MEMORY_LIMIT]")
+    var bodyMemoryLimit: Int?
+
     @Option(help: "Seconds a checked API key is trusted before the database is asked again; bounds how long a revoked key works (default 5). [CONSENTD_KEY_CACHE_SECONDS]")
     var keyCacheSeconds: Double?
 
-    @Option(help: "Rate limit per API key, RATE or RATE/BURST per second; 0 turns it off (default 200/400). [CONSENTD_RATE_LIMIT_KEY]")
+    @Option(help: "Rate limit per secret key, per publishable key and client address, and per subject token, RATE or RATE/BURST per second; 0 turns it off (default 200/400). [CONSENTD_RATE_LIMIT_KEY]")
     var rateLimitKey: String?
 
-    @Option(help: "Rate limit per client IP, RATE or RATE/BURST per second; 0 turns it off (default 100/200). [CONSENTD_RATE_LIMIT_IP]")
+    @Option(help: "Rate limit per client IP on every route, RATE or RATE/BURST per second; 0 turns it off (default 100/200). [CONSENTD_RATE_LIMIT_IP]")
     var rateLimitIp: String?
 
     @Option(help: "The CMP id the IAB registered for you, 2-4095; TC strings carry it (default: 4095, the development identity, with a warning at start). [CONSENTD_CMP_ID]")
@@ -131,6 +146,7 @@ struct ConsentdCommand: AsyncParsableCommand {
             (idleTimeout, "CONSENTD_IDLE_TIMEOUT", { (limit: Duration) in settings.idleTimeout = limit }),
             (headerTimeout, "CONSENTD_HEADER_TIMEOUT", { (limit: Duration) in settings.headerTimeout = limit }),
             (bodyTimeout, "CONSENTD_BODY_TIMEOUT", { (limit: Duration) in settings.bodyTimeout = limit }),
+            (writeTimeout, "CONSENTD_WRITE_TIMEOUT", { (limit: Duration) in settings.writeTimeout = limit }),
         ] as [(String?, String, (Duration) -> Void)] {
             if let value = setting(option, variable) {
                 guard let seconds = Double(value), seconds > 0, seconds <= 86_400 else {
@@ -142,6 +158,18 @@ struct ConsentdCommand: AsyncParsableCommand {
         if let value = setting(maxConnections.map(String.init), "CONSENTD_MAX_CONNECTIONS") {
             guard let count = Int(value), count >= 1 else { throw ValidationError("CONSENTD_MAX_CONNECTIONS: \(value) is not a whole number of 1 or more") }
             settings.maxConnections = count
+        }
+        if let value = setting(maxConnectionsPerAddress.map(String.init), "CONSENTD_MAX_CONNECTIONS_PER_ADDRESS") {
+            guard let count = Int(value), count >= 0 else {
+                throw ValidationError("CONSENTD_MAX_CONNECTIONS_PER_ADDRESS: \(value) is not a whole number of 0 or more")
+            }
+            settings.maxConnectionsPerAddress = count
+        }
+        if let value = setting(bodyMemoryLimit.map(String.init), "CONSENTD_BODY_MEMORY_LIMIT") {
+            guard let bytes = Int(value), bytes >= 1024 * 1024 else {
+                throw ValidationError("CONSENTD_BODY_MEMORY_LIMIT: \(value) is not a number of bytes of at least 1048576")
+            }
+            settings.bodyMemoryLimit = bytes
         }
         if let value = setting(keyCacheSeconds.map { String($0) }, "CONSENTD_KEY_CACHE_SECONDS") {
             guard let seconds = Double(value), seconds >= 0 else { throw ValidationError("the key cache must be 0 or more seconds") }
@@ -181,6 +209,8 @@ struct ConsentdCommand: AsyncParsableCommand {
         for (option, variable, apply) in [
             (rateLimitKey, "CONSENTD_RATE_LIMIT_KEY", { (limit: RateLimit) in settings.rateLimitPerKey = limit }),
             (rateLimitIp, "CONSENTD_RATE_LIMIT_IP", { (limit: RateLimit) in settings.rateLimitPerIP = limit }),
+            (rateLimitPublicKey, "CONSENTD_RATE_LIMIT_PUBLIC_KEY", { (limit: RateLimit) in settings.rateLimitPerPublicKey = limit }),
+            (rateLimitSubjectCreation, "CONSENTD_RATE_LIMIT_SUBJECT_CREATION", { (limit: RateLimit) in settings.rateLimitSubjectCreation = limit }),
         ] as [(String?, String, (RateLimit) -> Void)] {
             if let value = setting(option, variable) {
                 guard let limit = RateLimit(parsing: value) else { throw ValidationError("\(variable): \(value) is not RATE or RATE/BURST") }

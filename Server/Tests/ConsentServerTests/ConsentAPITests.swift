@@ -347,7 +347,8 @@ struct ConsentAPITests {
         try await perIP.test { client async throws in
             #expect(try await client.send(.get, "/v1/vendor-list.json").status == .ok)
             #expect(try await client.send(.get, "/v1/vendor-list.json").status == .tooManyRequests)
-            #expect(try await client.send(.get, "/health").status == .ok)
+            // Every route, /health too (issue 24, H3).
+            #expect(try await client.send(.get, "/health").status == .tooManyRequests)
         }
     }
 

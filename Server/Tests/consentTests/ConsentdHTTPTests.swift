@@ -12,7 +12,8 @@ struct ConsentdHTTPTests {
         let key: String
         private let logFile: URL
 
-        init(_ arguments: [String] = []) throws {
+        /// Starts consentd with `arguments`, allowed `descriptorLimit` open files when given.
+        init(_ arguments: [String] = [], descriptorLimit: Int? = nil) throws {
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("consentd-http-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let database = "sqlite:" + directory.appendingPathComponent("consentd.sqlite").path
@@ -23,7 +24,12 @@ struct ConsentdHTTPTests {
             process = try ConsentdProcess(
                 arguments: arguments + ["--port", "0", "--database", database,
                                         "--secret-file", directory.appendingPathComponent("secret").path],
-                standardError: try FileHandle(forWritingTo: logFile))
+                standardError: try FileHandle(forWritingTo: logFile), descriptorLimit: descriptorLimit)
+        }
+
+        /// What consentd wrote on standard error so far.
+        var log: String {
+            (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
         }
 
         func stop() {
@@ -172,15 +178,16 @@ struct ConsentdHTTPTests {
         #expect(server.errorLines.isEmpty)
     }
 
-    @Test("a connection beyond the limit waits in the backlog until one closes, then is served")
+    @Test("a connection beyond the limit, while every connection is mid-request, waits in the backlog until one closes, then is served")
     func connectionLimit() throws {
         let server = try Server(["--max-connections", "2"])
         defer { server.stop() }
         var open: [RawConnection] = []
         for _ in 0..<2 {
             let connection = try server.connect()
-            try connection.send("GET /health HTTP/1.1\r\nHost: test\r\n\r\n")
-            #expect(connection.readResponse(within: 5)?.status == 200)
+            // Busy (a head under way), so not a connection the full listener may close.
+            try connection.send("GET /health HTTP/1.1\r\n")
+            Thread.sleep(forTimeInterval: 0.2)
             open.append(connection)
         }
         let third = try server.connect()

@@ -100,10 +100,16 @@ final class ConsentdProcess: @unchecked Sendable {
     let url: String
 
     /// Starts consentd with `arguments` and `environment` added to this process's; its standard
-    /// error goes to `standardError` when given.
-    init(arguments: [String], environment: [String: String] = [:], standardError: FileHandle? = nil) throws {
-        process.executableURL = Bundle.main.bundleURL.appendingPathComponent("consentd")
-        process.arguments = arguments
+    /// error goes to `standardError` when given; with `descriptorLimit` it may open that many files.
+    init(arguments: [String], environment: [String: String] = [:], standardError: FileHandle? = nil, descriptorLimit: Int? = nil) throws {
+        let consentd = Bundle.main.bundleURL.appendingPathComponent("consentd")
+        if let descriptorLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -n \(descriptorLimit) && exec \"$0\" \"$@\"", consentd.path] + arguments
+        } else {
+            process.executableURL = consentd
+            process.arguments = arguments
+        }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe()
         process.standardOutput = output

@@ -14,10 +14,27 @@ final class RawConnection {
     /// Whether the peer closed its side.
     private(set) var peerClosed = false
 
-    /// Connects to `127.0.0.1:port`.
-    init(port: Int) throws {
+    /// Connects to `127.0.0.1:port` from the local address `source` (any address of
+    /// `127.0.0.0/8` is this machine's, so several clients can have addresses of their own), with
+    /// a receive buffer of `receiveBuffer` bytes when given (a client that reads slowly).
+    init(port: Int, from source: String? = nil, receiveBuffer: Int? = nil) throws {
         descriptor = tcpSocket()
         guard descriptor >= 0 else { throw Self.failure("socket") }
+        if var size = receiveBuffer.map(Int32.init) {
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                posixClose(descriptor)
+                throw Self.failure("bind to \(source)")
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -31,10 +48,16 @@ final class RawConnection {
         }
     }
 
-    /// Connects to the port of a `http://host:port` URL.
-    convenience init(url: String) throws {
+    /// Connects to the port of a `http://host:port` URL (on `127.0.0.1`) from `source`.
+    convenience init(url: String, from source: String? = nil, receiveBuffer: Int? = nil) throws {
         guard let port = URL(string: url)?.port else { throw Self.failure("no port in \(url)") }
-        try self.init(port: port)
+        try self.init(port: port, from: source, receiveBuffer: receiveBuffer)
+    }
+
+    /// Sends a `GET` of `path` (with `headers` lines added) and reads its answer within 10 s.
+    func get(_ path: String, headers: String = "") throws -> (status: Int, head: String, body: String)? {
+        try send("GET \(path) HTTP/1.1\r\nHost: test\r\n\(headers)\r\n")
+        return readResponse(within: 10)
     }
 
     deinit { close() }

@@ -23,10 +23,17 @@ extension Consentd {
     /// Checks a credential given as text (an API key or a subject token), that its kind may use
     /// this route, and its rate limit: what a bearer header is checked for, for the web CMP's
     /// routes, whose pages send it in the body.
+    ///
+    /// The rate limits (``ServerSettings/rateLimitPerKey`` each): a secret key has one bucket; a
+    /// subject token one per subject; a publishable key, which every install and every page of a
+    /// site carries, one per client address (``RequestOrigin/address``), under a ceiling for the
+    /// key over all addresses (``ServerSettings/rateLimitPerPublicKey``), so no address can spend
+    /// another's share.
     func authenticate(credential: String, allowing allowed: Set<CredentialKind>, action: String) async throws -> Principal {
         let token = credential.trimmingCharacters(in: .whitespaces)
         let principal: Principal
         let limitKey: String
+        var ceilingKey: String?
         if token.hasPrefix("ckt_") {
             guard let subject = SubjectToken.verify(token, with: secret) else {
                 throw APIError(.unauthorized, "unauthorized", "the subject token is not valid or has expired; mint a new one")
@@ -43,7 +50,12 @@ extension Consentd {
                 throw APIError(.unauthorized, "unauthorized", "the API key is unknown, revoked or mistyped")
             }
             principal = Principal(appId: key.appId, credential: key.kind == .publishable ? .publishable : .secret, keyId: key.keyId)
-            limitKey = "key:" + key.keyId
+            if key.kind == .publishable {
+                limitKey = "key:" + key.keyId + " ip:" + (RequestOrigin.address ?? "unknown")
+                ceilingKey = "key:" + key.keyId
+            } else {
+                limitKey = "key:" + key.keyId
+            }
         }
         guard allowed.contains(principal.credential) else {
             let kind = switch principal.credential {
@@ -56,7 +68,21 @@ extension Consentd {
         if let wait = keyLimiter.take(limitKey) {
             throw APIError(.tooManyRequests, "rate_limited", "this credential exceeded its request rate; retry in \(wait) s", retryAfter: wait)
         }
+        if let ceilingKey, let wait = publicKeyLimiter.take(ceilingKey) {
+            throw APIError(.tooManyRequests, "rate_limited", "this publishable key exceeded its request rate over all clients; retry in \(wait) s",
+                           retryAfter: wait)
+        }
         return principal
+    }
+
+    /// Takes one subject creation from the client address's bucket
+    /// (``ServerSettings/rateLimitSubjectCreation``) when `principal` is a publishable key, the
+    /// credential that creates subjects; the routes call it where a publishable key creates one.
+    func takeSubjectCreation(for principal: Principal) throws(APIError) {
+        guard principal.credential == .publishable else { return }
+        if let wait = subjectCreationLimiter.take("ip:" + (RequestOrigin.address ?? "unknown")) {
+            throw APIError(.tooManyRequests, "rate_limited", "too many new subjects from this address; retry in \(wait) s", retryAfter: wait)
+        }
     }
 
     /// Refuses a subject token used for another subject than its own.

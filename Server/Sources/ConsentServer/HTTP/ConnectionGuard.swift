@@ -11,6 +11,14 @@ import NIOHTTPTypes
 ///   ``ConnectionTimeouts/header``), reading a body (from the head to the body's end:
 ///   ``ConnectionTimeouts/body``), and responding (no limit: the server's own time). A connection
 ///   past its deadline is closed without an answer.
+/// - **Write progress.** Whatever the phase, a connection whose output stays blocked (the client
+///   does not read: more than NIO's high-water mark of 64 KiB waits to be sent, and it does not
+///   fall below the low-water mark of 32 KiB) for ``ConnectionTimeouts/write`` is closed, so a
+///   client that never reads cannot hold its slot or the answers queued for it.
+/// - **Pipelining.** A client may send at most ``maxPipelined`` requests ahead of their answers;
+///   one more closes the connection.
+/// - **Its entry in the ``ConnectionTable``**, marked idle or busy as the phase changes, so the
+///   table can close the longest-idle connection when a listener is full.
 /// - **Client faults.** An error on the connection while a body is under way (a malformed chunk,
 ///   input that ends early, a reset, the body deadline) reaches the route reading that body as a
 ///   ``ClientFault``, so it is answered and counted as the client's fault, not the server's.
@@ -26,9 +34,15 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case idle, readingHead, readingBody, responding
     }
 
+    /// Requests a client may send ahead of their answers.
+    static let maxPipelined = 16
+
     private let timeouts: ConnectionTimeouts
     private var phase = Phase.idle
     private var deadline: Scheduled<Void>?
+    private var writeDeadline: Scheduled<Void>?
+    /// The connection's entry in the table of every connection, once admitted.
+    var ticket: (table: ConnectionTable, ticket: ConnectionTable.Ticket)?
     private var context: ChannelHandlerContext?
     private var bodyTimedOut = false
     private var faultRaised = false
@@ -49,6 +63,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     func handlerRemoved(context: ChannelHandlerContext) {
         deadline?.cancel()
+        writeDeadline?.cancel()
         self.context = nil
     }
 
@@ -66,6 +81,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head(let head):
             requestsRead += 1
+            if requestsRead - responsesEnded > Self.maxPipelined { context.close(promise: nil) }
             enter(.readingBody)
             if head.headerFields[.expect]?.lowercased() == "100-continue" {
                 context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil)
@@ -86,6 +102,18 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(data, promise: promise)
     }
 
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        writeDeadline?.cancel()
+        writeDeadline = nil
+        if !context.channel.isWritable {
+            writeDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: timeouts.write) { [self] in
+                writeDeadline = nil
+                self.context?.close(promise: nil)
+            }
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         guard phase == .readingBody else {
             // Before a head (a malformed request line, say) Hummingbird answers 400 itself.
@@ -97,6 +125,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         deadline?.cancel()
+        writeDeadline?.cancel()
         if phase == .readingBody {
             raiseFault(bodyTimedOut ? .bodyTimedOut : .vanished, context: context)
         }
@@ -118,6 +147,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             bodyTimedOut = false
             faultRaised = false
         }
+        if let ticket, (phase == .idle) != (next == .idle) { ticket.table.setIdle(ticket.ticket, next == .idle) }
         phase = next
         let limit: TimeAmount
         switch next {
@@ -138,7 +168,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 @available(*, unavailable)
 extension ConnectionGuard: Sendable {}
 
-/// The three deadlines of a connection (see ``ConnectionGuard``).
+/// The deadlines of a connection (see ``ConnectionGuard``).
 struct ConnectionTimeouts: Sendable {
     /// No request under way.
     var idle: TimeAmount
@@ -146,11 +176,14 @@ struct ConnectionTimeouts: Sendable {
     var header: TimeAmount
     /// From a request's head to the end of its body.
     var body: TimeAmount
+    /// The longest a connection's output may stay blocked.
+    var write: TimeAmount
 
     /// The timeouts of `settings`.
     init(_ settings: ServerSettings) {
         idle = TimeAmount(settings.idleTimeout)
         header = TimeAmount(settings.headerTimeout)
         body = TimeAmount(settings.bodyTimeout)
+        write = TimeAmount(settings.writeTimeout)
     }
 }

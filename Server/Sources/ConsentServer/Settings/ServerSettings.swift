@@ -71,9 +71,17 @@ public struct ServerSettings: Sendable {
     public var cmp: AppConfig.CMP = .development
 
     /// Whether `/demo` (the notice on a sample publisher, its choices saved as consent events of
-    /// the app `demo`) is served. On by default so that a newcomer sees the notice after the
-    /// first command; turn it off in production.
-    public var demo = true
+    /// the app `demo`) is served: ``demoOption`` when set, else on only while consentd listens on
+    /// a loopback address (so a newcomer sees the notice after the first command, and a server
+    /// bound to a public address does not serve it unless told to). Setting it sets
+    /// ``demoOption``.
+    public var demo: Bool {
+        get { demoOption ?? Self.isLoopback(host) }
+        set { demoOption = newValue }
+    }
+
+    /// `--demo` as given; nil: the default that ``demo`` describes.
+    public var demoOption: Bool?
 
     /// The port of the demo's second origin, which serves the cross-origin ad frame that reads
     /// consent through `__tcfapiLocator` (on ``host``; 0: any free port).
@@ -97,6 +105,49 @@ public struct ServerSettings: Sendable {
     public var anonymousSubjectEventsPerDay = 200
     /// See ``anonymousSubjectEventsPerDay``: 2 MiB.
     public var anonymousSubjectBytesPerDay = 2 * 1024 * 1024
+
+    // MARK: Connection and abuse limits (issue 24: H3, H4, M1, M6)
+
+    /// How long a response may make no progress: the connection's output stays blocked (the client
+    /// reads nothing, or less than NIO's low-water mark of 32 KiB) this long and it is closed.
+    public var writeTimeout: Duration = .seconds(30)
+    /// The most connections one client address may hold at once, over every listener: ``maxConnectionsPerAddressOption``
+    /// when set, else 64, or no cap (0) behind a trusted proxy (``clientIPHeader`` set), whose own
+    /// address every connection comes from.
+    public var maxConnectionsPerAddress: Int {
+        get { maxConnectionsPerAddressOption ?? (clientIPHeader == nil ? 64 : 0) }
+        set { maxConnectionsPerAddressOption = newValue }
+    }
+
+    /// `--max-connections-per-address` as given; nil: the default ``maxConnectionsPerAddress``
+    /// describes. 0 turns the cap off.
+    public var maxConnectionsPerAddressOption: Int?
+    /// The most connections the demo's second port (its ad frame's origin) holds at once; never
+    /// more than ``maxConnections``.
+    public var demoFrameMaxConnections: Int { min(64, maxConnections) }
+    /// The ceiling of one publishable key over all addresses (each address has its own
+    /// ``rateLimitPerKey`` bucket for it): requests per second (0 turns it off).
+    public var rateLimitPerPublicKey = RateLimit(perSecond: 5000, burst: 10000)
+    /// Subjects a client address may create per second with a publishable key (`POST /v1/consents`
+    /// without `subjectId`, a first `POST /v1/web/choices`); 0 turns the limit off.
+    public var rateLimitSubjectCreation = RateLimit(perSecond: 10, burst: 20)
+    /// The request bodies all requests together may hold in memory at once, in bytes (a body
+    /// counts with its `Content-Length`, or its route's limit when it has none). Never less than
+    /// ``batchBodyLimit``. A request over it is answered 503 with `Retry-After`.
+    public var bodyMemoryLimit = 64 * 1024 * 1024
+
+    /// Whether `host` is a loopback address (`127.0.0.0/8`, `::1`, `localhost`).
+    public static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+    }
+
+    /// The warning consentd logs at start when the demo is on while it listens on an address other
+    /// than loopback; nil otherwise.
+    public var demoExposureWarning: String? {
+        guard demo, !Self.isLoopback(host) else { return nil }
+        return "the demo (/demo, its ad-frame port, and POST /demo/result writing consent events of app demo) is served on \(host), "
+            + "which is not a loopback address; turn it off with --demo false (CONSENTD_DEMO=false) on a public server"
+    }
 
     /// The defaults.
     public init() {}

@@ -9,6 +9,7 @@ extension Consentd {
     func addConsentRoutes(to router: Router<ConsentdContext>) {
         router.post("/v1/consents") { request, _ -> Response in
             let principal = try await self.authenticate(request, allowing: [.publishable, .secret, .subjectToken], action: "append consent events")
+            try self.takeSubjectCreation(for: principal)
             var request = request
             let body = try await request.jsonBody(limit: self.settings.bodyLimit)
             let event = Result { () throws(InvalidField) in try CheckedConsentEvent.decode(body) }.mapError { APIError($0) }

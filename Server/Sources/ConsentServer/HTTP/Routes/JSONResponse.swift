@@ -21,7 +21,8 @@ extension Request {
         uri.queryParameters.get(name)
     }
 
-    /// The body, refusing other media types than JSON (415) and bodies over `limit` (413).
+    /// The body, refusing other media types than JSON (415), bodies over `limit` (413), and any
+    /// body while the memory budget of all bodies is spent (503, see ``BodyBudget``).
     /// `alsoAsText` accepts JSON sent as `text/plain` too: what a web page sends cross-origin
     /// without a CORS preflight (the web CMP's routes).
     mutating func jsonBody(limit: Int, alsoAsText: Bool = false) async throws -> Data {
@@ -33,6 +34,8 @@ extension Request {
         guard mediaType == "application/json" || (alsoAsText && mediaType == "text/plain") else {
             throw APIError(.unsupportedMediaType, "unsupported_media_type", "send the body as Content-Type: application/json")
         }
+        // Its share of the memory all bodies may hold at once (see BodyBudget).
+        try BodyReservation.current?.take(headers[.contentLength].flatMap { Int($0) }.map { min(max($0, 0), limit) } ?? limit)
         do {
             return Data(try await collectBody(upTo: limit).readableBytesView)
         } catch is NIOTooManyBytesError {

@@ -117,10 +117,13 @@ extension Consentd {
 }
 
 extension Consentd {
-    /// The demo's second origin: the ad frame's page and script only.
+    /// The demo's second origin: the ad frame's page and script only, through the same
+    /// ``listener(_:port:cap:responder:services:onServerRunning:)`` as the main port (its
+    /// deadlines, the per-address cap and rate limit), at most ``ListenerCaps/demoFrame``
+    /// connections at once.
     func demoFrameApplication() -> some ApplicationProtocol {
         let router = Router(context: ConsentdContext.self)
-        router.add(middleware: ErrorMiddleware(logger: logger))
+        addCommonMiddleware(to: router)
         for name in ["frame.html", "frame.js"] {
             router.get("/demo/\(name)") { request, _ -> Response in
                 var response = try self.serve(self.assets.demo[name]!, for: request, maxAge: 0)
@@ -128,13 +131,8 @@ extension Consentd {
                 return response
             }
         }
-        return Application(
-            router: router,
-            configuration: .init(address: .hostname(settings.host, port: settings.demoFramePort), serverName: "consentd-demo-frame"),
-            onServerRunning: { channel in
-                let host = self.settings.host.contains(":") ? "[\(self.settings.host)]" : self.settings.host
-                self.demoSite.setFrameOrigin("http://\(host):\(channel.localAddress?.port ?? 0)")
-            },
-            logger: logger)
+        return listener("consentd-demo-frame", port: settings.demoFramePort, cap: caps.demoFrame, responder: router.buildResponder()) { url in
+            self.demoSite.setFrameOrigin(url)
+        }
     }
 }

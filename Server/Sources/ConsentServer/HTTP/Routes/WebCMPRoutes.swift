@@ -55,6 +55,7 @@ extension Consentd {
             json.beginObject()
             json.key("action"); json.string(action)
             if let recorded {
+                try self.takeSubjectCreation(for: principal)
                 let event = try recorded.checkedEvent(fieldPrefix: "")
                 let answer = try await self.appendEvents([.success(event)], for: principal, requiringSubject: false)[0].get()
                 let result = try answer.result()

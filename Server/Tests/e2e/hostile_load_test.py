@@ -1,0 +1,361 @@
+#!/usr/bin/env python3
+"""consentd under hostile load from several local addresses at once, with every limit at its
+default (issue 24): while it lasts, an honest client's requests must all succeed within the
+stated latency, and consentd's resident memory must stay within the stated bound.
+
+The hostile clients, each on loopback addresses of its own (127.0.0.0/8 is all this machine's):
+- floods of `POST /v1/web/session` with a website's page key and the worst TC string of the
+  security review (`tc()` below: every vendor range, 64 restriction purposes, 637 characters),
+  from several addresses, two keep-alive connections each;
+- idle connections on every port consentd opens (the main port and the demo's ad-frame port),
+  more than one address may hold and more than the ports' caps;
+- slow readers: connections with a 4 KB receive buffer that pipeline vendor-list requests and
+  never read (consentd runs with `--write-timeout 5` here, so they are seen closed in the test's
+  time; every other limit is at its default).
+
+The honest client (127.0.0.1, the same page key as the flood) opens a new connection for each
+request, as a new visitor would: `GET /health`, `GET /v1/config`, `POST /v1/web/session` (no
+string yet), and the demo port's `GET /demo/frame.html`, ten times a second.
+
+    python3 Server/Tests/e2e/hostile_load_test.py [--bin DIR] [--seconds 20] [--string worst|small]
+        [--p99-ms 1000] [--rss-bound-mb 400]
+
+`--string small` floods with a short valid string instead of the worst one (for a build whose
+TCData is not yet bounded to the vendor list, where the worst string takes seconds of CPU each).
+Linux only (it reads /proc/PID/status). Loopback only; at most about 60 s.
+"""
+from __future__ import annotations
+
+import argparse
+import base64
+import json
+import socket
+import sys
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import common  # noqa: E402
+
+PUBLISHERS = common.REPO_ROOT / "Server" / "config" / "publishers.example.yaml"
+WEBSITE_APP = "com.example.news.web"
+APP = "com.example.news"
+FLOOD_ADDRESSES = [f"127.0.10.{i}" for i in range(1, 5)]
+IDLE_ADDRESSES = [f"127.0.20.{i}" for i in range(1, 21)]
+SLOW_ADDRESSES = [f"127.0.30.{i}" for i in range(1, 5)]
+HONEST_ADDRESS = "127.0.0.1"
+
+
+# --------------------------------------------------------------------------- the TC strings
+# tc(): the security review's helper (2026-11-26, appendix "tcenc.py"), as it was: a TC string
+# field by field, core segment then a DisclosedVendors segment.
+
+class Bits:
+    def __init__(self):
+        self.b = []
+
+    def w(self, v, n):
+        self.b += [(v >> (n - 1 - i)) & 1 for i in range(n)]
+
+    def letters(self, s):
+        for c in s:
+            self.w(ord(c) - 65, 6)
+
+    def encode(self):
+        b = self.b + [0] * ((-len(self.b)) % 8)
+        return base64.urlsafe_b64encode(bytes(int(''.join(map(str, b[i:i + 8])), 2) for i in range(0, len(b), 8))).decode().rstrip('=')
+
+
+def ranges(bits, rs):
+    bits.w(len(rs), 12)
+    for a, b in rs:
+        if a == b:
+            bits.w(0, 1); bits.w(a, 16)
+        else:
+            bits.w(1, 1); bits.w(a, 16); bits.w(b, 16)
+
+
+def vendor_section(bits, rs):
+    bits.w(max(b for a, b in rs) if rs else 0, 16); bits.w(1, 1); ranges(bits, rs)
+
+
+def tc(vendors=[(1, 65535)], restrictions=[(p, 1, [(1, 65535)]) for p in range(64)], disclosed=[(1, 65535)],
+       purposes=(1 << 24) - 1, cmp=4095, vlv=45, policy=4, lang='EN', created=None):
+    ds = int((created or time.time()) * 10)
+    c = Bits()
+    c.w(2, 6); c.w(ds, 36); c.w(ds, 36); c.w(cmp, 12); c.w(1, 12); c.w(1, 6); c.letters(lang); c.w(vlv, 12); c.w(policy, 6)
+    c.w(1, 1); c.w(0, 1); c.w(0, 12); c.w(purposes, 24); c.w(0, 24); c.w(0, 1); c.letters('AA')
+    vendor_section(c, vendors); vendor_section(c, vendors)
+    c.w(len(restrictions), 12)
+    for p, t, rs in restrictions:
+        c.w(p, 6); c.w(t, 2); ranges(c, rs)
+    s = c.encode()
+    if disclosed is not None:
+        d = Bits(); d.w(1, 3); vendor_section(d, disclosed); s += '.' + d.encode()
+    return s
+
+
+def small_tc() -> str:
+    """A short valid string of the same fields: ten vendors, one restriction of purpose 2."""
+    return tc(vendors=[(1, 10)], restrictions=[(2, 1, [(1, 10)])], disclosed=[(1, 10)], purposes=0b111)
+
+
+# --------------------------------------------------------------------------- raw HTTP
+
+
+def connect(port: int, source: str, receive_buffer: int | None = None, timeout: float = 10) -> socket.socket:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    if receive_buffer:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+    sock.bind((source, 0))
+    sock.settimeout(timeout)
+    sock.connect(("127.0.0.1", port))
+    return sock
+
+
+def request_bytes(method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None) -> bytes:
+    lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1"]
+    for name, value in (headers or {}).items():
+        lines.append(f"{name}: {value}")
+    if body is not None:
+        lines.append(f"Content-Length: {len(body)}")
+    return ("\r\n".join(lines) + "\r\n\r\n").encode() + (body or b"")
+
+
+def read_response(sock: socket.socket) -> tuple[int, bytes]:
+    """One response with a Content-Length body; raises on a closed connection or a timeout."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise ConnectionError("closed before a response")
+        data += chunk
+    head, _, rest = data.partition(b"\r\n\r\n")
+    status = int(head.split(b" ", 2)[1])
+    length = 0
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            length = int(value.strip())
+    while len(rest) < length:
+        chunk = sock.recv(max(65536, length - len(rest)))
+        if not chunk:
+            raise ConnectionError("closed mid-body")
+        rest += chunk
+    return status, rest[:length]
+
+
+def demo_frame_port(port: int) -> int:
+    sock = connect(port, HONEST_ADDRESS)
+    try:
+        sock.sendall(request_bytes("GET", "/demo"))
+        status, body = read_response(sock)
+    finally:
+        sock.close()
+    page = body.decode()
+    end = page.index("/demo/frame.html")
+    start = page.rindex("http://", 0, end)
+    return int(page[start:end].rsplit(":", 1)[1])
+
+
+def status_kb(pid: int, field: str) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    raise common.E2EError(f"/proc/{pid}/status has no {field}")
+
+
+# --------------------------------------------------------------------------- the clients
+
+
+class Tally:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.counts: dict[str, int] = {}
+
+    def add(self, key: str) -> None:
+        with self.lock:
+            self.counts[key] = self.counts.get(key, 0) + 1
+
+
+def flood(port: int, source: str, body: bytes, stop: threading.Event, tally: Tally) -> None:
+    sock = None
+    while not stop.is_set():
+        try:
+            if sock is None:
+                sock = connect(port, source, timeout=30)
+            sock.sendall(request_bytes("POST", "/v1/web/session", body, {"Content-Type": "text/plain"}))
+            status, _ = read_response(sock)
+            tally.add(str(status))
+        except (OSError, ConnectionError, ValueError):
+            tally.add("closed")
+            if sock:
+                sock.close()
+            sock = None
+            time.sleep(0.05)
+    if sock:
+        sock.close()
+
+
+def honest(main_port: int, frame_port: int, app_key: str, site_key: str, stop: threading.Event,
+           latencies: list, failures: list) -> None:
+    session = json.dumps({"credential": site_key}).encode()
+    requests = [
+        (main_port, request_bytes("GET", "/health")),
+        (main_port, request_bytes("GET", "/v1/config?publisherIds=pub-0000000000000001", headers={"Authorization": f"Bearer {app_key}"})),
+        (main_port, request_bytes("POST", "/v1/web/session", session, {"Content-Type": "text/plain"})),
+        (frame_port, request_bytes("GET", "/demo/frame.html")),
+    ]
+    index = 0
+    while not stop.is_set():
+        port, raw = requests[index % len(requests)]
+        index += 1
+        started = time.monotonic()
+        try:
+            sock = connect(port, HONEST_ADDRESS, timeout=10)
+            try:
+                sock.sendall(raw)
+                status, _ = read_response(sock)
+            finally:
+                sock.close()
+            if status != 200:
+                failures.append(f"{raw.split(b' ', 2)[1].decode()}: {status}")
+        except (OSError, ConnectionError, ValueError) as error:
+            failures.append(f"{raw.split(b' ', 2)[1].decode()}: {error!r}")
+        latencies.append(time.monotonic() - started)
+        time.sleep(max(0.0, 0.1 - (time.monotonic() - started)))
+
+
+def hold_idle(ports: list[int], per_address: int) -> tuple[list[socket.socket], int]:
+    """Opens idle connections from every idle address to every port; returns them and the
+    count the kernel refused (none expected: consentd accepts, then closes what is over a cap)."""
+    held, refused = [], 0
+    for source in IDLE_ADDRESSES:
+        for port in ports:
+            for _ in range(per_address):
+                try:
+                    held.append(connect(port, source, timeout=5))
+                except OSError:
+                    refused += 1
+    return held, refused
+
+
+def slow_readers(main_port: int, frame_port: int) -> list[socket.socket]:
+    """Connections that pipeline 16 requests of the vendor list (918 KB each, uncompressed) and
+    read nothing."""
+    held = []
+    for source in SLOW_ADDRESSES:
+        sock = connect(main_port, source, receive_buffer=4096)
+        sock.sendall(request_bytes("GET", "/v1/vendor-list.json", headers={"Accept-Encoding": "identity"}) * 16)
+        held.append(sock)
+    return held
+
+
+def closed_by_server(sock: socket.socket, silence: float = 2) -> bool:
+    """Reads what the server sent until it closes (True) or is silent for `silence` s (False)."""
+    sock.settimeout(silence)
+    try:
+        while sock.recv(1 << 20):
+            pass
+        return True
+    except socket.timeout:
+        return False
+    except OSError:
+        return True
+
+
+def descriptors(pid: int) -> int:
+    return len(list(Path(f"/proc/{pid}/fd").iterdir()))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    common.add_common_arguments(parser)
+    parser.add_argument("--seconds", type=float, default=20, help="how long the load lasts (default 20)")
+    parser.add_argument("--string", choices=["worst", "small"], default="worst", help="the flood's TC string (default worst)")
+    parser.add_argument("--p99-ms", type=float, default=1000, help="the honest client's allowed p99 latency (default 1000 ms)")
+    parser.add_argument("--rss-bound-mb", type=float, default=400, help="consentd's allowed peak RSS (default 400 MB)")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary directory")
+    args = parser.parse_args()
+    started = time.monotonic()
+    try:
+        bin_dir = common.resolve_bin_dir(args.bin)
+        tc_string = tc() if args.string == "worst" else small_tc()
+        with common.TempDir("consentd-hostile-", args.keep) as workdir:
+            server = common.Consentd(bin_dir, workdir, database=args.database, publishers=PUBLISHERS, rate_limits_off=False,
+                                     extra_args=["--write-timeout", "5"])
+            site_key = common.create_key(bin_dir, WEBSITE_APP, "publishable", server.database)
+            app_key = common.create_key(bin_dir, APP, "publishable", server.database)
+            with server:
+                server.start()
+                common.wait_for_health(common.Client.for_server(server))
+                main_port = server.port
+                frame_port = demo_frame_port(main_port)
+                rss_before = status_kb(server.pid, "VmRSS")
+                body = json.dumps({"credential": site_key, "tcString": tc_string, "addtlConsent": "2~89~dv.",
+                                   "debugRegion": "eea"}).encode()
+                print(f"flood string: {args.string}, {len(tc_string)} characters ({len(body)}-byte body); "
+                      f"ports: main {main_port}, demo frame {frame_port}; RSS at start {rss_before / 1024:.0f} MB")
+
+                stop = threading.Event()
+                tally, latencies, failures = Tally(), [], []
+                threads = [threading.Thread(target=flood, args=(main_port, source, body, stop, tally), daemon=True)
+                           for source in FLOOD_ADDRESSES for _ in range(2)]
+                threads.append(threading.Thread(target=honest, args=(main_port, frame_port, app_key, site_key, stop, latencies, failures),
+                                                daemon=True))
+                for thread in threads:
+                    thread.start()
+                idle, refused = hold_idle([main_port, frame_port], per_address=40)
+                slow = slow_readers(main_port, frame_port)
+                print(f"hostile clients: {len(FLOOD_ADDRESSES) * 2} flooding connections from {len(FLOOD_ADDRESSES)} addresses; "
+                      f"{len(idle)} idle connections from {len(IDLE_ADDRESSES)} addresses on both ports ({refused} refused by the kernel); "
+                      f"{len(slow)} slow readers")
+                peak_rss = 0
+                end = time.monotonic() + args.seconds
+                while time.monotonic() < end:
+                    peak_rss = max(peak_rss, status_kb(server.pid, "VmRSS"))
+                    time.sleep(0.25)
+                slow_left = sum(not closed_by_server(sock) for sock in slow)
+                open_descriptors = descriptors(server.pid)
+                stop.set()
+                for thread in threads:
+                    thread.join(timeout=15)
+                hwm = status_kb(server.pid, "VmHWM")
+                for sock in idle + slow:
+                    sock.close()
+
+        ordered = sorted(latencies)
+        count = len(ordered)
+        p50 = ordered[count // 2] * 1000 if count else 0
+        p99 = ordered[min(count - 1, int(count * 0.99))] * 1000 if count else 0
+        worst = ordered[-1] * 1000 if count else 0
+        print(f"flood answers: {dict(sorted(tally.counts.items()))}")
+        print(f"after {args.seconds:g} s: consentd held {open_descriptors} descriptors; {slow_left} of {len(slow)} slow readers still open "
+              f"(write timeout 5 s)")
+        print(f"honest client: {count} requests, {len(failures)} failed; latency p50 {p50:.0f} ms, p99 {p99:.0f} ms, "
+              f"max {worst:.0f} ms (bound p99 {args.p99_ms:g} ms)")
+        print(f"consentd RSS: {rss_before / 1024:.0f} MB at start, peak sampled {peak_rss / 1024:.0f} MB, VmHWM {hwm / 1024:.0f} MB "
+              f"(bound {args.rss_bound_mb:g} MB); whole test {time.monotonic() - started:.0f} s")
+        problems = []
+        if count == 0:
+            problems.append("the honest client made no request")
+        if failures:
+            problems.append(f"{len(failures)} honest requests failed, e.g. {failures[:3]}")
+        if p99 > args.p99_ms:
+            problems.append(f"the honest client's p99 latency {p99:.0f} ms is over {args.p99_ms:g} ms")
+        if hwm / 1024 > args.rss_bound_mb:
+            problems.append(f"consentd's peak RSS {hwm / 1024:.0f} MB is over {args.rss_bound_mb:g} MB")
+        if slow_left:
+            problems.append(f"{slow_left} slow readers were not closed")
+        if problems:
+            raise common.E2EError("; ".join(problems))
+        print("hostile load test passed")
+        return 0
+    except common.E2EError as error:
+        print(f"FAIL: {error}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
