@@ -117,8 +117,9 @@ public struct TCData: Encodable, Sendable, Equatable {
         /// `customPurpose`: the custom purposes' consents and legitimate interests.
         public let customPurpose: CustomPurpose
         /// `restrictions`: purpose id → vendor id → restriction type, for every vendor of the
-        /// ``Bounds`` a restriction of a purpose of the bounds names. When a vendor is listed more than once for a purpose, the last
-        /// entry wins, as in ``TCString/restrictionType(vendorId:purposeId:)``; a vendor whose
+        /// ``Bounds`` that a restriction of a purpose of the bounds names. When a vendor is
+        /// listed more than once for a purpose, the last entry wins, as in
+        /// ``TCString/restrictionType(vendorId:purposeId:)``; a vendor whose
         /// last entry is type 3 (undefined in the spec, which allows only 0, 1 and 2) is left
         /// out. JSON: `{"2":{"755":1}}`.
         public let restrictions: [Int: [Int: PublisherRestriction.RestrictionType]]
@@ -273,7 +274,7 @@ public struct TCData: Encodable, Sendable, Equatable {
             out.endObject()
         }
         out.endObject()
-        try check("tcfPolicyVersion")
+        try check("the object")
         return String(decoding: out.bytes, as: UTF8.self)
     }
 

@@ -98,7 +98,7 @@ public struct KeychainCredentialStoreError: Error, Sendable, Equatable, CustomSt
 
     /// What failed, with the Keychain's own message.
     public var description: String {
-        let message = (SecCopyErrorMessageString(status, nil) as String?) ?? "OSStatus \(status)"
+        let message = SecCopyErrorMessageString(status, nil).map { $0 as String } ?? "OSStatus \(status)"
         return "the Keychain refused to \(operation) the sync credentials: \(message)"
     }
 }

@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""The web CMP's TCData under the security review's hostile TC strings (issue 24, H1): answer size,
+time and consentd's memory for POST /v1/web/session and /v1/web/choices (scripts/bench-web-tcdata).
+
+Starts a consentd (release by default: --bin or $CONSENTD_BIN to choose) on SQLite on loopback,
+reads the demo page's publishable key from GET /demo, and sends each hostile body REPEAT times in
+turn; prints per route and string the answer's bytes, the median / p95 / max time, and consentd's
+resident memory before, after, and at its peak (VmHWM). Budget: every answer <= 1 MB and <= 100 ms
+(release), and no memory growth from one round to the next.
+Benchmark tooling only; the product never uses it.
+"""
+from __future__ import annotations
+
+import argparse
+import base64
+import json
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "Server" / "Tests" / "e2e"))
+from common import Client, Consentd, TempDir, resolve_bin_dir, wait_for_health  # noqa: E402
+
+
+# tcenc.py of the review (docs: Tests/ConsentKitTests/Support/HostileTCString.swift is its Swift port).
+class Bits:
+    def __init__(self):
+        self.b = []
+
+    def w(self, v, n):
+        self.b += [(v >> (n - 1 - i)) & 1 for i in range(n)]
+
+    def letters(self, s):
+        for c in s:
+            self.w(ord(c) - 65, 6)
+
+    def encode(self):
+        b = self.b + [0] * ((-len(self.b)) % 8)
+        data = bytes(int(''.join(map(str, b[i:i + 8])), 2) for i in range(0, len(b), 8))
+        return base64.urlsafe_b64encode(data).decode().rstrip('=')
+
+
+def ranges(bits, rs):
+    bits.w(len(rs), 12)
+    for a, b in rs:
+        if a == b:
+            bits.w(0, 1); bits.w(a, 16)
+        else:
+            bits.w(1, 1); bits.w(a, 16); bits.w(b, 16)
+
+
+def vendor_section(bits, rs):
+    bits.w(max(b for a, b in rs) if rs else 0, 16); bits.w(1, 1); ranges(bits, rs)
+
+
+def tc(vendors=((1, 65535),), restrictions=None, disclosed=((1, 65535),), purposes=(1 << 24) - 1, cmp=4095, vlv=45, policy=4):
+    if restrictions is None:
+        restrictions = [(p, 1, [(1, 65535)]) for p in range(64)]
+    ds = int(time.time() * 10)
+    c = Bits()
+    c.w(2, 6); c.w(ds, 36); c.w(ds, 36); c.w(cmp, 12); c.w(1, 12); c.w(1, 6); c.letters('EN'); c.w(vlv, 12); c.w(policy, 6)
+    c.w(1, 1); c.w(0, 1); c.w(0, 12); c.w(purposes, 24); c.w(0, 24); c.w(0, 1); c.letters('AA')
+    vendor_section(c, vendors); vendor_section(c, vendors)
+    c.w(len(restrictions), 12)
+    for p, t, rs in restrictions:
+        c.w(p, 6); c.w(t, 2); ranges(c, rs)
+    s = c.encode()
+    if disclosed is not None:
+        d = Bits(); d.w(1, 3); vendor_section(d, disclosed); s += '.' + d.encode()
+    return s
+
+
+def memory(pid: int) -> tuple[int, int]:
+    """consentd's resident and peak resident memory, in MB."""
+    fields = dict(line.split(':', 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines() if ':' in line)
+    return int(fields["VmRSS"].split()[0]) // 1024, int(fields["VmHWM"].split()[0]) // 1024
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--bin", help="directory with consentd and consent (default: the release build)")
+    parser.add_argument("--repeat", type=int, default=20)
+    args = parser.parse_args()
+    bin_dir = resolve_bin_dir(args.bin, release=True)
+    strings = {
+        "review (637 chars)": tc(),
+        "every type x 64 purposes, single ids and ranges": tc(restrictions=[(p, t, [(1, 1), (2, 2), (3, 65533), (65534, 65534), (65535, 65535)])
+                                                                            for p in range(64) for t in range(4)]),
+        "1,845 restrictions (old worst case)": tc(restrictions=[(i % 64, 1, [(1, 65535)]) for i in range(1845)], disclosed=None),
+    }
+    print(f"consentd: {bin_dir}")
+    with TempDir("consentd-web-tcdata-") as workdir:
+        server = Consentd(bin_dir, workdir / "server")
+        with server:
+            server.start()
+            client = Client.for_server(server, timeout=120)
+            wait_for_health(client)
+            page = client.request("GET", "/demo").body.decode()
+            key = re.search(r'data-key="([^"]+)"', page).group(1)
+            headers = {"Content-Type": "text/plain;charset=UTF-8", "Origin": "https://news.example.com"}
+            rss, _ = memory(server.pid)
+            print(f"consentd RSS at start: {rss} MB")
+            failed = False
+            for label, text in strings.items():
+                bodies = {
+                    "/v1/web/session": {"credential": key, "tcString": text, "addtlConsent": "2~89.1051.2677~dv.", "debugRegion": "eea"},
+                    "/v1/web/choices": {"credential": key, "appConsent": {"tcString": text}},
+                }
+                for path, body in bodies.items():
+                    payload = json.dumps(body, separators=(",", ":")).encode()
+                    times, sizes = [], set()
+                    for _ in range(args.repeat):
+                        start = time.perf_counter()
+                        response = client.request("POST", path, body=payload, headers=headers)
+                        times.append((time.perf_counter() - start) * 1000)
+                        sizes.add(len(response.body))
+                        if response.status not in (200, 201):
+                            print(f"  {path}: {response.status} {response.body[:200]!r}")
+                            failed = True
+                            break
+                    has_tcdata = isinstance(response.json().get("tcData"), dict)
+                    rss, peak = memory(server.pid)
+                    times.sort()
+                    p95 = times[min(len(times) - 1, int(len(times) * 0.95))]
+                    print(f"{label:48} {path:16} request {len(payload):6} B  answer {max(sizes):8} B  tcData {'yes' if has_tcdata else 'no '}"
+                          f"  median {statistics.median(times):6.1f} ms  p95 {p95:6.1f} ms  max {times[-1]:6.1f} ms  RSS {rss} MB (peak {peak} MB)")
+                    failed = failed or max(sizes) > 1_000_000
+            return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
