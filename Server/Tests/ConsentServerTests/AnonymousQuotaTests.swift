@@ -19,7 +19,7 @@ struct AnonymousQuotaTests {
     @Test("m6: an anonymous subject's token stores its quota of events a day, then 429 subject_quota_exceeded")
     func m6AnonymousSubjectEventQuota() async throws {
         let server = try await TestServer.make { $0.anonymousSubjectEventsPerDay = 5 }
-        try await server.consentd.application().test(.live) { client in
+        try await server.live { client in
             let (subject, token) = try await Self.anonymous(client, server)
             for _ in 0..<4 {
                 #expect(try await client.send(.post, "/v1/consents", bearer: token, json: eventJSON(subject: subject)).status == .created)
@@ -29,13 +29,12 @@ struct AnonymousQuotaTests {
             let batch = try await client.send(.post, "/v1/consents/batch", bearer: token, json: #"{"events": [\#(eventJSON(subject: subject))]}"#)
             #expect(try #require(batch.batch).results.map(\.status) == [429])
         }
-        await server.consentd.close()
     }
 
     @Test("m6: an anonymous subject's token stores its quota of bytes a day, then 413 subject_quota_exceeded")
     func m6AnonymousSubjectByteQuota() async throws {
         let server = try await TestServer.make { $0.anonymousSubjectBytesPerDay = 2000 }
-        try await server.consentd.application().test(.live) { client in
+        try await server.live { client in
             let (subject, token) = try await Self.anonymous(client, server)
             var statuses: [Int] = []
             for _ in 0..<20 {
@@ -46,18 +45,16 @@ struct AnonymousQuotaTests {
             }
             #expect(statuses.first == 201 && statuses.last == 413, "\(statuses)")
         }
-        await server.consentd.close()
     }
 
     @Test("m6: the secret key and the backend's session tokens are not bound by the anonymous quota")
     func m6IdentifiedWritesHaveNoAnonymousQuota() async throws {
         let server = try await TestServer.make { $0.anonymousSubjectEventsPerDay = 2 }
-        try await server.consentd.application().test(.live) { client in
+        try await server.live { client in
             let session = try #require(try await client.send(.post, "/v1/subjects/user-1/tokens", bearer: server.secret).object["token"] as? String)
             for bearer in [server.secret, session, server.secret, session] {
                 #expect(try await client.send(.post, "/v1/consents", bearer: bearer, json: eventJSON(subject: "user-1")).status == .created)
             }
         }
-        await server.consentd.close()
     }
 }

@@ -13,7 +13,7 @@ struct DemoAmplifierTests {
     @Test("l8: while the demo builds as many notices as it may, another /demo/document is refused with 429, and served once one ends")
     func l8DemoDocumentBuildsAreCapped() async throws {
         let server = try await TestServer.make()
-        try await server.consentd.application().test(.live) { client in
+        try await server.live { client in
             let builds = server.consentd.demo.builds
             for _ in 0..<builds.limit { #expect(builds.acquire()) }
             let busy = try await client.send(.post, "/demo/document", json: #"{"vendors":"all"}"#)
@@ -22,13 +22,12 @@ struct DemoAmplifierTests {
             #expect(try await client.send(.post, "/demo/document", json: #"{"vendors":"all"}"#).status == .ok)
             for _ in 1..<builds.limit { builds.release() }
         }
-        await server.consentd.close()
     }
 
     @Test("l8: language tags consentd holds no translation for are answered from the English list's cache entry")
     func l8TrimmedListsAreCachedOnlyForHeldLanguages() async throws {
         let server = try await TestServer.make()
-        try await server.consentd.application().test(.live) { client in
+        try await server.live { client in
             let tags = (0..<20).map { "xx-" + String(Character(UnicodeScalar(UInt8(ascii: "a") + UInt8($0)))) + "zz" }
             for tag in tags {
                 let answer = try await client.send(.get, "/v1/vendor-list/trimmed?publisherIds=pub-news&language=\(tag)", bearer: server.publishable)
@@ -41,6 +40,5 @@ struct DemoAmplifierTests {
             #expect(english.object["languageFallback"] == nil)
             #expect(server.consentd.catalog.cachedTrimmedCount == 1)
         }
-        await server.consentd.close()
     }
 }

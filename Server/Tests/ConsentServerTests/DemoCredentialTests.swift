@@ -43,7 +43,7 @@ struct DemoCredentialTests {
     @Test("h2: a result with no credential, or a key that is not the playground's, writes nothing; the site's visitors are out of reach")
     func h2DemoResultWithoutCredentialWritesNothing() async throws {
         let server = try await TestServer.make()
-        try await server.consentd.application().test(.live) { client in
+        try await server.live { client in
             let siteKey = try await server.consentd.demoSite.key(server.consentd.keys)
             let visitor = try await Self.webVisitor(client, siteKey: siteKey)
             let none = try await Self.result(client, credential: nil, subjectId: visitor.subjectId)
@@ -55,13 +55,12 @@ struct DemoCredentialTests {
             let state = try await server.consentd.store.current(appId: DemoSite.appId, subjectId: visitor.subjectId)
             #expect(state?.consent.proof.method == .rejectAll, "the visitor's choice stands")
         }
-        await server.consentd.close()
     }
 
     @Test("h2: the playground's key creates a subject of its own app and returns its token, which alone writes it again")
     func h2PlaygroundKeyCreatesASubjectOnlyItsTokenWrites() async throws {
         let server = try await TestServer.make()
-        try await server.consentd.application().test(.live) { client in
+        try await server.live { client in
             let key = try await Self.playgroundKey(client)
             let first = try await Self.result(client, credential: key)
             #expect(first.status == .ok)
@@ -80,14 +79,13 @@ struct DemoCredentialTests {
             let bare = try await Self.result(client, credential: token)
             #expect(bare.status == .badRequest && bare.errorField == "subjectId")
         }
-        await server.consentd.close()
     }
 
     @Test("h2: a playground subject erased stays erased for its token")
     func h2ErasedPlaygroundSubjectStaysErased() async throws {
         let server = try await TestServer.make()
         let secret = try await server.consentd.keys.create(appId: NoticeDemo.appId, kind: .secret, label: "backend").token
-        try await server.consentd.application().test(.live) { client in
+        try await server.live { client in
             let first = try await Self.result(client, credential: try await Self.playgroundKey(client))
             let subjectId = try #require((first.object["event"] as? [String: Any])?["subjectId"] as? String)
             let token = try #require(first.object["subjectToken"] as? String)
@@ -96,25 +94,23 @@ struct DemoCredentialTests {
             #expect(after.status == .gone && after.errorCode == "subject_erased")
             #expect(try await server.consentd.store.current(appId: NoticeDemo.appId, subjectId: subjectId) == nil)
         }
-        await server.consentd.close()
     }
 
     @Test("h2: the playground's results are under the key's rate limit")
     func h2DemoResultIsRateLimited() async throws {
         let server = try await TestServer.make { $0.rateLimitPerKey = RateLimit(perSecond: 0.01, burst: 2) }
-        try await server.consentd.application().test(.live) { client in
+        try await server.live { client in
             let key = try await Self.playgroundKey(client)
             var statuses: [Int] = []
             for _ in 0..<4 { statuses.append(Int(try await Self.result(client, credential: key).status.code)) }
             #expect(statuses.prefix(2).allSatisfy { $0 == 200 } && statuses.suffix(2).allSatisfy { $0 == 429 }, "\(statuses)")
         }
-        await server.consentd.close()
     }
 
     @Test("l7: a revoked demo key is never revived: the page gets a new key id, the old key's tokens stay dead, also after a restart")
     func l7RevokedDemoKeyIsNotRevived() async throws {
         let server = try await TestServer.make { $0.keyCacheSeconds = 0 }
-        try await server.consentd.application().test(.live) { client in
+        try await server.live { client in
             let key = try await server.consentd.demoSite.key(server.consentd.keys)
             let visitor = try await Self.webVisitor(client, siteKey: key)
             let oldKeyId = try #require(APIKeys.parse(key)?.keyId)
@@ -135,6 +131,5 @@ struct DemoCredentialTests {
             // The new key works for new visitors.
             _ = try await Self.webVisitor(client, siteKey: restarted)
         }
-        await server.consentd.close()
     }
 }

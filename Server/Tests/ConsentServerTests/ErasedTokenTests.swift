@@ -12,7 +12,7 @@ struct ErasedTokenTests {
     @Test("m3: a token from before the erasure cannot read the subject, before or after the backend restarts it")
     func m3TokenFromBeforeErasureCannotRead() async throws {
         let server = try await TestServer.make()
-        try await server.consentd.application().test(.live) { client in
+        try await server.live { client in
             let created = try await client.send(.post, "/v1/consents", bearer: server.publishable, json: eventJSON(subject: nil))
             let subject = try #require(created.object["subjectId"] as? String)
             let installation = try #require(created.object["subjectToken"] as? String)
@@ -34,13 +34,12 @@ struct ErasedTokenTests {
                 #expect(read.object["current"] == nil)
             }
         }
-        await server.consentd.close()
     }
 
     @Test("m3: a token from before the erasure cannot write the subject after the restart, on any route")
     func m3TokenFromBeforeErasureCannotWrite() async throws {
         let server = try await TestServer.make()
-        try await server.consentd.application().test(.live) { client in
+        try await server.live { client in
             let created = try await client.send(.post, "/v1/consents", bearer: server.publishable, json: eventJSON(subject: nil))
             let subject = try #require(created.object["subjectId"] as? String)
             let installation = try #require(created.object["subjectToken"] as? String)
@@ -52,13 +51,12 @@ struct ErasedTokenTests {
                                               json: #"{"events": [\#(eventJSON(subject: subject))]}"#)
             #expect(batch.status == .gone && batch.errorCode == "subject_erased")
         }
-        await server.consentd.close()
     }
 
     @Test("m3: a token minted after the restart reads and writes the subject")
     func m3TokenMintedAfterRestartWorks() async throws {
         let server = try await TestServer.make()
-        try await server.consentd.application().test(.live) { client in
+        try await server.live { client in
             #expect(try await client.send(.post, "/v1/consents", bearer: server.secret, json: eventJSON(subject: "user-9")).status == .created)
             #expect(try await client.send(.delete, "/v1/subjects/user-9", bearer: server.secret).status == .ok)
             #expect(try await client.send(.post, "/v1/subjects/user-9/restart", bearer: server.secret).status == .ok)
@@ -66,6 +64,5 @@ struct ErasedTokenTests {
             #expect(try await client.send(.post, "/v1/consents", bearer: after, json: eventJSON(subject: "user-9")).status == .created)
             #expect(try await client.send(.get, "/v1/subjects/user-9", bearer: after).status == .ok)
         }
-        await server.consentd.close()
     }
 }

@@ -23,20 +23,19 @@ struct InputRuleTests {
     @Test("l6: a page view with a key twice or a key the route does not define is refused, naming it")
     func l6WebSessionRefusesRepeatedAndUnknownKeys() async throws {
         let server = try await TestServer.make()
-        try await server.consentd.application().test(.live) { client in
+        try await server.live { client in
             let key = try await server.consentd.demoSite.key(server.consentd.keys)
             let twice = try await Self.web(client, "/v1/web/session", #"{"credential":"\#(key)","debugRegion":"not_eea","debugRegion":"eea"}"#)
             #expect(twice.status == .badRequest && twice.errorField == "debugRegion")
             let unknown = try await Self.web(client, "/v1/web/session", #"{"credential":"\#(key)","credential2":"x"}"#)
             #expect(unknown.status == .badRequest && unknown.errorField == "credential2")
         }
-        await server.consentd.close()
     }
 
     @Test("l6: a choice with a key twice or a key the route does not define is refused, naming it")
     func l6WebChoicesRefusesRepeatedAndUnknownKeys() async throws {
         let server = try await TestServer.make()
-        try await server.consentd.application().test(.live) { client in
+        try await server.live { client in
             let key = try await server.consentd.demoSite.key(server.consentd.keys)
             let twice = try await Self.web(client, "/v1/web/choices",
                                            #"{"credential":"\#(key)","language":"en","language":"de","message":\#(Self.accept)}"#)
@@ -46,13 +45,12 @@ struct InputRuleTests {
             let nested = try await Self.web(client, "/v1/web/choices", #"{"credential":"\#(key)","appConsent":{"tcString":"x","gdpr":1}}"#)
             #expect(nested.status == .badRequest && nested.errorField == "appConsent.gdpr")
         }
-        await server.consentd.close()
     }
 
     @Test("l6: an app's Additional Consent string that does not parse is refused, not dropped")
     func l6AppConsentACThatDoesNotParseIsRefused() async throws {
         let server = try await TestServer.make()
-        try await server.consentd.application().test(.live) { client in
+        try await server.live { client in
             let key = try await server.consentd.demoSite.key(server.consentd.keys)
             let made = try await Self.web(client, "/v1/web/choices", #"{"credential":"\#(key)","message":\#(Self.accept)}"#)
             let tcString = try #require(made.object["tcString"] as? String)
@@ -62,13 +60,12 @@ struct InputRuleTests {
                 #expect(refused.status == .unprocessableContent && refused.errorField == "appConsent.addtlConsent", "\(ac)")
             }
         }
-        await server.consentd.close()
     }
 
     @Test("l6: Additional Consent ids with leading zeros are refused")
     func l6ACIdsWithLeadingZerosAreRefused() async throws {
         let server = try await TestServer.make()
-        try await server.consentd.application().test(.live) { client in
+        try await server.live { client in
             for ac in ["2~00089~dv.", "2~89~dv.0001", "1~089"] {
                 let answer = try await client.send(.post, "/v1/consents", bearer: server.secret,
                                                    json: eventJSON(extra: #""additionalConsent": "\#(ac)""#))
@@ -77,13 +74,12 @@ struct InputRuleTests {
             #expect(try await client.send(.post, "/v1/consents", bearer: server.secret,
                                           json: eventJSON(extra: #""additionalConsent": "2~89~dv.1051""#)).status == .created)
         }
-        await server.consentd.close()
     }
 
     @Test("l6: ids holding invisible formatting characters (U+202E, U+2028, U+200B) are refused")
     func l6FormatCharactersInIdsAreRefused() async throws {
         let server = try await TestServer.make()
-        try await server.consentd.application().test(.live) { client in
+        try await server.live { client in
             for character in ["\\u202e", "\\u2028", "\\u2029", "\\u200b", "\\ufeff"] {
                 let subject = try await client.send(.post, "/v1/consents", bearer: server.secret, json: eventJSON(subject: "user\(character)1"))
                 #expect(subject.status == .badRequest && subject.errorField == "subjectId", "\(character)")
@@ -93,14 +89,13 @@ struct InputRuleTests {
             }
             #expect(try await client.send(.post, "/v1/consents", bearer: server.secret, json: eventJSON(subject: "Zoë-✓")).status == .created)
         }
-        await server.consentd.close()
     }
 
     @Test("l6: a pretended region is ignored unless the operator allows it")
     func l6DebugRegionNeedsTheOperatorsSetting() async throws {
         for allowed in [false, true] {
             let server = try await TestServer.make { $0.allowDebugRegion = allowed }
-            try await server.consentd.application().test(.live) { client in
+            try await server.live { client in
                 let key = try await server.consentd.demoSite.key(server.consentd.keys)
                 let session = try await Self.web(client, "/v1/web/session", #"{"credential":"\#(key)","debugRegion":"not_eea"}"#, country: "FR")
                 #expect(session.object["gdprApplies"] as? Bool == !allowed, "allowed: \(allowed)")
@@ -108,7 +103,6 @@ struct InputRuleTests {
                                                    headers: [HTTPField.Name("CF-IPCountry")!: "FR"])
                 #expect(config.object["gdprApplies"] as? Bool == !allowed, "allowed: \(allowed)")
             }
-            await server.consentd.close()
         }
     }
 
@@ -116,13 +110,12 @@ struct InputRuleTests {
     func l6ConfigAnswersOnlyTheAppsOwnPublishers() async throws {
         let server = try await TestServer.make()
         let other = try await server.consentd.keys.create(appId: "com.example.other", kind: .publishable, label: "other app").token
-        try await server.consentd.application().test(.live) { client in
+        try await server.live { client in
             let foreign = try await client.send(.get, "/v1/config?publisherIds=pub-news", bearer: other)
             #expect(foreign.status == .forbidden && foreign.errorCode == "publisher_not_for_app")
             let trimmed = try await client.send(.get, "/v1/vendor-list/trimmed?publisherIds=pub-news", bearer: other)
             #expect(trimmed.status == .forbidden)
             #expect(try await client.send(.get, "/v1/config?publisherIds=pub-news", bearer: server.publishable).status == .ok)
         }
-        await server.consentd.close()
     }
 }

@@ -31,7 +31,8 @@ struct StorageDisclosureFetchTests {
         return try VendorListCatalog(vendorList: JSONSerialization.data(withJSONObject: list))
     }
 
-    /// A server on `host` whose `/ds` answers `respond`, run for `body` with its port.
+    /// A server on `host` (127.0.0.2 included: HummingbirdTesting's live servers all listen on
+    /// localhost) whose `/ds` answers `respond`, run for `body` with its port.
     static func vendorServer(
         on host: String, hits: Hits, _ respond: @escaping @Sendable () async throws -> Response,
         _ body: @escaping @Sendable (Int) async throws -> Void
@@ -41,8 +42,20 @@ struct StorageDisclosureFetchTests {
             hits.record(request)
             return try await respond()
         }
-        try await Application(router: router, configuration: .init(address: .hostname(host, port: 0))).test(.live) { client in
-            try await body(try #require(client.port))
+        let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
+        let app = Application(router: router, configuration: .init(address: .hostname(host, port: 0)),
+                              onServerRunning: { channel in portSink.yield(channel.localAddress?.port ?? 0) })
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await app.runService() }
+            var iterator = ports.makeAsyncIterator()
+            let port = try #require(await iterator.next())
+            do {
+                try await body(port)
+            } catch {
+                group.cancelAll()
+                throw error
+            }
+            group.cancelAll()
         }
     }
 
@@ -54,9 +67,7 @@ struct StorageDisclosureFetchTests {
 
     /// consentd holding `catalog`, for `body`.
     static func consentd(_ catalog: VendorListCatalog, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        let server = try await TestServer.make(catalog: catalog)
-        try await server.consentd.application().test(.live, body)
-        await server.consentd.close()
+        try await TestServer.make(catalog: catalog).live(body)
     }
 
     /// The internal server on 127.0.0.2 and a vendor's server on 127.0.0.1 that redirects to it.
@@ -71,7 +82,7 @@ struct StorageDisclosureFetchTests {
         }
     }
 
-    @Test("m5: a redirect to a host the fetcher refuses is not followed")
+    @Test("m5: a redirect to a host the fetcher refuses (127.0.0.2) is not followed")
     func m5RedirectIsNotFollowed() async throws {
         try await Self.redirecting { url, front, inside in
             try await Self.consentd(try Self.catalog(disclosureURL: url)) { client in
@@ -131,7 +142,7 @@ struct StorageDisclosureFetchTests {
         try await Self.vendorServer(on: "127.0.0.1", hits: Hits(), {
             Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody { writer in
                 try await writer.write(ByteBuffer(string: #"{"disclosures":["#))
-                try await Task.sleep(for: .seconds(8))
+                try await Task.sleep(for: .seconds(30))
                 try await writer.write(ByteBuffer(string: "]}"))
                 try await writer.finish(nil)
             })
@@ -141,7 +152,8 @@ struct StorageDisclosureFetchTests {
                 let answer = try await client.send(.get, "/v1/vendor-list/storage/755")
                 #expect(answer.status == .badGateway)
                 let took = ContinuousClock.now - started
-                #expect(took < .seconds(7), "\(took)")
+                // 5 seconds and whatever a loaded test machine adds; the stall itself lasts 30.
+                #expect(took < .seconds(15), "\(took)")
             }
         }
     }

@@ -14,7 +14,7 @@ struct SubjectCreationRetryTests {
     @Test("m2: a retry with the same live key within the window gets the stored answer and a token")
     func m2RetryBySameKeyGetsAToken() async throws {
         let server = try await TestServer.make()
-        try await server.consentd.application().test(.live) { client in
+        try await server.live { client in
             let body = eventJSON(subject: nil)
             let first = try await client.send(.post, "/v1/consents", bearer: server.publishable, json: body)
             #expect(first.status == .created)
@@ -24,14 +24,13 @@ struct SubjectCreationRetryTests {
             let subject = try #require(again.object["subjectId"] as? String)
             #expect(try await client.send(.get, "/v1/subjects/\(subject)", bearer: token).status == .ok)
         }
-        await server.consentd.close()
     }
 
     @Test("m2: a retry through another publishable key of the app gets no token")
     func m2RetryByAnotherKeyGetsNoToken() async throws {
         let server = try await TestServer.make { $0.keyCacheSeconds = 0 }
         let other = try await server.consentd.keys.create(appId: server.appId, kind: .publishable, label: "second app").token
-        try await server.consentd.application().test(.live) { client in
+        try await server.live { client in
             let body = eventJSON(subject: nil)
             let first = try await client.send(.post, "/v1/consents", bearer: other, json: body)
             let subject = try #require(first.object["subjectId"] as? String)
@@ -46,7 +45,6 @@ struct SubjectCreationRetryTests {
             let afterRevocation = try await client.send(.post, "/v1/consents", bearer: server.publishable, json: body)
             #expect(afterRevocation.status == .ok && afterRevocation.object["subjectToken"] == nil)
         }
-        await server.consentd.close()
     }
 
     @Test("m2: a retry more than 24 hours after the first answer gets the stored answer without a token")
@@ -57,12 +55,11 @@ struct SubjectCreationRetryTests {
         let event = try CheckedConsentEvent.decode(Data(body.utf8))
         let stored = try await server.consentd.store.append(appId: server.appId, request: event, credential: .publishable, keyId: keyId,
                                                             receivedAt: Date(timeIntervalSinceNow: -25 * 3600))
-        try await server.consentd.application().test(.live) { client in
+        try await server.live { client in
             let late = try await client.send(.post, "/v1/consents", bearer: server.publishable, json: body)
             let subjectId = try stored.result().subjectId
             #expect(late.status == .ok && late.object["subjectId"] as? String == subjectId)
             #expect(late.object["subjectToken"] == nil)
         }
-        await server.consentd.close()
     }
 }

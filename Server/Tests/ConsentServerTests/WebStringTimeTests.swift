@@ -28,7 +28,7 @@ struct WebStringTimeTests {
     @Test("l2: a page view with a string created in the future is no decision: the visitor is asked again")
     func l2FutureStringIsNoDecision() async throws {
         let server = try await TestServer.make()
-        try await server.consentd.application().test(.live) { client in
+        try await server.live { client in
             let key = try await server.consentd.demoSite.key(server.consentd.keys)
             let now = try Self.agreed(server, at: Date())
             let held = try await Self.web(client, "/v1/web/session",
@@ -41,13 +41,12 @@ struct WebStringTimeTests {
             #expect(asked.object["tcData"] is NSNull)
             #expect((asked.object["storedStringRefused"] as? String)?.contains("Created") == true)
         }
-        await server.consentd.close()
     }
 
     @Test("l2: an app's consent whose string was created in the future is refused")
     func l2AppConsentFromTheFutureIsRefused() async throws {
         let server = try await TestServer.make()
-        try await server.consentd.application().test(.live) { client in
+        try await server.live { client in
             let key = try await server.consentd.demoSite.key(server.consentd.keys)
             // TC strings carry days (the encoder rounds its times to the day): two days ahead.
             let future = try Self.agreed(server, at: Date(timeIntervalSinceNow: 2 * 86_400))
@@ -57,6 +56,5 @@ struct WebStringTimeTests {
             #expect(try await Self.web(client, "/v1/web/choices", #"{"credential":"\#(key)","appConsent":{"tcString":"\#(skewed.tc)"}}"#).status == .created,
                     "within the clock skew of events")
         }
-        await server.consentd.close()
     }
 }

@@ -19,7 +19,7 @@ struct WebTokenLifetimeTests {
     @Test("l4: the token a page key gets for its visitor expires after the web token lifetime")
     func l4WebTokenHasALifetime() async throws {
         let server = try await TestServer.make()
-        try await server.consentd.application().test(.live) { client in
+        try await server.live { client in
             let key = try await server.consentd.demoSite.key(server.consentd.keys)
             let chosen = try await Self.web(client, "/v1/web/choices", #"{"credential":"\#(key)","message":\#(Self.reject)}"#)
             let text = try #require(chosen.object["subjectToken"] as? String)
@@ -27,13 +27,12 @@ struct WebTokenLifetimeTests {
             let expiresAt = try #require(token.expiresAt)
             #expect(abs(Double(expiresAt) - Date().timeIntervalSince1970 - 30 * 86_400) < 60)
         }
-        await server.consentd.close()
     }
 
     @Test("l4: an expired visitor token is refused with 401, telling the page to use its key again")
     func l4ExpiredWebTokenIsRefused() async throws {
         let server = try await TestServer.make { $0.webTokenLifetime = .seconds(1) }
-        try await server.consentd.application().test(.live) { client in
+        try await server.live { client in
             let key = try await server.consentd.demoSite.key(server.consentd.keys)
             let chosen = try await Self.web(client, "/v1/web/choices", #"{"credential":"\#(key)","message":\#(Self.reject)}"#)
             let token = try #require(chosen.object["subjectToken"] as? String)
@@ -42,13 +41,12 @@ struct WebTokenLifetimeTests {
             #expect(expired.status == .unauthorized && expired.errorCode == "subject_token_expired")
             #expect(((expired.object["error"] as? [String: Any])?["message"] as? String)?.contains("publishable key") == true)
         }
-        await server.consentd.close()
     }
 
     @Test("l4: a page view with a visitor token in the last third of its life gets a renewed one; a fresh one is not renewed")
     func l4SessionRenewsATokenCloseToExpiry() async throws {
         let server = try await TestServer.make()
-        try await server.consentd.application().test(.live) { client in
+        try await server.live { client in
             let key = try await server.consentd.demoSite.key(server.consentd.keys)
             let chosen = try await Self.web(client, "/v1/web/choices", #"{"credential":"\#(key)","message":\#(Self.reject)}"#)
             let fresh = try #require(chosen.object["subjectToken"] as? String)
@@ -69,19 +67,17 @@ struct WebTokenLifetimeTests {
                                            #"{"credential":"\#(renewed)","subjectId":"\#(subjectId)","reopen":true,"message":\#(Self.reject)}"#)
             #expect(again.status == .created)
         }
-        await server.consentd.close()
     }
 
     @Test("l4: the backend's session tokens are never renewed into visitor tokens")
     func l4BackendSessionTokenIsNotRenewed() async throws {
         let server = try await TestServer.make()
         let secret = try await server.consentd.keys.create(appId: DemoSite.appId, kind: .secret, label: "backend").token
-        try await server.consentd.application().test(.live) { client in
+        try await server.live { client in
             let minted = try await client.send(.post, "/v1/subjects/user-1/tokens", bearer: secret)
             let session = try #require(minted.object["token"] as? String)
             let answer = try await Self.web(client, "/v1/web/session", #"{"credential":"\#(session)","debugRegion":"eea"}"#)
             #expect(answer.status == .ok && answer.object["subjectToken"] == nil)
         }
-        await server.consentd.close()
     }
 }
