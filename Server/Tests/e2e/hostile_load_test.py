@@ -199,7 +199,7 @@ def flood(port: int, source: str, body: bytes, stop: threading.Event, tally: Tal
 
 
 def honest(main_port: int, frame_port: int, app_key: str, site_key: str, stop: threading.Event,
-           latencies: list, failures: list) -> None:
+           latencies: list, failures: list, slowest: dict) -> None:
     session = json.dumps({"credential": site_key}).encode()
     requests = [
         (main_port, request_bytes("GET", "/health")),
@@ -224,6 +224,7 @@ def honest(main_port: int, frame_port: int, app_key: str, site_key: str, stop: t
         except (OSError, ConnectionError, ValueError) as error:
             failures.append(f"{raw.split(b' ', 2)[1].decode()}: {error!r}")
         latencies.append(time.monotonic() - started)
+        slowest[raw.split(b' ', 2)[1].decode()] = max(slowest.get(raw.split(b' ', 2)[1].decode(), 0), latencies[-1])
         time.sleep(max(0.0, 0.1 - (time.monotonic() - started)))
 
 
@@ -299,10 +300,10 @@ def main() -> int:
                       f"ports: main {main_port}, demo frame {frame_port}; RSS at start {rss_before / 1024:.0f} MB")
 
                 stop = threading.Event()
-                tally, latencies, failures = Tally(), [], []
+                tally, latencies, failures, slowest = Tally(), [], [], {}
                 threads = [threading.Thread(target=flood, args=(main_port, source, body, stop, tally), daemon=True)
                            for source in FLOOD_ADDRESSES for _ in range(2)]
-                threads.append(threading.Thread(target=honest, args=(main_port, frame_port, app_key, site_key, stop, latencies, failures),
+                threads.append(threading.Thread(target=honest, args=(main_port, frame_port, app_key, site_key, stop, latencies, failures, slowest),
                                                 daemon=True))
                 for thread in threads:
                     thread.start()
@@ -334,7 +335,8 @@ def main() -> int:
         print(f"after {args.seconds:g} s: consentd held {open_descriptors} descriptors; {slow_left} of {len(slow)} slow readers still open "
               f"(write timeout 5 s)")
         print(f"honest client: {count} requests, {len(failures)} failed; latency p50 {p50:.0f} ms, p99 {p99:.0f} ms, "
-              f"max {worst:.0f} ms (bound p99 {args.p99_ms:g} ms)")
+              f"max {worst:.0f} ms (bound p99 {args.p99_ms:g} ms); slowest by route: "
+              + ", ".join(f"{path.split('?')[0]} {seconds * 1000:.0f} ms" for path, seconds in sorted(slowest.items())))
         print(f"consentd RSS: {rss_before / 1024:.0f} MB at start, peak sampled {peak_rss / 1024:.0f} MB, VmHWM {hwm / 1024:.0f} MB "
               f"(bound {args.rss_bound_mb:g} MB); whole test {time.monotonic() - started:.0f} s")
         problems = []

@@ -48,10 +48,13 @@ final class ConnectionTable: Sendable {
             state.entries[id] = Entry(address: address, listener: listener, idleSince: DispatchTime.now().uptimeNanoseconds, channel: channel)
             if let address { state.perAddress[address, default: 0] += 1 }
             state.perListener[listener, default: 0] += 1
-            guard state.perListener[listener, default: 0] >= cap else { return (Ticket(id: id), nil) }
-            let oldest = state.entries.filter { $0.key != id && $0.value.listener == listener && $0.value.idleSince != nil }
-                .min { $0.value.idleSince! < $1.value.idleSince! }
-            return (Ticket(id: id), oldest?.value.channel)
+            guard state.perListener[listener, default: 0] >= cap,
+                  let oldest = state.entries.filter({ $0.key != id && $0.value.listener == listener && $0.value.idleSince != nil })
+                      .min(by: { $0.value.idleSince! < $1.value.idleSince! })
+            else { return (Ticket(id: id), nil) }
+            // Out of the table at once, so the next admission does not pick it again while it closes.
+            Self.remove(oldest.key, from: &state)
+            return (Ticket(id: id), oldest.value.channel)
         }
         evicted?.close(promise: nil)
         return ticket
@@ -66,14 +69,16 @@ final class ConnectionTable: Sendable {
 
     /// Removes a closed connection.
     func remove(_ ticket: Ticket) {
-        state.withLock { state in
-            guard let entry = state.entries.removeValue(forKey: ticket.id) else { return }
-            if let address = entry.address {
-                state.perAddress[address, default: 1] -= 1
-                if state.perAddress[address] == 0 { state.perAddress[address] = nil }
-            }
-            state.perListener[entry.listener, default: 1] -= 1
+        state.withLock { Self.remove(ticket.id, from: &$0) }
+    }
+
+    private static func remove(_ id: Int, from state: inout State) {
+        guard let entry = state.entries.removeValue(forKey: id) else { return }
+        if let address = entry.address {
+            state.perAddress[address, default: 1] -= 1
+            if state.perAddress[address] == 0 { state.perAddress[address] = nil }
         }
+        state.perListener[entry.listener, default: 1] -= 1
     }
 
     /// How many connections `address` holds now.
