@@ -44,6 +44,12 @@ extension Consentd {
             let choiceRequest = try WebCMP.ChoiceRequest(json: body)
             let principal = try await self.authenticate(credential: choiceRequest.credential, allowing: [.publishable, .subjectToken],
                                                         action: "record a web page's choice")
+            // An app's consent is written with the app's own token, for its subject (never the page's key).
+            var writer = principal
+            if let app = choiceRequest.appConsent {
+                writer = try await self.authenticate(credential: try app.credential(), allowing: [.subjectToken],
+                                                     action: "record an app's consent from its web view")
+            }
             let now = Date()
             let (action, recorded) = try self.web.choice(choiceRequest, appId: principal.appId, now: now)
             var json = JSONText(capacity: 4096)
@@ -51,14 +57,14 @@ extension Consentd {
             json.key("action"); json.string(action)
             if let recorded {
                 let event = try recorded.checkedEvent(fieldPrefix: "")
-                let answer = try await self.appendEvents([.success(event)], for: principal, requiringSubject: false)[0].get()
+                let answer = try await self.appendEvents([.success(event)], for: writer, requiringSubject: false)[0].get()
                 let result = try answer.result()
                 json.key("addtlConsent")
                 if let ac = recorded.addtlConsent { json.string(ac) } else { json.null() }
                 json.key("event"); json.raw(answer.json)
                 json.key("subjectId"); json.string(result.subjectId)
-                if principal.credential == .publishable {
-                    json.key("subjectToken"); json.string(self.subjectToken(for: principal, subjectId: result.subjectId))
+                if writer.credential == .publishable {
+                    json.key("subjectToken"); json.string(self.subjectToken(for: writer, subjectId: result.subjectId))
                 }
                 json.key("tcData")
                 json.raw(TCData(tcString: recorded.tcString, decoded: recorded.decoded, addtlConsent: recorded.addtlConsent, cmp: self.web.cmp).json())
