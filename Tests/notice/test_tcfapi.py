@@ -900,5 +900,6 @@ def test_l3_a_cross_origin_frames_setGdprApplies_is_refused_while_only_the_stub_
     assert call(page, "ping")["data"]["gdprApplies"] == U, "the frame declared nothing"
     # The page's own scripts still declare it, and the full API takes it over.
     page.evaluate("__tcfapi('setGdprApplies', 2, undefined, true)")
+    page.add_script_tag(url=PUBLISHER + ns.CMP_API_URL)
     install(page)
     assert call(page, "ping")["data"]["gdprApplies"] is True
