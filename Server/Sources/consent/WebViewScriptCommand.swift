@@ -95,7 +95,7 @@ struct WebViewScriptCommand: ParsableCommand {
         } else if payload {
             Output.line(consent.payload)
         } else {
-            let handOver = secret.flatMap(HandOverSecret.init) ?? HandOverSecret()
+            let handOver = secret.flatMap { HandOverSecret($0) } ?? HandOverSecret()
             if update {
                 Output.line(consent.updateScript(secret: handOver))
             } else {

@@ -26,7 +26,7 @@ import WebKit
 public final class ConsentWebView {
     private weak var webView: WKWebView?
     private let manager: ConsentManager
-    private let secret = HandOverSecret()
+    private let secret: HandOverSecret
     private let credential: AppCredential?
     private var consent: WebViewConsent
     private var script: WKUserScript
@@ -45,10 +45,13 @@ public final class ConsentWebView {
     }
 
     private init(_ webView: WKWebView, manager: ConsentManager, credential: AppCredential?) {
+        let secret = HandOverSecret()
+        let consent = manager.webViewConsent
         self.webView = webView
         self.manager = manager
+        self.secret = secret
         self.credential = credential
-        consent = manager.webViewConsent
+        self.consent = consent
         script = Self.userScript(consent, secret: secret, credential: credential)
         webView.configuration.userContentController.addUserScript(script)
         token = manager.addListener { [weak self] event in

@@ -1,6 +1,5 @@
 import ConsentKit
 import ConsentRequests
-import ConsentdAPI
 import Foundation
 import TCF
 
