@@ -195,8 +195,8 @@ def test_on_a_page_running_consentkit_s_web_cmp_the_app_s_choice_is_adopted_and_
     assert answer(page, "getTCData")["value"]["tcString"] == tc
     # A later change in the app reaches the page's CMP, which adopts it and tells its listeners.
     page.evaluate("""() => { window.__events = []; window.__tcfapi('addEventListener', 2, (d) => window.__events.push(d.eventStatus)); }""")
-    rejected = demo_choice("rejectAll")[0]
-    page.evaluate(UPDATE, json.loads(script(rejected, None, "1", "--payload")))
+    rejected, rejected_ac = demo_choice("rejectAll")
+    page.evaluate(UPDATE, json.loads(script(rejected, rejected_ac, "1", "--payload")))
     page.wait_for_function("() => window.__events.length === 2")
     assert page.evaluate("() => window.__events") == ["tcloaded", "useractioncomplete"]
     assert [c["value"] for c in page.context.cookies() if c["name"] == "euconsent-v2"] == [rejected]
