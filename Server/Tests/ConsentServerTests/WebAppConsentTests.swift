@@ -12,10 +12,14 @@ import Testing
 /// for strings of consentd's CMP that were not made in the future.
 @Suite("An app's consent handed to its web view")
 struct WebAppConsentTests {
-    /// A string of `cmp` agreeing to vendors 755 and 21, created at `created`.
+    /// A string of `cmp` (consentd's by default) agreeing to purposes 1 and 2 and vendors 755
+    /// and 21, created and last updated at `created`.
     static func appString(_ server: TestServer, cmp: CMPIdentity? = nil, created: Date = Date()) throws -> String {
-        let scope = ConsentScope(vendorList: server.consentd.catalog.vendorList, vendorIds: [755, 21], publisherCC: "DE", consentLanguage: "en")
-        return try ConsentState.agreeToAll(scope: scope, at: created).tcString(cmp: cmp ?? server.consentd.web.cmp).encoded()
+        let list = server.consentd.catalog.vendorList
+        let cmp = cmp ?? server.consentd.web.cmp
+        return try TCString(created: TCFTimestamp(created), lastUpdated: TCFTimestamp(created), cmpId: cmp.cmpId, cmpVersion: cmp.cmpVersion,
+                            consentScreen: 1, consentLanguage: "EN", vendorListVersion: list.vendorListVersion,
+                            tcfPolicyVersion: list.tcfPolicyVersion ?? 4, purposesConsent: [1, 2], vendorConsents: [755, 21]).encoded()
     }
 
     /// A subject token the app's backend minted for its user `subjectId` (app com.example.news).
@@ -57,7 +61,7 @@ struct WebAppConsentTests {
                     {"credential":"\#(key)","appConsent":{"tcString":"\#(string)","subjectToken":"\#(token)","subjectId":"app-user-1"}}
                     """#)
                 #expect(answer.status == .unprocessableContent && answer.errorCode == "invalid_tc_string" && answer.errorField == "appConsent.tcString",
-                        "\(created)")
+                        "\(created): \(answer.status)")
             }
             #expect(try await server.consentd.store.current(appId: server.appId, subjectId: "app-user-1") == nil)
         }
