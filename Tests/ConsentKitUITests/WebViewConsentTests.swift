@@ -51,18 +51,40 @@ import Testing
         #expect(consent.payload.hasSuffix(#""tcString":""# + Self.text + #"","tcfPolicyVersion":"# + String(Self.decoded.tcfPolicyVersion) + "}"))
     }
 
-    @Test("the scripts are tcfapi.js then fromApp, and the guarded fromApp for open pages")
+    /// A hand-over secret given as text.
+    static let secret = HandOverSecret("0123456789abcdef0123456789abcdef")!
+
+    @Test("the document-start script hands tcfapi.js {payload, secret, credential}; the update carries the secret")
     func scripts() {
         let consent = Self.decided
-        #expect(consent.documentStartScript == Self.api + "\nConsentKitTCF.fromApp(" + consent.payload + ");")
-        #expect(consent.updateScript == "window.ConsentKitTCF && ConsentKitTCF.fromApp(" + consent.payload + ");")
+        #expect(consent.documentStartScript(secret: Self.secret) == "(function (consentKitAppHandOver) {\n" + Self.api
+            + "\n})({\"credential\":null,\"payload\":" + consent.payload + ",\"secret\":\"0123456789abcdef0123456789abcdef\"});")
+        #expect(consent.updateScript(secret: Self.secret)
+            == "window.ConsentKitTCF && ConsentKitTCF.fromApp(" + consent.payload + ", \"0123456789abcdef0123456789abcdef\");")
+    }
+
+    @Test("the app's credential names consentd's origin, the subject and its token")
+    func credential() throws {
+        let credential = AppCredential(consentd: URL(string: "https://Consent.Example.com:443/base/")!, subjectId: "user-42", subjectToken: "ckt_abc.def")
+        let script = Self.decided.documentStartScript(secret: Self.secret, credential: credential)
+        #expect(script.contains(#"({"credential":{"consentd":"https://consent.example.com","subjectId":"user-42","subjectToken":"ckt_abc.def"},"payload":"#))
+        let local = AppCredential(consentd: URL(string: "http://127.0.0.1:8080")!, subjectId: "u", subjectToken: "t")
+        #expect(local.origin == "http://127.0.0.1:8080")
+    }
+
+    @Test("hand-over secrets: 128 random bits as hex, or text of 16 to 128 safe characters")
+    func secrets() {
+        let made = HandOverSecret()
+        #expect(made.text.count == 32 && made != HandOverSecret())
+        #expect(HandOverSecret("short") == nil && HandOverSecret("0123456789abcdef\"</script>") == nil)
+        #expect(HandOverSecret(String(repeating: "a", count: 129)) == nil)
     }
 
     @Test("the public initializer reads tcfapi.js from ConsentKitUI's bundle")
     func bundledAPI() throws {
-        let source = WebViewConsent(keys: InMemoryKeyValueStore(), vendorList: nil).documentStartScript
+        let source = WebViewConsent(keys: InMemoryKeyValueStore(), vendorList: nil).documentStartScript(secret: Self.secret)
         #expect(!WebViewConsent.bundledAPISource.isEmpty)
-        #expect(source.hasPrefix(WebViewConsent.bundledAPISource + "\nConsentKitTCF.fromApp("))
+        #expect(source.hasPrefix("(function (consentKitAppHandOver) {\n" + WebViewConsent.bundledAPISource + "\n})({"))
     }
 
     @Test("values of the wrong type are read as the vendor-side reader reads them")
@@ -131,7 +153,8 @@ import Testing
     @Test("a hostile AC string cannot end the script or the line: <, U+2028 and U+2029 are escaped")
     func hostileACIsEscaped() throws {
         let consent = Self.consent([IABKey.tcString: .string(Self.text), IABKey.addtlConsent: .string(Self.hostileAC), IABKey.gdprApplies: .integer(1)])
-        for script in [consent.payload, consent.documentStartScript, consent.updateScript] {
+        let credential = AppCredential(consentd: URL(string: "https://consent.example.com")!, subjectId: "</script><!--\u{2028}", subjectToken: "t")
+        for script in [consent.payload, consent.documentStartScript(secret: Self.secret, credential: credential), consent.updateScript(secret: Self.secret)] {
             #expect(!script.contains("</script"))
             #expect(!script.contains("<!--"))
             #expect(!script.unicodeScalars.contains("\u{2028}") && !script.unicodeScalars.contains("\u{2029}"))
@@ -143,8 +166,9 @@ import Testing
         #expect(payload["addtlConsent"] as? String == Self.hostileAC)
         let tcData = try #require(payload["tcData"] as? [String: Any])
         #expect(tcData["addtlConsent"] as? String == Self.hostileAC)
-        // The whole script is the API, then exactly one statement.
-        #expect(consent.documentStartScript.hasSuffix(");") && consent.documentStartScript.components(separatedBy: "ConsentKitTCF.fromApp(").count == 2)
+        // The whole script is the API in one function, called once with the hand-over.
+        let script = consent.documentStartScript(secret: Self.secret)
+        #expect(script.hasSuffix("});") && script.components(separatedBy: "consentKitAppHandOver").count == 2)
     }
 
     @Test("a hostile TC string never reaches the script: it does not decode")
@@ -152,8 +176,8 @@ import Testing
         let hostile = "CQa0zsAQa0zsA</script><script>alert(1)</script>\u{2028}"
         let consent = Self.consent([IABKey.tcString: .string(hostile), IABKey.gdprApplies: .integer(1)])
         #expect(consent.tcString == nil)
-        #expect(!consent.documentStartScript.contains("alert"))
-        #expect(!consent.documentStartScript.contains("</script"))
+        #expect(!consent.documentStartScript(secret: Self.secret).contains("alert"))
+        #expect(!consent.documentStartScript(secret: Self.secret).contains("</script"))
     }
 
     @Test("control characters in a stored string are JSON escapes")

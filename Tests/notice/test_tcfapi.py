@@ -654,10 +654,23 @@ EVENT_RECORDER = """window.appEvents = [];
 window.addEventListener('consentkit:appconsent', function (e) { window.appEvents.push(e.detail.tcString); });"""
 
 
+# The app's hand-over secret (WebViewConsent's HandOverSecret): only the app's scripts carry it.
+SECRET = "0123456789abcdef0123456789abcdef"
+
+
+def hand_over(payload, credential=None):
+    """tcfapi.js in the function the app wraps it in (WebViewConsent.documentStartScript)."""
+    return ("(function (consentKitAppHandOver) {\n" + ns.cmp_files()[ns.CMP_API_URL] + "\n})("
+            + json.dumps({"credential": credential, "payload": payload, "secret": SECRET}) + ");")
+
+
 def app_injection(payload):
-    """What an app injects at document start in the main frame only: tcfapi.js, then fromApp(payload)."""
-    return ("if (window.top === window) {\n" + EVENT_RECORDER + "\n" + ns.cmp_files()[ns.CMP_API_URL]
-            + f"\nConsentKitTCF.fromApp({json.dumps(payload)});\n}}")
+    """What an app injects at document start in the main frame only: tcfapi.js with the hand-over."""
+    return "if (window.top === window) {\n" + EVENT_RECORDER + "\n" + hand_over(payload) + "\n}"
+
+
+# The app's update script (WebViewConsent.updateScript): fromApp with the secret.
+APP_UPDATE = "p => ConsentKitTCF.fromApp(p, '" + SECRET + "')"
 
 
 def test_item45_on_a_page_without_a_cmp_the_apps_consent_answers_read_only(site):
@@ -680,7 +693,7 @@ def test_item45_on_a_page_without_a_cmp_the_apps_consent_answers_read_only(site)
 def test_item45_a_second_fromApp_sends_useractioncomplete_with_the_new_string(site):
     page = ready(site({"/": html(body="<p>An article.</p>")}, init_script=app_injection(app_payload(CONSENTED))))
     page.evaluate("__tcfapi('addEventListener', 2, T.cb('listener'))")
-    page.evaluate("p => ConsentKitTCF.fromApp(p)", app_payload(CHANGED))
+    page.evaluate(APP_UPDATE, app_payload(CHANGED))
     assert [(e["data"]["eventStatus"], e["data"]["tcString"]) for e in log(page)] == [
         ("tcloaded", tc_string(CONSENTED)), ("useractioncomplete", tc_string(CHANGED))]
     assert log(page)[1]["data"] == with_status(tc_data(CHANGED), "useractioncomplete", 1)
@@ -694,13 +707,13 @@ def test_item45_while_the_app_does_not_know_whether_gdpr_applies_no_callback_is_
     assert call(page, "ping")["data"] == dict(ping_of(U, "disabled"))
     page.evaluate("__tcfapi('addEventListener', 2, T.cb('listener'))")
     assert log(page) == []
-    page.evaluate("p => ConsentKitTCF.fromApp(p)", app_payload(CONSENTED, gdpr_applies=False))
+    page.evaluate(APP_UPDATE, app_payload(CONSENTED, gdpr_applies=False))
     assert log(page) == [{"name": "listener", "data": with_status(GDPR_FALSE, "tcloaded", 1), "success": True}]
 
 
 def test_item45_on_a_page_with_a_cmp_the_injected_script_does_nothing_but_publish_the_consent(site):
     payload = app_payload(CONSENTED)
-    inject = "p => { " + EVENT_RECORDER + ns.cmp_files()[ns.CMP_API_URL] + "\nConsentKitTCF.fromApp(p); }"
+    inject = "p => { " + EVENT_RECORDER + "(function (consentKitAppHandOver) {\n" + ns.cmp_files()[ns.CMP_API_URL] + "\n})({payload: p, secret: '" + SECRET + "', credential: null}); }"
 
     # A page that defines __tcfapi (another CMP) without a locator yet.
     page = site({"/": html("<script>window.__tcfapi = function theirs() {};</script>")})
@@ -740,7 +753,7 @@ def test_item45_the_pages_own_stub_and_cmp_take_over_from_the_injected_api(site)
     frame.evaluate("tcfCall({ command: 'ping', version: 2, callId: 4 }, true)")
     replies = [r["value"]["__tcfapiReturn"] for r in frame_replies(frame, 4)]
     assert [(r["callId"], r["returnValue"]["displayStatus"]) for r in replies[2:]] == [(3, "visible"), (4, "visible")]
-    page.evaluate("p => ConsentKitTCF.fromApp(p)", app_payload(CHANGED))
+    page.evaluate(APP_UPDATE, app_payload(CHANGED))
     assert call(page, "getTCData")["data"]["tcString"] == tc_string(UI_SHOWN)
     assert page.evaluate("[ConsentKitAppConsent.tcString, appEvents.length]") == [tc_string(CHANGED), 2]
     assert locator_count(page) == 1
@@ -793,3 +806,100 @@ def test_item45_the_pages_own_install_without_a_stub_takes_over_from_the_injecte
     assert replies == [{"returnValue": ping_of(True, "visible"), "success": True, "callId": 1},
                        {"returnValue": ping_of(True, "visible"), "success": True, "callId": 2}]
     assert locator_count(page) == 1
+
+
+# ------------------------------------------------------------------------------------ issue 24: who may speak for the app
+
+FORGE = """() => {
+  const fake = { tcString: 'forged', gdprApplies: true, tcData: null };
+  const refused = [];
+  for (const secret of [undefined, 'guess-guess-guess-guess', null]) {
+    try { ConsentKitTCF.fromApp(fake, secret); refused.push(false); } catch (e) { refused.push(true); }
+  }
+  return refused;
+}"""
+
+
+def test_m4_a_page_script_calling_fromApp_without_the_secret_changes_nothing(site):
+    payload = app_payload(CONSENTED)
+    page = ready(site({"/": html(body="<p>An article.</p>")}, init_script=app_injection(payload)))
+    page.evaluate("__tcfapi('addEventListener', 2, T.cb('listener'))")
+    assert page.evaluate(FORGE) == [True, True, True]
+    # Nor can it put its own ConsentKitTCF or app consent in place of the app's.
+    page.evaluate("""() => { try { window.ConsentKitTCF = { appConsent: () => ({ tcString: 'forged' }) }; } catch (e) {}
+        try { Object.defineProperty(window, 'ConsentKitTCF', { value: {} }); } catch (e) {}
+        try { window.ConsentKitAppConsent = { tcString: 'forged' }; } catch (e) {}
+        try { ConsentKitTCF.appConsent = () => ({ tcString: 'forged' }); } catch (e) {} }""")
+    assert page.evaluate("[ConsentKitTCF.appConsent().tcString, ConsentKitAppConsent.tcString, appEvents]") == [
+        payload["tcString"], payload["tcString"], [payload["tcString"]]]
+    assert [e["data"]["eventStatus"] for e in log(page)] == ["tcloaded"]
+    assert call(page, "getTCData")["data"]["tcString"] == payload["tcString"]
+    # The app, with its secret, still can.
+    page.evaluate(APP_UPDATE, app_payload(CHANGED))
+    assert page.evaluate("ConsentKitTCF.appConsent().tcString") == tc_string(CHANGED)
+
+
+def test_m4_outside_an_app_fromApp_is_refused_and_there_is_no_app_consent(site):
+    page = ready(site({"/": html(STUB + EVENT_RECORDER.join(["<script>", "</script>"]) + API, "<p>A website.</p>")}))
+    assert page.evaluate(FORGE) == [True, True, True]
+    assert page.evaluate("[ConsentKitTCF.appConsent(), typeof window.ConsentKitAppConsent, appEvents.length]") == [None, "undefined", 0]
+    assert page.evaluate("ConsentKitTCF.recordAppConsent('http://consentd.test', 'ck_pub_x_y', 'en')") is None
+    assert call(page, "ping")["data"]["cmpStatus"] == "stub", "the stub still stands: nothing was installed"
+
+
+def test_m4_the_apps_token_goes_only_to_consentd_and_no_page_script_sees_it(site):
+    credential = {"consentd": "http://consentd.test", "subjectId": "app-user-1", "subjectToken": "ckt_SECRET-TOKEN.sig"}
+    script = "if (window.top === window) {\n" + EVENT_RECORDER + "\n" + hand_over(app_payload(CONSENTED), credential) + "\n}"
+    page = ready(site({"/": html(body="<p>An article.</p>")}, init_script=script))
+    sent = []
+
+    def answer(route):
+        sent.append(route.request.post_data)
+        route.fulfill(status=201, content_type="application/json", headers={"Access-Control-Allow-Origin": "*"},
+                      body=json.dumps({"action": "sync", "tcString": tc_string(CONSENTED)}))
+    page.context.route("http://consentd.test/**", answer)
+    page.context.route("http://evil.test/**", answer)
+    # Page scripts lie in wait: a fetch of their own, getters and toJSON on every object.
+    page.evaluate("""() => { window.seen = [];
+        const stringify0 = JSON.stringify; let looking = false;
+        const look = (what) => { if (looking) return; looking = true;
+          try { window.seen.push(stringify0(what)); } catch (e) { window.seen.push(String(what)); } looking = false; };
+        const fetch0 = window.fetch; window.fetch = function (u, i) { look([u, i]); return fetch0.apply(this, arguments); };
+        for (const name of ['body', 'headers', 'method', 'appConsent', 'subjectToken', 'credential', 'signal', 'window']) {
+          Object.defineProperty(Object.prototype, name, { get() { look(this); return undefined; }, set(v) { look(v); }, configurable: true }); }
+        Object.prototype.toJSON = function () { look(this); return this; };
+        JSON.stringify = function (v) { look(v); return stringify0.apply(this, arguments); }; }""")
+    assert page.evaluate("ConsentKitTCF.recordAppConsent('http://evil.test', 'ck_pub_k_s', 'en')") is None, "only to the app's consentd"
+    answer_ = page.evaluate("ConsentKitTCF.recordAppConsent('http://consentd.test', 'ck_pub_k_s', 'en')")
+    assert answer_["action"] == "sync"
+    assert page.evaluate("ConsentKitTCF.recordAppConsent('http://consentd.test', 'ck_pub_k_s', 'en')") is None, "once a page"
+    page.evaluate("""() => { for (const name of ['body', 'headers', 'method', 'appConsent', 'subjectToken', 'credential', 'signal', 'window'])
+        delete Object.prototype[name]; delete Object.prototype.toJSON; }""")
+    assert len(sent) == 1
+    assert json.loads(sent[0]) == {"credential": "ck_pub_k_s", "language": "en", "appConsent": {
+        "tcString": tc_string(CONSENTED), "addtlConsent": app_payload(CONSENTED)["addtlConsent"],
+        "subjectToken": "ckt_SECRET-TOKEN.sig", "subjectId": "app-user-1"}}
+    seen = page.evaluate("window.seen.join(' ')")
+    visible = page.evaluate("[JSON.stringify(ConsentKitTCF.appConsent()), JSON.stringify(ConsentKitAppConsent), document.documentElement.outerHTML].join(' ')")
+    assert "SECRET-TOKEN" not in seen and "SECRET-TOKEN" not in visible
+    assert SECRET not in seen and SECRET not in visible
+
+
+# ------------------------------------------------------------------------------------ issue 24, L3
+
+def test_l3_a_cross_origin_frames_setGdprApplies_is_refused_while_only_the_stub_is_loaded(site):
+    pages = {"/": html(STUB, f'<iframe src="{ADS}/frame.html"></iframe>'), ADS + "/frame.html": html(FRAME_SCRIPT)}
+    page = ready(site(pages))
+    wait_locator(page)
+    frame = frame_at(page, ADS + "/frame.html")
+    frame.evaluate("tcfCall({ command: 'setGdprApplies', version: 2, callId: 's1', parameter: false })")
+    frame.evaluate("tcfCall({ command: 'setGdprApplies', version: 2, callId: 's2', parameter: false }, true)")
+    replies = frame_replies(frame, 2)
+    assert sorted((r["value"]["__tcfapiReturn"]["callId"], r["value"]["__tcfapiReturn"]["returnValue"], r["value"]["__tcfapiReturn"]["success"])
+                  for r in replies) == [("s1", None, False), ("s2", None, False)]
+    assert call(page, "ping")["data"]["gdprApplies"] == U, "the frame declared nothing"
+    # The page's own scripts still declare it, and the full API takes it over.
+    page.evaluate("__tcfapi('setGdprApplies', 2, undefined, true)")
+    page.add_script_tag(url=PUBLISHER + ns.CMP_API_URL)
+    install(page)
+    assert call(page, "ping")["data"]["gdprApplies"] is True

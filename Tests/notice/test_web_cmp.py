@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+import urllib.error
 import urllib.request
 
 import pytest
@@ -467,3 +468,87 @@ def test_the_site_works_under_its_content_security_policy(browser):
         assert problems == []
     finally:
         context.close()
+
+
+# ------------------------------------------------------------------------------------ issue 24
+
+def sessions(page):
+    """Records the body of every POST /v1/web/session the page sends (a list, filled as they go)."""
+    sent = []
+    page.on("request", lambda r: sent.append(json.loads(r.post_data)) if r.url.endswith("/v1/web/session") and r.method == "POST" else None)
+    return sent
+
+
+SITE_B_KEY = "ck_pub_otherkey0000_notakeyconsentdknowsofxxxxxxxxxx"
+SITE_B = f"""<!doctype html><html><head><title>Site B</title>
+<script src="/cmp/stub.js" data-key="{SITE_B_KEY}" data-debug-region="eea"></script>
+<script src="/cmp/cmp.js" async></script></head><body><p>Another site on the same origin.</p></body></html>"""
+
+
+def test_l1_two_sites_on_one_origin_keep_separate_subjects(new_page):
+    page = new_page()
+    open_site(page)
+    click_notice(page, "rejectAll")
+    wait_status(page, "useractioncomplete")
+    stored = page.evaluate("() => Object.fromEntries(Object.keys(localStorage).filter(k => k.startsWith('consentkit-subject')).map(k => [k, localStorage.getItem(k)]))")
+    assert len(stored) == 1, stored
+    site_a = json.loads(next(iter(stored.values())))
+    assert site_a["subjectToken"].startswith("ckt_")
+
+    # Site B on the same origin never sends site A's token, not even one stored under its own name.
+    page.route(ns.consentd().url + "/site-b.html", lambda route: route.fulfill(status=200, content_type="text/html", body=SITE_B))
+    for planted in (False, True):
+        if planted:
+            page.evaluate("(v) => localStorage.setItem('consentkit-subject:otherkey0000', v)", next(iter(stored.values())))
+        sent = sessions(page)
+        page.goto(ns.consentd().url + "/site-b.html")
+        page.wait_for_function("() => window.ConsentKitWeb && true")
+        page.evaluate("() => window.ConsentKitWeb.ready")
+        assert sent and all(body["credential"] == SITE_B_KEY for body in sent), sent
+
+    # Site A still speaks for its own subject, kept under its key's id.
+    sent = sessions(page)
+    open_site(page, wait_for="tcloaded")
+    assert [body["credential"] for body in sent] == [site_a["subjectToken"]]
+    assert list(stored) == ["consentkit-subject:demosite0000"], stored
+
+
+def demo_key():
+    return re.search(r'data-key="(ck_pub_[^"]+)"', urllib.request.urlopen(ns.consentd().url + "/demo").read().decode()).group(1)
+
+
+FORGE = """(tc) => {
+  const fake = { gdprApplies: true, tcString: tc };
+  const outcome = [];
+  for (const secret of [undefined, 'guess-guess-guess-guess-guess-gu']) {
+    try { window.ConsentKitTCF.fromApp(fake, secret); outcome.push('taken'); } catch (e) { outcome.push('refused'); }
+  }
+  try { window.ConsentKitAppConsent = fake; } catch (e) { }
+  window.dispatchEvent(new CustomEvent('consentkit:appconsent', { detail: fake }));
+  return outcome;
+}"""
+
+
+def test_m4_a_page_script_calling_fromApp_without_the_secret_changes_nothing_and_records_nothing(new_page):
+    accepted = ns.consentd().post("/v1/web/choices", {"credential": demo_key(), "message": {
+        "protocol": 1, "type": "result", "action": "acceptAll", "layer": 1, "language": "en", "noticeVersion": 0}})["tcString"]
+    page = new_page()
+    recorded = []
+    page.on("request", lambda r: recorded.append(r.post_data) if r.url.endswith("/v1/web/choices") else None)
+    # A third-party tag that runs first and poses as the app (the review's reproduction) ...
+    page.add_init_script("window.ConsentKitAppConsent = { gdprApplies: true, tcString: %s };" % json.dumps(accepted))
+    open_site(page)
+    # ... and again once the CMP is there.
+    assert page.evaluate(FORGE, accepted) == ["refused", "refused"]
+    page.wait_for_timeout(500)
+    assert recorded == [], "nothing was sent to consentd"
+    assert page.locator("iframe[title=Privacy]").count() == 1, "the visitor is still asked"
+    data, ok = first(page, "getTCData")
+    assert ok and data["eventStatus"] == "cmpuishown" and true_ids(data["purpose"]["consents"]) == []
+    assert cookie(page) is None
+    # What such a script could send itself: consentd records no app consent with the page key alone.
+    request = urllib.request.Request(ns.consentd().url + "/v1/web/choices", method="POST", headers={"Content-Type": "text/plain"},
+                                     data=json.dumps({"credential": demo_key(), "appConsent": {"tcString": accepted}}).encode())
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=30)
+    assert refused.value.code == 403

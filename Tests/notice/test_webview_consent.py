@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 import subprocess
+import urllib.error
 import urllib.parse
+import urllib.request
 
 import pytest
 
@@ -24,9 +26,37 @@ def tool(*arguments: str) -> str:
     return subprocess.run([binary, *arguments], capture_output=True, text=True, check=True).stdout
 
 
+# The hand-over secret of the tests' app (WebViewConsent's HandOverSecret): its scripts carry it.
+SECRET = "0123456789abcdef0123456789abcdef"
+# The app's update script (WebViewConsent.updateScript): fromApp with the secret.
+UPDATE = "(p) => window.ConsentKitTCF && window.ConsentKitTCF.fromApp(p, '" + SECRET + "')"
+
+
 def script(tc_string=None, ac=None, gdpr="1", *extra):
     arguments = ["webview-script"] + (["--tc-string", tc_string] if tc_string else []) + (["--addtl-consent", ac] if ac else [])
+    if "--payload" not in extra and "--url" not in extra:
+        arguments += ["--secret", SECRET]
     return tool(*(arguments + (["--gdpr-applies", gdpr] if gdpr else []) + list(extra)))
+
+
+def app_credential(subject_id="app-user-1"):
+    """The app's credential on the tests' consentd: a secret key of app com.example.app (made with
+    `consent keys create`), and a subject token its backend mints for `subject_id`."""
+    server = ns.consentd()
+    secret = tool("keys", "create", "--app", "com.example.app", "--kind", "secret",
+                  "--database", f"sqlite:{server.folder}/consentd.sqlite").strip()
+    request = urllib.request.Request(server.url + f"/v1/subjects/{subject_id}/tokens", data=b"{}", method="POST",
+                                     headers={"Authorization": "Bearer " + secret, "Content-Type": "application/json"})
+    token = json.loads(urllib.request.urlopen(request, timeout=30).read())["token"]
+    return secret, ["--consentd", server.url, "--subject-id", subject_id, "--subject-token", token]
+
+
+def subject_state(secret, subject_id):
+    request = urllib.request.Request(ns.consentd().url + f"/v1/subjects/{subject_id}", headers={"Authorization": "Bearer " + secret})
+    try:
+        return json.loads(urllib.request.urlopen(request, timeout=30).read())
+    except urllib.error.HTTPError as error:
+        return {"status": error.code}
 
 
 def real_world(count=200):
@@ -59,22 +89,19 @@ def answer(page, command, parameter=None):
     return page.evaluate(ANSWER, [command, parameter])
 
 
-def demo_result(action):
-    """The playground's result for `action`, recorded with its page key (a new subject each time)."""
+def demo_choice(action):
+    """A TC string and AC string the demo site made for `action` (its own scope, consentd's CMP), as
+    an app of the same service would hold: a visitor's choice through the site's page key."""
     import re
-    import urllib.request
-
-    with urllib.request.urlopen(ns.consentd().url + "/demo/playground", timeout=30) as page:
-        key = re.search(r'data-key="([^"]+)"', page.read().decode()).group(1)
-    return ns.consentd().post("/demo/result", {
-        "options": {"vendors": "20"}, "credential": key,
-        "message": {"protocol": 1, "type": "result", "action": action, "layer": 1, "language": "en", "noticeVersion": 3}})
+    page = urllib.request.urlopen(ns.consentd().url + "/demo", timeout=30).read().decode()
+    key = re.search(r'data-key="(ck_pub_[^"]+)"', page).group(1)
+    answer = ns.consentd().post("/v1/web/choices", {"credential": key, "message": {
+        "protocol": 1, "type": "result", "action": action, "layer": 1, "language": "en", "noticeVersion": 0}})
+    return answer["tcString"], answer["addtlConsent"]
 
 
 def demo_string():
-    """A TC string and AC string the demo site made (its own scope), as an app of the same service would hold."""
-    answer = demo_result("acceptAll")
-    return answer["tcString"], answer["addtlConsent"]
+    return demo_choice("acceptAll")
 
 
 # ------------------------------------------------------------------------------------ item 45
@@ -137,9 +164,9 @@ def test_a_choice_changed_in_the_app_reaches_the_open_web_view(new_page):
     inject(page, script(tc, ac))
     serve(page, BLANK)
     page.evaluate("""() => { window.__events = []; window.__tcfapi('addEventListener', 2, (d) => window.__events.push([d.eventStatus, d.tcString])); }""")
-    rejected = demo_result("rejectAll")["tcString"]
+    rejected = demo_choice("rejectAll")[0]
     payload = script(rejected, None, "1", "--payload")
-    page.evaluate("(p) => window.ConsentKitTCF && window.ConsentKitTCF.fromApp(p)", json.loads(payload))
+    page.evaluate(UPDATE, json.loads(payload))
     assert page.evaluate("() => window.__events") == [["tcloaded", tc], ["useractioncomplete", rejected]]
     assert answer(page, "ping")["value"]["displayStatus"] == "disabled"
 
@@ -148,23 +175,28 @@ def test_a_choice_changed_in_the_app_reaches_the_open_web_view(new_page):
 
 def test_on_a_page_running_consentkit_s_web_cmp_the_app_s_choice_is_adopted_and_recorded_with_method_sync(new_page):
     tc, ac = demo_string()
+    secret, credential = app_credential()
     page = new_page()
-    inject(page, script(tc, ac))
+    inject(page, script(tc, ac, "1", *credential))
     page.goto(ns.consentd().url + "/demo?region=eea")
     page.wait_for_function("() => window.demoTimings && window.demoTimings.firstStatus !== null")
     assert page.evaluate("() => window.demoTimings.firstStatus") == "tcloaded", "the user is not asked again"
     assert page.locator("iframe[title=Privacy]").count() == 0
     stored = [c["value"] for c in page.context.cookies() if c["name"] == "euconsent-v2"]
     assert stored == [tc]
+    page.wait_for_function("() => document.getElementById('event').textContent.includes('(sync)')")
     event = page.locator("#event").text_content()
-    assert "(sync)" in event, event
+    assert "of subject app-user-1 (sync)" in event, event
+    # Recorded for the app's subject, with the app's token, never the page's visitor.
+    state = subject_state(secret, "app-user-1")
+    assert state["consent"]["tcString"] == tc and state["consent"]["proof"]["method"] == "sync", state
     # The page's own CMP answers, not the injected one: one locator, the web CMP's data.
     assert page.locator("iframe[name=__tcfapiLocator]").count() == 1
     assert answer(page, "getTCData")["value"]["tcString"] == tc
-    # A later change in the app reaches the page's CMP, which records it and tells its listeners.
+    # A later change in the app reaches the page's CMP, which adopts it and tells its listeners.
     page.evaluate("""() => { window.__events = []; window.__tcfapi('addEventListener', 2, (d) => window.__events.push(d.eventStatus)); }""")
-    rejected = demo_result("rejectAll")["tcString"]
-    page.evaluate("(p) => window.ConsentKitTCF.fromApp(p)", json.loads(script(rejected, None, "1", "--payload")))
+    rejected, rejected_ac = demo_choice("rejectAll")
+    page.evaluate(UPDATE, json.loads(script(rejected, rejected_ac, "1", "--payload")))
     page.wait_for_function("() => window.__events.length === 2")
     assert page.evaluate("() => window.__events") == ["tcloaded", "useractioncomplete"]
     assert [c["value"] for c in page.context.cookies() if c["name"] == "euconsent-v2"] == [rejected]
@@ -220,7 +252,7 @@ def test_differential_200_real_world_strings_set_as_the_app_s_stored_consent(new
     mismatches = []
     for (tc, d), payload in zip(pairs, payloads):
         # As text both ways: Playwright's structured copy of 1,000-vendor maps is slow.
-        data = json.loads(page.evaluate("""(text) => { window.ConsentKitTCF.fromApp(JSON.parse(text)); let out = null;
+        data = json.loads(page.evaluate("""(text) => { window.ConsentKitTCF.fromApp(JSON.parse(text), '""" + SECRET + """'); let out = null;
           window.__tcfapi('getTCData', 2, (value) => { out = value; }); return JSON.stringify(out); }""", payload))
         restrictions = {}
         for r in d.get("publisherRestrictions", []):

@@ -15,11 +15,15 @@ struct WebViewScriptCommand: ParsableCommand {
             The options are stored as the app's IAB keys (IABTCF_TCString, IABTCF_AddtlConsent, \
             IABTCF_gdprApplies, IABTCF_CmpSdkID, IABTCF_CmpSdkVersion) in an in-memory store, and \
             the SDK's WebViewConsent reads them, as in an app. Prints the document-start script \
-            (ConsentKitUI's tcfapi.js, then ConsentKitTCF.fromApp(payload);), or with --payload the \
-            payload JSON, or with --url the URL with gdpr, gdpr_consent and addtl_consent. A TC \
-            string that does not decode counts as no consent, as in an app: a warning says so on \
-            standard error. The payload's tcData is cut to the vendor list (--vendor-list, else \
-            the one bundled with consentd), as an app cuts it to the list it holds.
+            (ConsentKitUI's tcfapi.js wrapped in a function that hands it {payload, secret, \
+            credential}), or with --update the script for an open page \
+            (ConsentKitTCF.fromApp(payload, secret);), or with --payload the payload JSON, or with \
+            --url the URL with gdpr, gdpr_consent and addtl_consent. The hand-over secret is \
+            --secret, else a new random one; --consentd, --subject-id and --subject-token give the \
+            app's credential, with which a page running ConsentKit's web CMP records the app's \
+            consent. A TC string that does not decode counts as no consent, as in an app: a warning \
+            says so on standard error. The payload's tcData is cut to the vendor list \
+            (--vendor-list, else the one bundled with consentd), as an app cuts it to the list it holds.
             """
     )
 
@@ -47,12 +51,35 @@ struct WebViewScriptCommand: ParsableCommand {
     @Flag(help: "Print only the payload JSON instead of the script.")
     var payload = false
 
+    @Flag(help: "Print the script for a page already open (the update) instead of the document-start script.")
+    var update = false
+
+    @Option(help: "The hand-over secret (16 to 128 of A-Z a-z 0-9 - _); a new random one when left out.")
+    var secret: String?
+
+    @Option(help: ArgumentHelp("consentd's base URL, for the app's credential.", valueName: "url"))
+    var consentd: String?
+
+    @Option(name: .customLong("subject-id"), help: "The app's subject on consentd, for the app's credential.")
+    var subjectId: String?
+
+    @Option(name: .customLong("subject-token"), help: "A subject token consentd minted for --subject-id (ckt_…).")
+    var subjectToken: String?
+
     func validate() throws {
         if let gdprApplies, gdprApplies != 0 && gdprApplies != 1 {
             throw ValidationError("--gdpr-applies takes 1 (applies) or 0 (does not apply); leave it out when undetermined")
         }
-        if url != nil && payload { throw ValidationError("give --url or --payload, not both") }
+        if [url != nil, payload, update].filter({ $0 }).count > 1 { throw ValidationError("give one of --url, --payload and --update") }
         if let url, URL(string: url) == nil { throw ValidationError("--url \(url) is not a URL; quote it, e.g. --url 'https://example.com/a?b=c'") }
+        if let secret, HandOverSecret(secret) == nil {
+            throw ValidationError("--secret takes 16 to 128 characters of A-Z a-z 0-9 - _")
+        }
+        let credential = [consentd, subjectId, subjectToken].compactMap { $0 }.count
+        if credential != 0 && credential != 3 {
+            throw ValidationError("the app's credential takes all three of --consentd, --subject-id and --subject-token")
+        }
+        if let consentd, URL(string: consentd)?.host == nil { throw ValidationError("--consentd \(consentd) is not a URL with a host, e.g. https://consent.example.com") }
     }
 
     func run() throws {
@@ -75,7 +102,16 @@ struct WebViewScriptCommand: ParsableCommand {
         } else if payload {
             Output.line(consent.payload)
         } else {
-            Output.line(consent.documentStartScript)
+            let handOver = secret.flatMap { HandOverSecret($0) } ?? HandOverSecret()
+            if update {
+                Output.line(consent.updateScript(secret: handOver))
+            } else {
+                var credential: AppCredential?
+                if let consentd, let base = URL(string: consentd), let subjectId, let subjectToken {
+                    credential = AppCredential(consentd: base, subjectId: subjectId, subjectToken: subjectToken)
+                }
+                Output.line(consent.documentStartScript(secret: handOver, credential: credential))
+            }
         }
     }
 }

@@ -110,25 +110,6 @@ struct WebCMPAPITests {
         }
     }
 
-    @Test("the app's consent handed to its web view is stored as is, with method sync")
-    func appConsent() async throws {
-        let server = try await TestServer.make()
-        try await server.test { client async throws in
-            let key = try await server.consentd.demoSite.key(server.consentd.keys)
-            let scope = ConsentScope(vendorList: server.consentd.catalog.vendorList, vendorIds: [755, 21], publisherCC: "DE", consentLanguage: "en")
-            let appString = try ConsentState.agreeToAll(scope: scope).tcString(cmp: CMPIdentity(cmpId: 300, cmpVersion: 2)).encoded()
-            let answer = try await Self.web(client, "/v1/web/choices", #"{"credential":"\#(key)","appConsent":{"tcString":"\#(appString)"}}"#)
-            #expect(answer.status == .created && answer.object["action"] as? String == "sync")
-            #expect(answer.object["tcString"] as? String == appString)
-            let subjectId = try #require(answer.object["subjectId"] as? String)
-            let stored = try await server.consentd.store.current(appId: DemoSite.appId, subjectId: subjectId)
-            #expect(stored?.consent.proof.method == .sync && stored?.consent.tcString == appString)
-
-            let bad = try await Self.web(client, "/v1/web/choices", #"{"credential":"\#(key)","appConsent":{"tcString":"not a string"}}"#)
-            #expect(bad.status == .unprocessableContent && bad.errorField == "appConsent.tcString")
-        }
-    }
-
     @Test("refusals: GDPR not applying, unknown sites and keys, results the document did not offer, malformed bodies")
     func refusals() async throws {
         let server = try await TestServer.make()

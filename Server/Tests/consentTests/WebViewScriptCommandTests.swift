@@ -5,11 +5,25 @@ import Testing
 @Suite struct WebViewScriptCommandTests {
     static let v2Example = CommandLineTests.v2Example
 
-    @Test func theScriptIsTheBundledAPIThenFromAppWithThePayload() throws {
-        let script = try Consent.run(["webview-script", "--tc-string", Self.v2Example, "--gdpr-applies", "1"])
+    static let secret = "0123456789abcdef0123456789abcdef"
+
+    @Test func theScriptIsTheBundledAPIHandedThePayloadAndTheSecret() throws {
+        let script = try Consent.run(["webview-script", "--tc-string", Self.v2Example, "--gdpr-applies", "1", "--secret", Self.secret])
         let payload = try Consent.run(["webview-script", "--tc-string", Self.v2Example, "--gdpr-applies", "1", "--payload"])
         #expect(script.status == 0 && payload.status == 0)
-        #expect(script.output.hasSuffix("\nConsentKitTCF.fromApp(" + payload.output.dropLast() + ");\n"))
+        #expect(script.output.hasPrefix("(function (consentKitAppHandOver) {\n"))
+        #expect(script.output.hasSuffix("\n})({\"credential\":null,\"payload\":" + payload.output.dropLast() + ",\"secret\":\"\(Self.secret)\"});\n"))
+        let update = try Consent.run(["webview-script", "--tc-string", Self.v2Example, "--gdpr-applies", "1", "--secret", Self.secret, "--update"])
+        #expect(update.output == "window.ConsentKitTCF && ConsentKitTCF.fromApp(" + payload.output.dropLast() + ", \"\(Self.secret)\");\n")
+    }
+
+    @Test func theAppsCredentialTakesAllThreeOptions() throws {
+        let script = try Consent.run(["webview-script", "--consentd", "http://127.0.0.1:8080/", "--subject-id", "u-1", "--subject-token", "ckt_x.y"])
+        #expect(script.status == 0 && script.output.contains(#"{"credential":{"consentd":"http://127.0.0.1:8080","subjectId":"u-1","subjectToken":"ckt_x.y"}"#))
+        let partial = try Consent.run(["webview-script", "--consentd", "http://127.0.0.1:8080"])
+        #expect(partial.status != 0 && partial.error.contains("all three"))
+        let secret = try Consent.run(["webview-script", "--secret", "short"])
+        #expect(secret.status != 0 && secret.error.contains("--secret takes"))
     }
 
     @Test func thePayloadCarriesTheOptionsAsAnAppStoresThem() throws {

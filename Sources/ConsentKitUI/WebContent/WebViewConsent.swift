@@ -13,8 +13,9 @@ import TCF
 ///
 /// ```swift
 /// let consent = manager.webViewConsent                  // or WebViewConsent(keys: store, vendorList: list)
-/// let script = WKUserScript(source: consent.documentStartScript, injectionTime: .atDocumentStart,
-///                           forMainFrameOnly: true)
+/// let secret = HandOverSecret()                         // keep it for updates; never show it to the page
+/// let script = WKUserScript(source: consent.documentStartScript(secret: secret), injectionTime: .atDocumentStart,
+///                           forMainFrameOnly: true, in: .page)
 /// webView.load(URLRequest(url: consent.url(URL(string: "https://example.com/article")!)))
 /// ```
 ///
@@ -122,22 +123,6 @@ public struct WebViewConsent: Sendable, Equatable {
         json += ",\"tcfPolicyVersion\":" + String(tcfPolicyVersion) + "}"
         payload = Self.scriptSafe(json)
         self.apiSource = apiSource
-    }
-
-    /// The script to inject at document start, in the main frame only: the text of
-    /// `tcfapi.js`, then `ConsentKitTCF.fromApp(<payload>);`. On a page with no CMP it installs
-    /// a read-only `__tcfapi` (and its `__tcfapiLocator` frame) answering with ``tcData``; on a
-    /// page running ConsentKit's web CMP it hands the payload to it; on a page with another CMP
-    /// it does nothing.
-    public var documentStartScript: String {
-        apiSource + "\nConsentKitTCF.fromApp(" + payload + ");"
-    }
-
-    /// The script to run in a page already open when the consent changes:
-    /// `window.ConsentKitTCF && ConsentKitTCF.fromApp(<payload>);` (nothing on a page the
-    /// document-start script did not reach).
-    public var updateScript: String {
-        "window.ConsentKitTCF && ConsentKitTCF.fromApp(" + payload + ");"
     }
 
     /// The URL parameters of the TC string passing convention, values unencoded: `gdpr` (`1` or

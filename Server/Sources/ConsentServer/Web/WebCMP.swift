@@ -147,12 +147,12 @@ struct WebCMP: Sendable {
         var subjectId: String?
         /// The notice's result message, as its JSON text.
         var message: Data?
-        /// The app's TC string and AC string.
-        var appConsent: (tcString: String, addtlConsent: String?)?
+        /// The app's consent, with the app's own credential.
+        var appConsent: AppConsent?
 
         /// The body's fields, and `appConsent`'s: any other is refused.
         static let fieldNames: Set<String> = ["credential", "language", "tcString", "addtlConsent", "reopen", "subjectId", "message", "appConsent"]
-        static let appConsentFieldNames: Set<String> = ["tcString", "addtlConsent"]
+        static let appConsentFieldNames: Set<String> = ["tcString", "addtlConsent", "subjectToken", "subjectId"]
 
         /// Reads `{"credential", "language"?, "tcString"?, "reopen"?, "subjectId"?, and "message" or "appConsent"}`.
         init(json: Data) throws {
@@ -186,14 +186,7 @@ struct WebCMP: Sendable {
                 }
                 self.message = try JSONSerialization.data(withJSONObject: object)
             } else if let app = body["appConsent"] {
-                guard let object = app as? [String: Any], let tc = object["tcString"] as? String else {
-                    throw APIError.badRequest("appConsent must be an object with the app's tcString", field: "appConsent")
-                }
-                switch object["addtlConsent"] {
-                case nil, is NSNull: appConsent = (tc, nil)
-                case let ac as String: appConsent = (tc, ac)
-                default: throw APIError.badRequest("appConsent.addtlConsent must be text", field: "appConsent.addtlConsent")
-                }
+                appConsent = try AppConsent(json: app)
             } else {
                 throw APIError.badRequest("message (the notice's result) or appConsent (the app's decision) is required", field: "message")
             }
@@ -208,15 +201,8 @@ struct WebCMP: Sendable {
         let language = Self.language(request.language)
         let noticeId = "web:" + appId
         if let app = request.appConsent {
-            let decoded: TCString
-            do {
-                decoded = try TCString(decoding: app.tcString)
-            } catch {
-                throw APIError(.unprocessableContent, "invalid_tc_string", "the app's TC string does not decode: \(error)", field: "appConsent.tcString")
-            }
-            if let future = Self.futureDate(of: decoded, now: now) {
-                throw APIError(.unprocessableContent, "invalid_tc_string", "the app's TC string is refused: \(future)", field: "appConsent.tcString")
-            }
+            // Recorded for the app's subject (the route authenticates appConsent.subjectToken).
+            let decoded = try app.decoded(cmp: cmp, now: now)
             if let ac = app.addtlConsent, Self.checkedAC(ac) == nil {
                 throw APIError(.unprocessableContent, "invalid_consent_string",
                                "the app's Additional Consent string is not one: 2~consented ids~dv.disclosed ids (such as 2~89~dv.1051), "
@@ -225,7 +211,7 @@ struct WebCMP: Sendable {
             let proof = ConsentProof(noticeId: noticeId, noticeVersion: "0", language: decoded.consentLanguage.lowercased(),
                                      sdkVersion: Self.sdkVersion, platform: .web, method: .sync)
             return ("sync", try RecordedChoice(received: app.tcString, decoded: decoded, addtlConsent: Self.checkedAC(app.addtlConsent),
-                                               subjectId: request.subjectId, at: now, proof: proof))
+                                               subjectId: app.subjectId, at: now, proof: proof))
         }
         let current = request.tcString.flatMap { text -> ConsentState? in
             guard !text.isEmpty, let decoded = try? TCString(decoding: text), Self.futureDate(of: decoded, now: now) == nil else { return nil }

@@ -4,7 +4,8 @@
  * - window.__tcfapi answers 'ping' itself and queues every other call; __tcfapi() with no
  *   arguments returns that queue (the full API collects it so).
  * - __tcfapi('setGdprApplies', 2, cb, true|false) declares for the page whether GDPR applies;
- *   ping reports it and the full API reads it from __tcfapi.gdprApplies.
+ *   ping reports it and the full API reads it from __tcfapi.gdprApplies. Only the page's own
+ *   scripts may declare it: through postMessage (any frame) it answers (null, false).
  * - A hidden <iframe name="__tcfapiLocator"> tells scripts in child frames that a CMP is here, and
  *   one 'message' listener answers their {__tcfapiCall: ...} by calling whatever window.__tcfapi
  *   is at that moment, so it serves the full API too (__tcfapi.consentKitListener says it exists).
@@ -79,9 +80,12 @@
     var call = data && typeof data === 'object' ? data.__tcfapiCall : null;
     var source = event.source;
     if (!call || typeof call !== 'object' || !source || typeof window.__tcfapi !== 'function') return;
-    window.__tcfapi(call.command, call.version, function (returnValue, success) {
+    function answer(returnValue, success) {
       var reply = { __tcfapiReturn: { returnValue: returnValue, success: success, callId: call.callId } };
       source.postMessage(asString ? JSON.stringify(reply) : reply, '*');
-    }, call.parameter);
+    }
+    // A frame never declares the page's gdprApplies.
+    if (call.command === 'setGdprApplies') { answer(null, false); return; }
+    window.__tcfapi(call.command, call.version, answer, call.parameter);
   }
 })();

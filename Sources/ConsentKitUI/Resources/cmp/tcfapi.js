@@ -20,15 +20,30 @@
  *       ignored after disable().
  *   disable()
  *       cmpStatus 'error': from now on only 'ping' answers; every other call gets (null, false).
- *   fromApp(payload)
- *       An app's web view: the app injects this file and fromApp({tcString, addtlConsent,
- *       gdprApplies: true|false|null, cmpId, cmpVersion, tcfPolicyVersion, gvlVersion, tcData}) at
- *       document start, and calls fromApp again when the user changes their choice. Every call sets
- *       window.ConsentKitAppConsent (a frozen copy) and dispatches 'consentkit:appconsent' (detail:
- *       that copy), so a page running our web CMP can adopt the app's choice. The first call also
- *       installs a read-only API, answering from payload.tcData, but only if the page has no CMP
- *       (no __tcfapi, no locator here or above); gdprApplies null leaves it unknown. It steps aside
- *       as soon as the page assigns its own window.__tcfapi (stub or CMP, ours or not).
+ *   fromApp(payload, secret)
+ *       An app's web view: the app injects this file at document start wrapped in a function whose
+ *       parameter consentKitAppHandOver is {payload, secret, credential} (ConsentKitUI's
+ *       WebViewConsent), and calls fromApp(payload, secret) again when the user changes their
+ *       choice. payload: {tcString, addtlConsent, gdprApplies: true|false|null, cmpId, cmpVersion,
+ *       tcfPolicyVersion, gvlVersion, tcData}. Only the app's hand-over takes a payload: without
+ *       it (a page's own copy of this file) or with another secret, fromApp throws and changes
+ *       nothing, so page scripts cannot speak for the app. The app's window.ConsentKitTCF cannot
+ *       be replaced (a non-writable, non-configurable property of a frozen object), so the secret
+ *       an update carries reaches this closure only. Each payload taken sets
+ *       window.ConsentKitAppConsent (a frozen copy, read-only) and dispatches
+ *       'consentkit:appconsent' (detail: that copy). The first also installs a read-only API,
+ *       answering from payload.tcData, but only if the page has no CMP (no __tcfapi, no locator
+ *       here or above); gdprApplies null leaves it unknown. It steps aside as soon as the page
+ *       assigns its own window.__tcfapi (stub or CMP, ours or not).
+ *   appConsent() -> the frozen payload the app handed over last, or null (no app, or none yet):
+ *       what a page's CMP adopts (never window.ConsentKitAppConsent or an event's detail, which
+ *       page scripts can forge).
+ *   recordAppConsent(consentd, credential, language) -> a promise of consentd's answer, or null
+ *       Records the app's document-start choice with consentd (POST /v1/web/choices, appConsent),
+ *       with the app's own subject token, at most once per page: only when the hand-over carries
+ *       a credential for consentd at the origin `consentd` and GDPR applies to a TC string.
+ *       credential: the page's key (it names the site); the token itself never leaves this
+ *       closure but in that request, made with the fetch and JSON of the page's first moment.
  *
  * Commands: ping, addEventListener, removeEventListener (its callback gets (found, found)), getTCData
  * (optional vendorIds: integer[]), getInAppTCData (the IABTCF_* in-app values: 1/0 and bit strings
@@ -43,6 +58,14 @@
 
   // Evaluated again (the page's copy after the app's): keep the object, its state and listeners.
   if (window.ConsentKitTCF && typeof window.ConsentKitTCF.install === 'function') return;
+
+  // The app's hand-over: the parameter of the function the app wraps this file in; never set
+  // on a page's own copy. Its secret and credential stay in this closure.
+  /* global consentKitAppHandOver */
+  var handOver = typeof consentKitAppHandOver === 'object' && consentKitAppHandOver !== null &&
+    typeof consentKitAppHandOver.secret === 'string' && consentKitAppHandOver.secret.length >= 16 ? consentKitAppHandOver : null;
+  // What the record needs, taken before any page script can replace it.
+  var nativeFetch = window.fetch, createObject = Object.create, stringify = JSON.stringify;
 
   var LOCATOR = '__tcfapiLocator';
   var page = null;       // the CMP install() put in place
@@ -358,10 +381,18 @@
     return data;
   }
 
-  function fromApp(payload) {
+  var appPayload = null;     // the frozen payload the app handed over last
+  var firstPayload = null;   // ... at document start: the only one recorded
+  var recorded = false;
+
+  function fromApp(payload, secret) {
+    if (!handOver || secret !== handOver.secret) {
+      throw new Error('ConsentKitTCF.fromApp: only the app that injected this script hands over its consent');
+    }
     if (!isObject(payload)) throw new TypeError('ConsentKitTCF.fromApp: the payload must be an object');
     var consent = deepFreeze(clone(payload));
-    window.ConsentKitAppConsent = consent;
+    appPayload = consent;
+    if (!firstPayload) firstPayload = consent;
     window.dispatchEvent(new CustomEvent('consentkit:appconsent', { detail: consent }));
     if (!appDecided) {
       appDecided = true;
@@ -383,10 +414,48 @@
     if (typeof payload.gdprApplies === 'boolean') app.update(appTCData(payload), false);
   }
 
-  window.ConsentKitTCF = {
+  // The app's document-start choice, recorded once with the app's subject token (see the header).
+  function recordAppConsent(consentd, credential, language) {
+    var app = handOver && handOver.credential, first = firstPayload;
+    if (recorded || !app || !first || appPayload !== first || first.gdprApplies !== true || typeof first.tcString !== 'string' || first.tcString === '' ||
+        typeof consentd !== 'string' || consentd !== app.consentd || typeof credential !== 'string') return null;
+    recorded = true;
+    // Objects without a prototype: no getter or toJSON a page script adds to Object.prototype sees them.
+    var consent = createObject(null), body = createObject(null), init = createObject(null), headers = createObject(null);
+    consent.tcString = first.tcString;
+    if (typeof first.addtlConsent === 'string') consent.addtlConsent = first.addtlConsent;
+    consent.subjectToken = app.subjectToken;
+    consent.subjectId = app.subjectId;
+    body.credential = credential;
+    if (typeof language === 'string') body.language = language;
+    body.appConsent = consent;
+    headers['Content-Type'] = 'text/plain';
+    init.method = 'POST'; init.mode = 'cors'; init.credentials = 'omit'; init.headers = headers; init.body = stringify(body);
+    return nativeFetch(consentd + '/v1/web/choices', init).then(function (response) {
+      return response.json().then(function (json) {
+        if (response.ok) return json;
+        var error = new Error(json && json.error ? json.error.code + ': ' + json.error.message : 'HTTP ' + response.status);
+        error.status = response.status;
+        throw error;
+      });
+    });
+  }
+
+  var api = {
     install: install,
     update: function (tcData, uiVisible, meta) { pageCmp('update').update(tcData, uiVisible, meta); },
     disable: function () { pageCmp('disable').disable(); },
-    fromApp: fromApp
+    fromApp: fromApp,
+    appConsent: function () { return appPayload; },
+    recordAppConsent: recordAppConsent
   };
+  if (!handOver) {
+    window.ConsentKitTCF = api;
+    return;
+  }
+  // The app's: neither replaceable nor changeable by page scripts, and so neither is what the
+  // page's CMP and vendors read of the app's consent.
+  Object.defineProperty(window, 'ConsentKitTCF', { value: Object.freeze(api), writable: false, configurable: false, enumerable: true });
+  Object.defineProperty(window, 'ConsentKitAppConsent', { get: function () { return appPayload; }, configurable: false, enumerable: true });
+  fromApp(handOver.payload, handOver.secret);
 })();

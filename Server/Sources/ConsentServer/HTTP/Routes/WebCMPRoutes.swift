@@ -49,21 +49,27 @@ extension Consentd {
             let body = try await request.jsonBody(limit: self.settings.bodyLimit, alsoAsText: true)
             let choiceRequest = try WebCMP.ChoiceRequest(json: body)
             let principal = try await self.authenticateWeb(credential: choiceRequest.credential, action: "record a web page's choice")
+            // An app's consent is written with the app's own token, for its subject (never the page's key).
+            var writer = principal
+            if let app = choiceRequest.appConsent {
+                writer = try await self.authenticate(credential: try app.credential(), allowing: [.subjectToken],
+                                                     action: "record an app's consent from its web view")
+            }
             let now = Date()
             let (action, recorded) = try self.web.choice(choiceRequest, appId: principal.appId, now: now)
             var json = JSONText(capacity: 4096)
             json.beginObject()
             json.key("action"); json.string(action)
             if let recorded {
-                try self.takeSubjectCreation(for: principal)
+                try self.takeSubjectCreation(for: writer)
                 let event = try recorded.checkedEvent(fieldPrefix: "")
-                let answer = try await self.appendEvents([.success(event)], for: principal, requiringSubject: false)[0].get()
+                let answer = try await self.appendEvents([.success(event)], for: writer, requiringSubject: false)[0].get()
                 let result = try answer.result()
                 json.key("addtlConsent")
                 if let ac = recorded.addtlConsent { json.string(ac) } else { json.null() }
                 json.key("event"); json.raw(answer.json)
                 json.key("subjectId"); json.string(result.subjectId)
-                if let token = try self.creationToken(for: principal, answer: answer, lifetime: self.settings.webTokenLifetime) {
+                if let token = try self.creationToken(for: writer, answer: answer, lifetime: self.settings.webTokenLifetime) {
                     json.key("subjectToken"); json.string(token)
                 }
                 json.key("tcData")

@@ -41,13 +41,28 @@
       else window.localStorage.setItem(name, value);
     } catch (e) { /* storage refused (private mode): the choice holds for this page view only */ }
   }
-  // The subject consentd created for this browser, and its token: always first-party local storage.
+  // The subject consentd created for this browser, and its token: always first-party local storage,
+  // one entry per site, named after the id of the site's key (ck_pub_<keyId>_<secret>), since sites
+  // share an origin's storage. A token another key minted (another site's, or one stored before
+  // the entries were per key) is never sent: it would speak for that site's subject.
+  var keyId = (/^ck_pub_([^_]+)_/.exec(config.key || '') || [])[1] || '';
+  var SUBJECT_ENTRY = SUBJECT + ':' + keyId;
+  function mintedBy(token) {
+    try {
+      var body = token.slice(4, token.indexOf('.')).replace(/-/g, '+').replace(/_/g, '/');
+      return JSON.parse(atob(body + '==='.slice((body.length + 3) % 4))).key;
+    } catch (e) { return null; }
+  }
   function storedSubject() {
-    try { return JSON.parse(window.localStorage.getItem(SUBJECT) || 'null'); } catch (e) { return null; }
+    var subject;
+    try { subject = JSON.parse(window.localStorage.getItem(SUBJECT_ENTRY) || 'null'); } catch (e) { return null; }
+    var ours = subject && typeof subject.subjectToken === 'string' && keyId !== '' && mintedBy(subject.subjectToken) === keyId;
+    return ours ? subject : null;
   }
   function keepSubject(value) {
+    if (!keyId) return;
     try {
-      if (value) window.localStorage.setItem(SUBJECT, JSON.stringify(value)); else window.localStorage.removeItem(SUBJECT);
+      if (value) window.localStorage.setItem(SUBJECT_ENTRY, JSON.stringify(value)); else window.localStorage.removeItem(SUBJECT_ENTRY);
     } catch (e) { /* see keep() */ }
   }
 
@@ -55,8 +70,16 @@
   function credential() {
     if (config.subjectToken) return { credential: config.subjectToken, subjectId: config.subjectId };
     var subject = storedSubject();
-    if (subject && subject.subjectToken) return { credential: subject.subjectToken, subjectId: subject.subjectId, stored: true };
+    if (subject) return { credential: subject.subjectToken, subjectId: subject.subjectId, stored: true };
     return { credential: config.key };
+  }
+  // consentd renews the token of this browser's subject in a session's answer (subjectToken).
+  function renewed(answer) {
+    var subject = storedSubject();
+    if (subject && answer && typeof answer.subjectToken === 'string' && answer.subjectToken !== subject.subjectToken) {
+      keepSubject({ subjectId: subject.subjectId, subjectToken: answer.subjectToken });
+    }
+    return answer;
   }
 
   /* ---------------------------------------------------------------- consentd */
@@ -79,11 +102,16 @@
     return call('/v1/web/session', {
       credential: credential().credential, language: language, tcString: tcString || undefined, addtlConsent: addtlConsent || undefined,
       reopen: reopen, debugRegion: config.debugRegion || undefined
-    });
+    }).then(renewed);
   }
 
-  // An app's web view that handed over the app's consent (ConsentKitUI's WebViewConsent) which
-  // this browser does not keep yet: cmp-web.js records it first, and only then opens the session.
+  // The consent an app's web view handed over (ConsentKitUI's WebViewConsent), from the app's own
+  // ConsentKitTCF, defined before any page script; null on a page outside an app.
+  function appConsent() {
+    var api = window.ConsentKitTCF;
+    return api && typeof api.appConsent === 'function' ? api.appConsent() : null;
+  }
+  // ... which this browser does not keep yet: cmp-web.js adopts it first, then opens the session.
   function fromApp(app, tcString) {
     return !!app && app.gdprApplies === true && typeof app.tcString === 'string' && app.tcString !== '' && app.tcString !== tcString;
   }
@@ -91,10 +119,11 @@
   var start = {
     base: base, config: config, language: language, STRING: STRING, AC: AC,
     load: load, keep: keep, keepSubject: keepSubject, credential: credential, call: call, session: session, fromApp: fromApp,
+    appConsent: appConsent,
     early: null   // {tcString, addtlConsent, answer: a promise of consentd's answer}, taken by cmp-web.js
   };
   var stored = load(STRING), storedAC = load(AC);
-  if (!fromApp(window.ConsentKitAppConsent, stored)) {
+  if (!fromApp(appConsent(), stored)) {
     var answer = session(false, stored, storedAC);
     answer.catch(function () { /* reported by cmp-web.js, which takes this promise */ });
     start.early = { tcString: stored, addtlConsent: storedAC, answer: answer };

@@ -18,8 +18,10 @@
  *   data-debug-region    "eea" or "not_eea": pretend a region, for testing a page
  *
  * A page view: (1) when the page runs in an app's web view that handed over the app's consent
- * (window.ConsentKitAppConsent, from ConsentKitUI's WebViewConsent), the app's choice is recorded
- * with method "sync" and kept, so the user is not asked again; (2) consentd says what the region
+ * (ConsentKitTCF.appConsent() of the app's own ConsentKitTCF, from ConsentKitUI's WebViewConsent;
+ * never anything a page script can set), the app's choice is kept, so the user is not asked
+ * again, and recorded with method "sync" for the app's subject when the app gave its credential
+ * (ConsentKitTCF.recordAppConsent); (2) consentd says what the region
  * and the ask rules call for (POST /v1/web/session, usually already asked by the stub); (3) the
  * CMP API is installed on that answer: tcloaded with the stored string, or cmpuishown while the
  * notice (consentd's /notice/notice.html, in a frame over the page) is open; (4) the notice's
@@ -190,29 +192,37 @@
   function fromApp(app) {
     return start.fromApp(app, tcString);
   }
+  // Keeps the app's choice, and has the app's ConsentKitTCF record it with the app's own token
+  // (the page never holds that token); consentkit:choice tells the page.
   function adopt(app) {
-    return choose({ appConsent: { tcString: app.tcString, addtlConsent: app.addtlConsent || undefined } });
+    tcString = app.tcString; addtlConsent = typeof app.addtlConsent === 'string' && app.addtlConsent !== '' ? app.addtlConsent : null;
+    keep(STRING, tcString); keep(AC, addtlConsent);
+    var recording = ConsentKitTCF.recordAppConsent(base, credential().credential, language);
+    return (recording || Promise.resolve({ action: 'sync', tcString: tcString, addtlConsent: addtlConsent }))
+      .then(function (answer) {
+        window.dispatchEvent(new CustomEvent('consentkit:choice', { detail: answer }));
+        return answer;
+      });
   }
-  window.addEventListener('consentkit:appconsent', function (e) {
-    if (!installed || !fromApp(e.detail)) return;
-    adopt(e.detail).then(function () {
-      if (notice) closeNotice();
-      ConsentKitTCF.update(holding, false);
-    }).catch(report);
+  // The event only says that something changed: what changed is read from the app's ConsentKitTCF.
+  window.addEventListener('consentkit:appconsent', function () {
+    var app = start.appConsent();
+    if (!installed || !fromApp(app)) return;
+    if (notice) closeNotice();
+    adopt(app).catch(report);
+    session(false).then(function (answer) { return apply(answer, false); }).catch(report);
   });
 
   /* ---------------------------------------------------------------- start */
 
   tcString = load(STRING);
   addtlConsent = load(AC);
-  var app = window.ConsentKitAppConsent;
+  var app = start.appConsent();
+  if (fromApp(app)) adopt(app).catch(report);
   // The stub's request, when it asked about what this browser still keeps.
   var early = start.early;
   start.early = null;
-  var ready = (fromApp(app) ? adopt(app).catch(report) : Promise.resolve())
-    .then(function () {
-      return early && early.tcString === tcString && early.addtlConsent === addtlConsent ? early.answer : session(false);
-    })
+  var ready = (early && early.tcString === tcString && early.addtlConsent === addtlConsent ? early.answer : session(false))
     .then(function (answer) { return apply(answer, false); }, function (error) { fail(error); return null; });
 
   window.ConsentKitWeb = {
