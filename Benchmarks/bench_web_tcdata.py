@@ -12,7 +12,6 @@ Benchmark tooling only; the product never uses it.
 from __future__ import annotations
 
 import argparse
-import base64
 import json
 import re
 import statistics
@@ -23,54 +22,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "Server" / "Tests" / "e2e"))
 from common import Client, Consentd, TempDir, resolve_bin_dir, wait_for_health  # noqa: E402
-
-
-# tcenc.py of the review (docs: Tests/ConsentKitTests/Support/HostileTCString.swift is its Swift port).
-class Bits:
-    def __init__(self):
-        self.b = []
-
-    def w(self, v, n):
-        self.b += [(v >> (n - 1 - i)) & 1 for i in range(n)]
-
-    def letters(self, s):
-        for c in s:
-            self.w(ord(c) - 65, 6)
-
-    def encode(self):
-        b = self.b + [0] * ((-len(self.b)) % 8)
-        data = bytes(int(''.join(map(str, b[i:i + 8])), 2) for i in range(0, len(b), 8))
-        return base64.urlsafe_b64encode(data).decode().rstrip('=')
-
-
-def ranges(bits, rs):
-    bits.w(len(rs), 12)
-    for a, b in rs:
-        if a == b:
-            bits.w(0, 1); bits.w(a, 16)
-        else:
-            bits.w(1, 1); bits.w(a, 16); bits.w(b, 16)
-
-
-def vendor_section(bits, rs):
-    bits.w(max(b for a, b in rs) if rs else 0, 16); bits.w(1, 1); ranges(bits, rs)
-
-
-def tc(vendors=((1, 65535),), restrictions=None, disclosed=((1, 65535),), purposes=(1 << 24) - 1, cmp=4095, vlv=45, policy=4):
-    if restrictions is None:
-        restrictions = [(p, 1, [(1, 65535)]) for p in range(64)]
-    ds = int(time.time() * 10)
-    c = Bits()
-    c.w(2, 6); c.w(ds, 36); c.w(ds, 36); c.w(cmp, 12); c.w(1, 12); c.w(1, 6); c.letters('EN'); c.w(vlv, 12); c.w(policy, 6)
-    c.w(1, 1); c.w(0, 1); c.w(0, 12); c.w(purposes, 24); c.w(0, 24); c.w(0, 1); c.letters('AA')
-    vendor_section(c, vendors); vendor_section(c, vendors)
-    c.w(len(restrictions), 12)
-    for p, t, rs in restrictions:
-        c.w(p, 6); c.w(t, 2); ranges(c, rs)
-    s = c.encode()
-    if disclosed is not None:
-        d = Bits(); d.w(1, 3); vendor_section(d, disclosed); s += '.' + d.encode()
-    return s
+from hostile_tc import tc  # noqa: E402
 
 
 def memory(pid: int) -> tuple[int, int]:

@@ -54,9 +54,11 @@ struct InputRuleTests {
             let key = try await server.consentd.demoSite.key(server.consentd.keys)
             let made = try await Self.web(client, "/v1/web/choices", #"{"credential":"\#(key)","message":\#(Self.accept)}"#)
             let tcString = try #require(made.object["tcString"] as? String)
+            let token = try await WebAppConsentTests.appToken(client, server, subjectId: "app-user-1")
             for ac in ["2~+5~dv.", "2~00089~dv."] {
-                let refused = try await Self.web(client, "/v1/web/choices",
-                                                 #"{"credential":"\#(key)","appConsent":{"tcString":"\#(tcString)","addtlConsent":"\#(ac)"}}"#)
+                let refused = try await Self.web(client, "/v1/web/choices", #"""
+                    {"credential":"\#(key)","appConsent":{"tcString":"\#(tcString)","addtlConsent":"\#(ac)","subjectToken":"\#(token)","subjectId":"app-user-1"}}
+                    """#)
                 #expect(refused.status == .unprocessableContent && refused.errorField == "appConsent.addtlConsent", "\(ac)")
             }
         }

@@ -50,10 +50,15 @@ struct WebStringTimeTests {
             let key = try await server.consentd.demoSite.key(server.consentd.keys)
             // TC strings carry days (the encoder rounds its times to the day): two days ahead.
             let future = try Self.agreed(server, at: Date(timeIntervalSinceNow: 2 * 86_400))
-            let refused = try await Self.web(client, "/v1/web/choices", #"{"credential":"\#(key)","appConsent":{"tcString":"\#(future.tc)"}}"#)
+            // The app's consent comes with the app's own credential (M4).
+            let token = try await WebAppConsentTests.appToken(client, server, subjectId: "app-user-1")
+            func handOver(_ tc: String) -> String {
+                #"{"credential":"\#(key)","appConsent":{"tcString":"\#(tc)","subjectToken":"\#(token)","subjectId":"app-user-1"}}"#
+            }
+            let refused = try await Self.web(client, "/v1/web/choices", handOver(future.tc))
             #expect(refused.status == .unprocessableContent && refused.errorField == "appConsent.tcString")
             let skewed = try Self.agreed(server, at: Date(timeIntervalSinceNow: 300))
-            #expect(try await Self.web(client, "/v1/web/choices", #"{"credential":"\#(key)","appConsent":{"tcString":"\#(skewed.tc)"}}"#).status == .created,
+            #expect(try await Self.web(client, "/v1/web/choices", handOver(skewed.tc)).status == .created,
                     "within the clock skew of events")
         }
     }

@@ -55,7 +55,9 @@ struct WebTCDataBoundTests {
             #expect(opened.body.readableBytes <= 1_000_000, "/v1/web/session: \(opened.body.readableBytes) bytes")
             #expect(opened.object["ask"] is NSNull && opened.object["tcData"] is [String: Any], "the decision holds and its TCData is built")
 
-            let handOver = #"{"credential":"\#(key)","appConsent":{"tcString":"\#(text)"}}"#
+            // The app's consent, with the app's own credential (M4).
+            let token = try await WebAppConsentTests.appToken(client, server, subjectId: "app-user-1")
+            let handOver = #"{"credential":"\#(key)","appConsent":{"tcString":"\#(text)","subjectToken":"\#(token)","subjectId":"app-user-1"}}"#
             let chosen = try await client.send(.post, "/v1/web/choices", json: handOver, headers: page)
             #expect(chosen.status == .created)
             #expect(chosen.body.readableBytes <= 1_000_000, "/v1/web/choices: \(chosen.body.readableBytes) bytes")

@@ -5,7 +5,7 @@ stated latency, and consentd's resident memory must stay within the stated bound
 
 The hostile clients, each on loopback addresses of its own (127.0.0.0/8 is all this machine's):
 - floods of `POST /v1/web/session` with a website's page key and the worst TC string of the
-  security review (`tc()` below: every vendor range, 64 restriction purposes, 637 characters),
+  security review (`hostile_tc.tc()`: every vendor range, 64 restriction purposes, 637 characters),
   from several addresses, two keep-alive connections each;
 - idle connections on every port consentd opens (the main port and the demo's ad-frame port),
   more than one address may hold and more than the ports' caps;
@@ -27,7 +27,6 @@ Linux only (it reads /proc/PID/status). Loopback only; at most about 60 s.
 from __future__ import annotations
 
 import argparse
-import base64
 import json
 import socket
 import sys
@@ -37,6 +36,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import common  # noqa: E402
+from hostile_tc import small_tc, tc  # noqa: E402
 
 PUBLISHERS = common.REPO_ROOT / "Server" / "config" / "publishers.example.yaml"
 WEBSITE_APP = "com.example.news.web"
@@ -45,60 +45,6 @@ FLOOD_ADDRESSES = [f"127.0.10.{i}" for i in range(1, 5)]
 IDLE_ADDRESSES = [f"127.0.20.{i}" for i in range(1, 21)]
 SLOW_ADDRESSES = [f"127.0.30.{i}" for i in range(1, 5)]
 HONEST_ADDRESS = "127.0.0.1"
-
-
-# --------------------------------------------------------------------------- the TC strings
-# tc(): the security review's helper (2026-11-26, appendix "tcenc.py"), as it was: a TC string
-# field by field, core segment then a DisclosedVendors segment.
-
-class Bits:
-    def __init__(self):
-        self.b = []
-
-    def w(self, v, n):
-        self.b += [(v >> (n - 1 - i)) & 1 for i in range(n)]
-
-    def letters(self, s):
-        for c in s:
-            self.w(ord(c) - 65, 6)
-
-    def encode(self):
-        b = self.b + [0] * ((-len(self.b)) % 8)
-        return base64.urlsafe_b64encode(bytes(int(''.join(map(str, b[i:i + 8])), 2) for i in range(0, len(b), 8))).decode().rstrip('=')
-
-
-def ranges(bits, rs):
-    bits.w(len(rs), 12)
-    for a, b in rs:
-        if a == b:
-            bits.w(0, 1); bits.w(a, 16)
-        else:
-            bits.w(1, 1); bits.w(a, 16); bits.w(b, 16)
-
-
-def vendor_section(bits, rs):
-    bits.w(max(b for a, b in rs) if rs else 0, 16); bits.w(1, 1); ranges(bits, rs)
-
-
-def tc(vendors=[(1, 65535)], restrictions=[(p, 1, [(1, 65535)]) for p in range(64)], disclosed=[(1, 65535)],
-       purposes=(1 << 24) - 1, cmp=4095, vlv=45, policy=4, lang='EN', created=None):
-    ds = int((created or time.time()) * 10)
-    c = Bits()
-    c.w(2, 6); c.w(ds, 36); c.w(ds, 36); c.w(cmp, 12); c.w(1, 12); c.w(1, 6); c.letters(lang); c.w(vlv, 12); c.w(policy, 6)
-    c.w(1, 1); c.w(0, 1); c.w(0, 12); c.w(purposes, 24); c.w(0, 24); c.w(0, 1); c.letters('AA')
-    vendor_section(c, vendors); vendor_section(c, vendors)
-    c.w(len(restrictions), 12)
-    for p, t, rs in restrictions:
-        c.w(p, 6); c.w(t, 2); ranges(c, rs)
-    s = c.encode()
-    if disclosed is not None:
-        d = Bits(); d.w(1, 3); vendor_section(d, disclosed); s += '.' + d.encode()
-    return s
-
-
-def small_tc() -> str:
-    """A short valid string of the same fields: ten vendors, one restriction of purpose 2."""
-    return tc(vendors=[(1, 10)], restrictions=[(2, 1, [(1, 10)])], disclosed=[(1, 10)], purposes=0b111)
 
 
 # --------------------------------------------------------------------------- raw HTTP

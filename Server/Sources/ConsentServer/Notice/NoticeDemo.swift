@@ -55,7 +55,7 @@ struct NoticeDemo: Sendable {
                 throw APIError.badRequest("the body must be a JSON object with options, message, credential and subjectId")
             }
             do throws(InvalidField) {
-                try StrictJSONObject.check(json, known: ["options", "message", "credential", "subjectId"])
+                try StrictJSONObject.check(json, known: WebRequestFields.demoResult)
             } catch {
                 throw APIError(error)
             }

@@ -60,9 +60,6 @@ struct WebCMP: Sendable {
         /// A region to pretend (`eea`, `not_eea`), for testing a page: honoured only when the
         /// operator allows it (`--allow-debug-region`), ignored otherwise.
         var debugRegion: DebugRegion?
-
-        /// The body's fields: any other is refused.
-        static let fieldNames: Set<String> = ["credential", "language", "tcString", "addtlConsent", "reopen", "debugRegion"]
     }
 
     /// The answer to a page view, as JSON text: `gdprApplies`, `region`, `ask` (the ask rules'
@@ -150,14 +147,10 @@ struct WebCMP: Sendable {
         /// The app's consent, with the app's own credential.
         var appConsent: AppConsent?
 
-        /// The body's fields, and `appConsent`'s: any other is refused.
-        static let fieldNames: Set<String> = ["credential", "language", "tcString", "addtlConsent", "reopen", "subjectId", "message", "appConsent"]
-        static let appConsentFieldNames: Set<String> = ["tcString", "addtlConsent", "subjectToken", "subjectId"]
-
         /// Reads `{"credential", "language"?, "tcString"?, "reopen"?, "subjectId"?, and "message" or "appConsent"}`.
         init(json: Data) throws {
             do throws(InvalidField) {
-                try StrictJSONObject.check(json, known: Self.fieldNames, nested: ["appConsent": Self.appConsentFieldNames])
+                try WebRequestFields.checkChoice(json)
             } catch {
                 throw APIError(error)
             }

@@ -27,7 +27,7 @@ extension Consentd {
             let body = try await request.jsonBody(limit: self.settings.bodyLimit, alsoAsText: true)
             let session: WebCMP.SessionRequest
             do throws(InvalidField) {
-                try StrictJSONObject.check(body, known: WebCMP.SessionRequest.fieldNames)
+                try WebRequestFields.checkSession(body)
             } catch {
                 throw APIError(error)
             }

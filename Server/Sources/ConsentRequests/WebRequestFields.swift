@@ -1,0 +1,24 @@
+import Foundation
+
+/// The fields of the web CMP's and the demo's request bodies, which ``StrictJSONObject`` checks:
+/// one list per body, read by consentd's routes and by the fuzzer (Fuzz/Sources/FuzzWeb).
+public enum WebRequestFields {
+    /// `POST /v1/web/session`: a page view.
+    public static let session: Set<String> = ["credential", "language", "tcString", "addtlConsent", "reopen", "debugRegion"]
+    /// `POST /v1/web/choices`: a choice made on the page, or the app's consent (`appConsent`).
+    public static let choice: Set<String> = ["credential", "language", "tcString", "addtlConsent", "reopen", "subjectId", "message", "appConsent"]
+    /// `appConsent` of `POST /v1/web/choices`: the app's strings and its own credential.
+    public static let appConsent: Set<String> = ["tcString", "addtlConsent", "subjectToken", "subjectId"]
+    /// `POST /demo/result`: the playground's result.
+    public static let demoResult: Set<String> = ["options", "message", "credential", "subjectId"]
+
+    /// Checks a `POST /v1/web/session` body's keys.
+    public static func checkSession(_ body: Data) throws(InvalidField) {
+        try StrictJSONObject.check(body, known: session)
+    }
+
+    /// Checks a `POST /v1/web/choices` body's keys, `appConsent`'s included.
+    public static func checkChoice(_ body: Data) throws(InvalidField) {
+        try StrictJSONObject.check(body, known: choice, nested: ["appConsent": appConsent])
+    }
+}
