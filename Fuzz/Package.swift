@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
 // The libFuzzer targets: FuzzTCF for the TCF consent-string codecs, FuzzConsentd for consentd's
-// request checks, FuzzNotice for the notice bridge's result decoder. A package of its own so the SDK's
+// request checks, FuzzNotice for the notice bridge's result decoder, FuzzWeb for the web CMP's
+// request bodies and the size of the TCData they are answered with. A package of its own so the SDK's
 // package never carries a sanitizer-only executable; build and run it with scripts/fuzz.
 import PackageDescription
 
@@ -32,6 +33,15 @@ let package = Package(
             name: "FuzzNotice",
             dependencies: [
                 .product(name: "ConsentKitUI", package: "ConsentKit"),
+                .product(name: "ConsentKit", package: "ConsentKit"),
+                .product(name: "TCF", package: "ConsentKit"),
+            ],
+            swiftSettings: [.enableExperimentalFeature("Extern")]
+        ),
+        .executableTarget(
+            name: "FuzzWeb",
+            dependencies: [
+                .product(name: "ConsentRequests", package: "ConsentServer"),
                 .product(name: "ConsentKit", package: "ConsentKit"),
                 .product(name: "TCF", package: "ConsentKit"),
             ],
