@@ -21,8 +21,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "Server" / "Tests" / "e2e"))
-from common import Client, Consentd, TempDir, resolve_bin_dir, wait_for_health  # noqa: E402
-from hostile_tc import tc  # noqa: E402
+from common import REPO_ROOT, Client, Consentd, TempDir, create_key, resolve_bin_dir, wait_for_health  # noqa: E402
+from hostile_tc import every_form, old_worst, tc  # noqa: E402
 
 
 def memory(pid: int) -> tuple[int, int]:
@@ -39,19 +39,24 @@ def main() -> int:
     bin_dir = resolve_bin_dir(args.bin, release=True)
     strings = {
         "review (637 chars)": tc(),
-        "every type x 64 purposes, single ids and ranges": tc(restrictions=[(p, t, [(1, 1), (2, 2), (3, 65533), (65534, 65534), (65535, 65535)])
-                                                                            for p in range(64) for t in range(4)]),
-        "1,845 restrictions (old worst case)": tc(restrictions=[(i % 64, 1, [(1, 65535)]) for i in range(1845)], disclosed=None),
+        "every type x 64 purposes, single ids and ranges": every_form(),
+        "1,845 restrictions (old worst case)": old_worst(),
     }
     print(f"consentd: {bin_dir}")
     with TempDir("consentd-web-tcdata-") as workdir:
-        server = Consentd(bin_dir, workdir / "server")
+        # The page pretends to be in the EEA (allowed explicitly, as in a test setup); the app's
+        # hand-over comes with the app's own subject token, minted by its backend's secret key.
+        server = Consentd(bin_dir, workdir / "server", publishers=REPO_ROOT / "Server" / "config" / "publishers.example.yaml",
+                          extra_args=["--allow-debug-region", "true"])
         with server:
             server.start()
             client = Client.for_server(server, timeout=120)
             wait_for_health(client)
             page = client.request("GET", "/demo").body.decode()
             key = re.search(r'data-key="([^"]+)"', page).group(1)
+            app_secret = create_key(bin_dir, "com.example.news", "secret", server.database)
+            minted = client.request("POST", "/v1/subjects/app-user-1/tokens", token=app_secret)
+            app_token = minted.json()["token"]
             headers = {"Content-Type": "text/plain;charset=UTF-8", "Origin": "https://news.example.com"}
             rss, _ = memory(server.pid)
             print(f"consentd RSS at start: {rss} MB")
@@ -59,7 +64,7 @@ def main() -> int:
             for label, text in strings.items():
                 bodies = {
                     "/v1/web/session": {"credential": key, "tcString": text, "addtlConsent": "2~89.1051.2677~dv.", "debugRegion": "eea"},
-                    "/v1/web/choices": {"credential": key, "appConsent": {"tcString": text}},
+                    "/v1/web/choices": {"credential": key, "appConsent": {"tcString": text, "subjectToken": app_token, "subjectId": "app-user-1"}},
                 }
                 for path, body in bodies.items():
                     payload = json.dumps(body, separators=(",", ":")).encode()

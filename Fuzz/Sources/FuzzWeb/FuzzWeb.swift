@@ -23,11 +23,6 @@ import ConsentRequests
 import Foundation
 import TCF
 
-// See FuzzTCF: libFuzzer's own `main` is shadowed by the module's, so start its driver here.
-var argumentCount = CommandLine.argc
-var arguments = CommandLine.unsafeArgv
-exit(LLVMFuzzerRunDriver(&argumentCount, &arguments, fuzzWeb))
-
 /// libFuzzer's driver (its `main` without the name), from libclang_rt.fuzzer.
 @_extern(c)
 func LLVMFuzzerRunDriver(
@@ -114,3 +109,9 @@ func checkAnswer(tcString: String, addtlConsent: String?) {
         fatalError("TCData names vendor \(id), which the list does not hold\n  \(tcString)")
     }
 }
+
+// See FuzzTCF: libFuzzer's own `main` is shadowed by the module's, so start its driver here,
+// last: top-level code runs in order, so the list and its bound above are set by now.
+var argumentCount = CommandLine.argc
+var arguments = CommandLine.unsafeArgv
+exit(LLVMFuzzerRunDriver(&argumentCount, &arguments, fuzzWeb))

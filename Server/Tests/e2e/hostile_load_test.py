@@ -11,7 +11,8 @@ The hostile clients, each on loopback addresses of its own (127.0.0.0/8 is all t
   more than one address may hold and more than the ports' caps;
 - slow readers: connections with a 4 KB receive buffer that pipeline vendor-list requests and
   never read (consentd runs with `--write-timeout 5` here, so they are seen closed in the test's
-  time; every other limit is at its default).
+  time, and with `--allow-debug-region true`, so the flood's `debugRegion: eea` makes every
+  session build the worst string's TCData; every other limit is at its default).
 
 The honest client (127.0.0.1, the same page key as the flood) opens a new connection for each
 request, as a new visitor would: `GET /health`, `GET /v1/config`, `POST /v1/web/session` (no
@@ -231,7 +232,9 @@ def main() -> int:
         tc_string = tc() if args.string == "worst" else small_tc()
         with common.TempDir("consentd-hostile-", args.keep) as workdir:
             server = common.Consentd(bin_dir, workdir, database=args.database, publishers=PUBLISHERS, rate_limits_off=False,
-                                     extra_args=["--write-timeout", "5"])
+                                     # --allow-debug-region: the flood's debugRegion eea is honoured, so every
+                                     # session builds the worst string's TCData (the worst case for H1).
+                                     extra_args=["--write-timeout", "5", "--allow-debug-region", "true"])
             site_key = common.create_key(bin_dir, WEBSITE_APP, "publishable", server.database)
             app_key = common.create_key(bin_dir, APP, "publishable", server.database)
             with server:
