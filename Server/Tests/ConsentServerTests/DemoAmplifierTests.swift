@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Synchronization
 import Testing
 
 /// L8 of issue 24: cheap CPU amplifiers without a credential. The demo builds a bounded number
@@ -10,17 +11,23 @@ import Testing
 /// Against the real server on loopback.
 @Suite("Demo and vendor-list amplifiers")
 struct DemoAmplifierTests {
-    @Test("l8: while the demo builds as many notices as it may, another /demo/document is refused with 429, and served once one ends")
+    @Test("l8: while every build slot is taken, a /demo/document waits for one instead of running beside them")
     func l8DemoDocumentBuildsAreCapped() async throws {
         let server = try await TestServer.make()
         try await server.live { client in
-            let builds = server.consentd.demo.builds
-            for _ in 0..<builds.limit { #expect(builds.acquire()) }
-            let busy = try await client.send(.post, "/demo/document", json: #"{"vendors":"all"}"#)
-            #expect(busy.status == .tooManyRequests && busy.errorCode == "demo_busy" && busy.headers[.retryAfter] == "1")
-            builds.release()
-            #expect(try await client.send(.post, "/demo/document", json: #"{"vendors":"all"}"#).status == .ok)
-            for _ in 1..<builds.limit { builds.release() }
+            let gate = server.consentd.cpuWork
+            // Other addresses hold every slot.
+            for slot in 0..<gate.limit { try await gate.acquire(address: "192.0.2.\(slot)") }
+            let answered = Mutex(false)
+            let document = Task {
+                let answer = try await client.send(.post, "/demo/document", json: #"{"vendors":"all"}"#)
+                answered.withLock { $0 = true }
+                return answer.status
+            }
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(!answered.withLock { $0 }, "no notice is built while the slots are taken")
+            for slot in 0..<gate.limit { gate.release(address: "192.0.2.\(slot)") }
+            #expect(try await document.value == .ok)
         }
     }
 

@@ -47,6 +47,8 @@ public final class Consentd: Sendable {
     let subjectCreationLimiter: RateLimiter
     /// The request bodies all requests hold at once.
     let bodyBudget: BodyBudget
+    /// The builds of page views, web choices and demo notices running at once.
+    let cpuWork = CPUWorkGate()
     /// Every open connection of every listener.
     let connections: ConnectionTable
     /// The listeners' connection caps, fitted to the descriptor limit.

@@ -21,8 +21,6 @@ struct NoticeDemo: Sendable {
 
     let catalog: VendorListCatalog
     let cmp: CMPIdentity
-    /// How many notices are built at once.
-    let builds = DemoBuildLimit()
 
     /// What the demo page asks for.
     struct Options: Decodable, Sendable {

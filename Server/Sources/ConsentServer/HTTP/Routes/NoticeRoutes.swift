@@ -59,7 +59,7 @@ extension Consentd {
             } catch {
                 throw APIError.badRequest("the body must be the demo's options: \(error)")
             }
-            let json = try await self.demo.builds.run { try self.demo.document(options).0.json() }
+            let json = try await self.cpuWork.run { try self.demo.document(options).0.json() }
             return jsonResponse(text: String(decoding: json, as: UTF8.self))
         }
         router.post("/demo/result") { request, _ -> Response in
@@ -73,7 +73,7 @@ extension Consentd {
             guard principal.appId == NoticeDemo.appId else {
                 throw APIError.forbidden("the playground records with its own page key (app \(NoticeDemo.appId)), not with a key of app \(principal.appId)")
             }
-            let decided = try await self.demo.builds.run { try self.demo.decide(decide) }
+            let decided = try await self.cpuWork.run { try self.demo.decide(decide) }
             var answer = decided.answer
             if let choice = decided.choice {
                 let event = try choice.checkedEvent(fieldPrefix: "message.")

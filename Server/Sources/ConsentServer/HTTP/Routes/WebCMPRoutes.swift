@@ -40,7 +40,7 @@ extension Consentd {
             let headerValue = self.resolver.countryHeader.flatMap { name in HTTPField.Name(name).flatMap { request.headers[$0] } }
             let region = self.resolver.decide(headerValue: headerValue, address: clientAddress(request, context, header: self.settings.clientIPHeader),
                                               debug: self.settings.allowDebugRegion ? session.debugRegion : nil)
-            let answer = try self.web.session(session, appId: principal.appId, region: region, now: Date())
+            let answer = try await self.cpuWork.run { try self.web.session(session, appId: principal.appId, region: region, now: Date()) }
             guard let renewed = try await self.renewedWebToken(principal) else { return jsonResponse(text: answer) }
             return jsonResponse(text: String(answer.dropLast()) + #","subjectToken":""# + renewed + #""}"#)
         }
@@ -56,7 +56,7 @@ extension Consentd {
                                                      action: "record an app's consent from its web view")
             }
             let now = Date()
-            let (action, recorded) = try self.web.choice(choiceRequest, appId: principal.appId, now: now)
+            let (action, recorded) = try await self.cpuWork.run { try self.web.choice(choiceRequest, appId: principal.appId, now: now) }
             var json = JSONText(capacity: 4096)
             json.beginObject()
             json.key("action"); json.string(action)
@@ -73,8 +73,11 @@ extension Consentd {
                     json.key("subjectToken"); json.string(token)
                 }
                 json.key("tcData")
-                json.raw(try TCData(tcString: recorded.tcString, decoded: recorded.decoded, addtlConsent: recorded.addtlConsent, cmp: self.web.cmp,
-                                    bounds: TCData.Bounds(vendorList: self.web.catalog.vendorList)).json())
+                let tcData = try await self.cpuWork.run {
+                    try TCData(tcString: recorded.tcString, decoded: recorded.decoded, addtlConsent: recorded.addtlConsent, cmp: self.web.cmp,
+                               bounds: TCData.Bounds(vendorList: self.web.catalog.vendorList)).json()
+                }
+                json.raw(tcData)
                 json.key("tcString"); json.string(recorded.tcString)
             }
             json.endObject()
