@@ -241,7 +241,18 @@ def true_ids(mapping):
     return sorted(int(k) for k, v in (mapping or {}).items() if v)
 
 
+def bundled_list():
+    """The vendor and purpose ids of the list `consent webview-script` cuts TCData to (consentd's
+    bundled GVL v3 #45), as an app cuts it to the list it holds (issue 24, H1)."""
+    path = ns.ROOT / "Server" / "Sources" / "ConsentServer" / "Resources" / "vendor-list" / "vendor-list.json"
+    document = json.loads(path.read_text())
+    return {int(k) for k in document["vendors"]}, {int(k) for k in document["purposes"]}
+
+
 def test_differential_200_real_world_strings_set_as_the_app_s_stored_consent(new_page):
+    """The page's TCData against iab-tcf's decode of the same string, cut to the vendor list held:
+    vendor maps and restrictions name only its vendors (and restrictions only its purposes)."""
+    listed, purposes = bundled_list()
     pairs = real_world(200)
     page = new_page()
     inject(page, script(pairs[0][0], None, "1"))
@@ -257,14 +268,17 @@ def test_differential_200_real_world_strings_set_as_the_app_s_stored_consent(new
         restrictions = {}
         for r in d.get("publisherRestrictions", []):
             for v in ids(r["vendorIds"]):
-                restrictions.setdefault(str(r["purposeId"]), {})[str(v)] = r["restrictionType"]
+                if v in listed and r["purposeId"] in purposes:
+                    restrictions.setdefault(str(r["purposeId"]), {})[str(v)] = r["restrictionType"]
         expected = {
             "tcString": tc, "tcfPolicyVersion": d["policyVersion"], "isServiceSpecific": d["isServiceSpecific"],
             "useNonStandardTexts": d["useNonStandardTexts"], "publisherCC": d["publisherCountryCode"],
             "purposeOneTreatment": d["purposeOneTreatment"],
             "purpose.consents": d["purposeConsents"], "purpose.legitimateInterests": d["purposeLegitimateInterests"],
-            "vendor.consents": d["vendorConsents"], "vendor.legitimateInterests": d["vendorLegitimateInterests"],
-            "vendor.disclosedVendors": d.get("disclosedVendors", []), "specialFeatureOptins": d["specialFeatureOptins"],
+            "vendor.consents": [v for v in d["vendorConsents"] if v in listed],
+            "vendor.legitimateInterests": [v for v in d["vendorLegitimateInterests"] if v in listed],
+            "vendor.disclosedVendors": [v for v in d.get("disclosedVendors", []) if v in listed],
+            "specialFeatureOptins": d["specialFeatureOptins"],
             "publisher.consents": d.get("publisherConsents", []),
             "publisher.legitimateInterests": d.get("publisherLegitimateInterests", []),
             "publisher.customPurpose.consents": d.get("publisherCustomConsents", []),
