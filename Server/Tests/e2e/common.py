@@ -168,7 +168,10 @@ class Consentd:
         if self.publishers:
             command += ["--publishers", str(self.publishers)]
         if self.rate_limits_off:
-            command += ["--rate-limit-key", "0", "--rate-limit-ip", "0"]
+            # Load and durability tests: every rate limit and the anonymous subjects' daily quota
+            # off (a sync test's one installation sends 1,000 events; a real user sends a few).
+            command += ["--rate-limit-key", "0", "--rate-limit-ip", "0", "--rate-limit-public-key", "0",
+                        "--rate-limit-subject-creation", "0", "--anonymous-quota", "0/0"]
         if self.log_level:
             command += ["--log-level", self.log_level]
         return command + self.extra_args
