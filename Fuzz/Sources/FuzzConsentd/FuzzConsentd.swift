@@ -78,7 +78,9 @@ public func fuzzConsentd(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
 /// The same input as a `POST /v1/consents/batch` body: the envelope's check must not crash,
 /// must say what is wrong when it refuses, and must cut out events that are pieces of the body
-/// (1 to 100 of them), each a JSON object.
+/// (1 to 100 of them), each a whole value of the body: an object, or any other value (`1`, or the
+/// lone `-` Foundation's JSON reader lets through), which the event's own check then refuses with
+/// its words, so the batch answers for it as one refused event.
 func checkBatchEnvelope(_ body: Data) {
     let envelope: ConsentBatchEnvelope
     do {
@@ -92,9 +94,19 @@ func checkBatchEnvelope(_ body: Data) {
     guard (1...ConsentBatchRequest.maximumCount).contains(envelope.events.count) else {
         fatalError("a batch of \(envelope.events.count) events was accepted")
     }
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
     for event in envelope.events {
-        guard event.first == UInt8(ascii: "{"), event.last == UInt8(ascii: "}"), body.range(of: event) != nil else {
-            fatalError("an event cut out of the batch is not an object of its body: \(String(decoding: event, as: UTF8.self).debugDescription)")
+        guard !event.isEmpty, body.range(of: event) != nil else {
+            fatalError("an event cut out of the batch is not a piece of its body: \(String(decoding: event, as: UTF8.self).debugDescription)")
+        }
+        if event.first == UInt8(ascii: "{"), event.last == UInt8(ascii: "}") { continue }
+        do {
+            _ = try CheckedConsentEvent.decode(event, now: now)
+            fatalError("a batch's event that is not an object was accepted: \(String(decoding: event, as: UTF8.self).debugDescription)")
+        } catch {
+            if error.message.isEmpty {
+                fatalError("a refusal without its words for the batch's event \(String(decoding: event, as: UTF8.self).debugDescription)")
+            }
         }
     }
 }
