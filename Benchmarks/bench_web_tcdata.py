@@ -21,14 +21,13 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "Server" / "Tests" / "e2e"))
-from common import REPO_ROOT, Client, Consentd, TempDir, create_key, resolve_bin_dir, wait_for_health  # noqa: E402
+from common import REPO_ROOT, Client, Consentd, TempDir, create_key, resolve_bin_dir, status_kb, wait_for_health  # noqa: E402
 from hostile_tc import every_form, old_worst, tc  # noqa: E402
 
 
 def memory(pid: int) -> tuple[int, int]:
     """consentd's resident and peak resident memory, in MB."""
-    fields = dict(line.split(':', 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines() if ':' in line)
-    return int(fields["VmRSS"].split()[0]) // 1024, int(fields["VmHWM"].split()[0]) // 1024
+    return status_kb(pid, "VmRSS") // 1024, status_kb(pid, "VmHWM") // 1024
 
 
 def main() -> int:

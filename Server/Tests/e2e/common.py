@@ -56,6 +56,14 @@ def add_common_arguments(parser: argparse.ArgumentParser, release: bool = False)
     )
 
 
+def status_kb(pid: int, field: str) -> int:
+    """A `kB` field of /proc/PID/status (VmRSS, VmHWM)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    raise E2EError(f"/proc/{pid}/status has no {field}")
+
+
 def resolve_bin_dir(explicit: str | None, release: bool = False) -> Path:
     """The directory with consentd and consent: --bin, $CONSENTD_BIN, or swift's bin path."""
     chosen = explicit or os.environ.get("CONSENTD_BIN")

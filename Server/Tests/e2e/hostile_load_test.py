@@ -106,13 +106,6 @@ def demo_frame_port(port: int) -> int:
     return int(page[start:end].rsplit(":", 1)[1])
 
 
-def status_kb(pid: int, field: str) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith(field + ":"):
-            return int(line.split()[1])
-    raise common.E2EError(f"/proc/{pid}/status has no {field}")
-
-
 # --------------------------------------------------------------------------- the clients
 
 
@@ -242,7 +235,7 @@ def main() -> int:
                 common.wait_for_health(common.Client.for_server(server))
                 main_port = server.port
                 frame_port = demo_frame_port(main_port)
-                rss_before = status_kb(server.pid, "VmRSS")
+                rss_before = common.status_kb(server.pid, "VmRSS")
                 body = json.dumps({"credential": site_key, "tcString": tc_string, "addtlConsent": "2~89~dv.",
                                    "debugRegion": "eea"}).encode()
                 print(f"flood string: {args.string}, {len(tc_string)} characters ({len(body)}-byte body); "
@@ -264,14 +257,14 @@ def main() -> int:
                 peak_rss = 0
                 end = time.monotonic() + args.seconds
                 while time.monotonic() < end:
-                    peak_rss = max(peak_rss, status_kb(server.pid, "VmRSS"))
+                    peak_rss = max(peak_rss, common.status_kb(server.pid, "VmRSS"))
                     time.sleep(0.25)
                 slow_left = sum(not closed_by_server(sock) for sock in slow)
                 open_descriptors = descriptors(server.pid)
                 stop.set()
                 for thread in threads:
                     thread.join(timeout=15)
-                hwm = status_kb(server.pid, "VmHWM")
+                hwm = common.status_kb(server.pid, "VmHWM")
                 for sock in idle + slow:
                     sock.close()
 

@@ -75,14 +75,6 @@ def longest_worst_records() -> int:
         records -= 1 + (length - MAX_TC_STRING) * 6 // 53
 
 
-def status_kb(pid: int, field: str) -> int:
-    """A `kB` field of /proc/PID/status (VmRSS, VmHWM)."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith(field + ":"):
-            return int(line.split()[1])
-    raise common.E2EError(f"/proc/{pid}/status has no {field}")
-
-
 def post_concurrently(server: common.Consentd, token: str, app: str, count: int, tc_string: str) -> list:
     """`count` events at once, one connection and thread each, released together."""
     barrier = threading.Barrier(count)
@@ -135,10 +127,10 @@ def main() -> int:
                 failed = [r for r in warm if not isinstance(r, common.Response) or r.status != 201]
                 if failed:
                     raise common.E2EError(f"warm-up: {len(failed)} requests failed, e.g. {failed[0]!r}")
-                before = status_kb(server.pid, "VmHWM")
+                before = common.status_kb(server.pid, "VmHWM")
                 results = post_concurrently(server, secret, app, args.requests, tc_string)
-                peak = status_kb(server.pid, "VmHWM")
-                rss = status_kb(server.pid, "VmRSS")
+                peak = common.status_kb(server.pid, "VmHWM")
+                rss = common.status_kb(server.pid, "VmRSS")
                 failed = [r for r in results if not isinstance(r, common.Response) or r.status != 201]
                 if failed:
                     raise common.E2EError(f"{len(failed)} of {args.requests} requests failed, e.g. {failed[0]!r}")
