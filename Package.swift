@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "TCF", targets: ["TCF"]),
         .library(name: "ConsentKit", targets: ["ConsentKit"]),
         .library(name: "ConsentdAPI", targets: ["ConsentdAPI"]),
+        // The JSON writer and the ISO 8601 reader and writer, shared by the SDK and consentd.
+        .library(name: "ConsentKitFormats", targets: ["ConsentKitFormats"]),
         // Opt-in: App Tracking Transparency, AdSupport and UIKit, linked only by apps that use them.
         .library(name: "ConsentKitAppTracking", targets: ["ConsentKitAppTracking"]),
         // Opt-in: ConsentModel for SwiftUI; Observation is iOS 17 / macOS 14.
@@ -18,18 +20,21 @@ let package = Package(
         .library(name: "ConsentKitUI", targets: ["ConsentKitUI"]),
     ],
     targets: [
-        .target(name: "TCF"),
-        .target(name: "ConsentKit", dependencies: ["TCF", "ConsentdAPI"]),
+        // JSONWriter and ISO8601: Foundation only, below every other target.
+        .target(name: "ConsentKitFormats"),
+        .target(name: "TCF", dependencies: ["ConsentKitFormats"]),
+        .target(name: "ConsentKit", dependencies: ["TCF", "ConsentdAPI", "ConsentKitFormats"]),
         // consentd's HTTP API types, shared by the SDK and the server; Foundation only.
-        .target(name: "ConsentdAPI"),
+        .target(name: "ConsentdAPI", dependencies: ["ConsentKitFormats"]),
         .target(name: "ConsentKitAppTracking", dependencies: ["ConsentKit"]),
         .target(name: "ConsentKitObservation", dependencies: ["ConsentKit"]),
-        .target(name: "ConsentKitUI", dependencies: ["ConsentKit", "TCF"], resources: [.copy("Resources/notice"), .copy("Resources/cmp")]),
+        .target(name: "ConsentKitUI", dependencies: ["ConsentKit", "TCF", "ConsentKitFormats"], resources: [.copy("Resources/notice"), .copy("Resources/cmp")]),
         .testTarget(
             name: "TCFTests",
             dependencies: ["TCF"]
         ),
-        .testTarget(name: "ConsentKitTests", dependencies: ["ConsentKit", "TCF"]),
+        .testTarget(name: "ConsentKitFormatsTests", dependencies: ["ConsentKitFormats"]),
+        .testTarget(name: "ConsentKitTests", dependencies: ["ConsentKit", "TCF", "ConsentKitFormats"]),
         .testTarget(name: "ConsentKitAppTrackingTests", dependencies: ["ConsentKitAppTracking", "ConsentKit"]),
         .testTarget(name: "ConsentKitUITests", dependencies: ["ConsentKitUI", "ConsentKit", "TCF"]),
         .testTarget(name: "ConsentKitObservationTests", dependencies: ["ConsentKitObservation", "ConsentKit", "TCF"]),

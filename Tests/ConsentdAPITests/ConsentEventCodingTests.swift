@@ -35,13 +35,13 @@ struct ConsentEventCodingTests {
         #expect(event.consent.proof.method == .acceptAll)
     }
 
-    @Test("built from Swift values, the id is a lower-case UUID and the time UTC to the millisecond")
+    @Test("built from Swift values, the id is a lower-case UUID and the time UTC to the nearest millisecond")
     func swiftValues() throws {
         let id = UUID()
         let event = ConsentEventRequest(eventId: id, collectedAt: Date(timeIntervalSince1970: 1_763_000_000.6789),
                                         consent: ConsentRecord(purposeConsents: [1], proof: Self.proof))
         #expect(event.eventId == id.uuidString.lowercased())
-        #expect(event.collectedAt == "2025-11-13T02:13:20.678Z")
+        #expect(event.collectedAt == "2025-11-13T02:13:20.679Z")
         #expect(event.subjectId == nil)
         #expect(try jsonObject(event)["subjectId"] == nil)
         #expect(ConsentEventRequest(collectedAt: Date(), consent: event.consent).eventId != event.eventId)

@@ -1,3 +1,4 @@
+import ConsentKitFormats
 import Foundation
 import TCF
 

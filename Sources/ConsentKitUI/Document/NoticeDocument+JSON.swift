@@ -1,3 +1,4 @@
+import ConsentKitFormats
 import ConsentKit
 import Foundation
 

@@ -1,4 +1,5 @@
 import ConsentKit
+import ConsentKitFormats
 import Foundation
 import TCF
 
@@ -114,14 +115,20 @@ public struct WebViewConsent: Sendable, Equatable {
         // Past the ceiling (only a hostile list gets there) the page hears no decision.
         let tcDataJSON = data.flatMap { try? $0.json() }
         tcData = tcDataJSON == nil ? nil : data
-        var json = "{\"addtlConsent\":" + Self.jsonString(addtlConsent)
-        json += ",\"cmpId\":" + String(cmp.cmpId) + ",\"cmpVersion\":" + String(cmp.cmpVersion)
-        json += ",\"gdprApplies\":" + (gdprApplies.flag.map { $0 ? "true" : "false" } ?? "null")
-        json += ",\"gvlVersion\":" + (gvlVersion.map { String($0) } ?? "null")
-        json += ",\"tcData\":" + (tcDataJSON ?? "null")
-        json += ",\"tcString\":" + Self.jsonString(tcString)
-        json += ",\"tcfPolicyVersion\":" + String(tcfPolicyVersion) + "}"
-        payload = Self.scriptSafe(json)
+        var json = JSONWriter(capacity: 1024 + (tcDataJSON?.utf8.count ?? 0))
+        json.beginObject()
+        json.field("addtlConsent", addtlConsent)
+        json.field("cmpId", cmp.cmpId)
+        json.field("cmpVersion", cmp.cmpVersion)
+        json.field("gdprApplies", gdprApplies.flag)
+        json.field("gvlVersion", gvlVersion)
+        json.key("tcData")
+        if let tcDataJSON { json.raw(tcDataJSON) } else { json.null() }
+        json.field("tcString", tcString)
+        json.field("tcfPolicyVersion", tcfPolicyVersion)
+        json.endObject()
+        // Script-safe: `TCData.json()` and the writer escape `<`, U+2028 and U+2029.
+        payload = json.text
         self.apiSource = apiSource
     }
 
@@ -172,46 +179,6 @@ public struct WebViewConsent: Sendable, Equatable {
                 out.unicodeScalars.append("%")
                 out.unicodeScalars.append(hex[Int(byte >> 4)])
                 out.unicodeScalars.append(hex[Int(byte & 0xf)])
-            }
-        }
-        return out
-    }
-
-    /// `text` as a JSON string, escaped as ``TCData/json()`` escapes (`"` and `\`; control
-    /// characters as `\b \f \n \r \t` or `\u00xx`), or `null`.
-    static func jsonString(_ text: String?) -> String {
-        guard let text else { return "null" }
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\u{8}": out += "\\b"
-            case "\u{c}": out += "\\f"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{0}"..."\u{1f}":
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
-
-    /// JSON text made safe inside a script: `<` (so that neither `</script>` nor `<!--` can
-    /// appear), U+2028 and U+2029 (line terminators in older JavaScript) as `\u` escapes. They
-    /// can only occur inside JSON strings, where the escapes mean the same characters.
-    static func scriptSafe(_ json: String) -> String {
-        guard json.unicodeScalars.contains(where: { $0 == "<" || $0 == "\u{2028}" || $0 == "\u{2029}" }) else { return json }
-        var out = ""
-        for scalar in json.unicodeScalars {
-            switch scalar {
-            case "<": out += "\\u003c"
-            case "\u{2028}": out += "\\u2028"
-            case "\u{2029}": out += "\\u2029"
-            default: out.unicodeScalars.append(scalar)
             }
         }
         return out

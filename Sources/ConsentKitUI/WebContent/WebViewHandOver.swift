@@ -1,3 +1,4 @@
+import ConsentKitFormats
 import Foundation
 
 /// The secret with which an app hands its consent to the pages of one web view, and hands it
@@ -72,21 +73,29 @@ extension WebViewConsent {
     /// subject); on a page with another CMP it does nothing. Only calls carrying `secret` change
     /// the app's consent in the page afterwards.
     public func documentStartScript(secret: HandOverSecret, credential: AppCredential? = nil) -> String {
-        var handOver = "{\"credential\":"
+        var handOver = JSONWriter(capacity: 1024 + payload.utf8.count + apiSource.utf8.count)
+        handOver.beginObject()
+        handOver.key("credential")
         if let credential, let origin = credential.origin {
-            handOver += "{\"consentd\":" + Self.jsonString(origin) + ",\"subjectId\":" + Self.jsonString(credential.subjectId)
-                + ",\"subjectToken\":" + Self.jsonString(credential.subjectToken) + "}"
+            handOver.beginObject()
+            handOver.field("consentd", origin)
+            handOver.field("subjectId", credential.subjectId)
+            handOver.field("subjectToken", credential.subjectToken)
+            handOver.endObject()
         } else {
-            handOver += "null"
+            handOver.null()
         }
-        handOver += ",\"payload\":" + payload + ",\"secret\":" + Self.jsonString(secret.text) + "}"
-        return "(function (consentKitAppHandOver) {\n" + apiSource + "\n})(" + Self.scriptSafe(handOver) + ");"
+        handOver.key("payload")
+        handOver.raw(payload)
+        handOver.field("secret", secret.text)
+        handOver.endObject()
+        return "(function (consentKitAppHandOver) {\n" + apiSource + "\n})(" + handOver.text + ");"
     }
 
     /// The script to run in a page already open when the consent changes:
     /// `window.ConsentKitTCF && ConsentKitTCF.fromApp(<payload>, <secret>);`, with the secret of
     /// the document-start script the page was loaded with (nothing on a page it did not reach).
     public func updateScript(secret: HandOverSecret) -> String {
-        "window.ConsentKitTCF && ConsentKitTCF.fromApp(" + payload + ", " + Self.jsonString(secret.text) + ");"
+        "window.ConsentKitTCF && ConsentKitTCF.fromApp(" + payload + ", " + JSONWriter.quoted(secret.text) + ");"
     }
 }

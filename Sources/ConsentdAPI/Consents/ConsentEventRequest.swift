@@ -1,3 +1,4 @@
+import ConsentKitFormats
 import Foundation
 
 /// The body of `POST /v1/consents`: one consent event.
@@ -43,14 +44,11 @@ public struct ConsentEventRequest: Sendable, Equatable, Codable {
     }
 
     /// Creates an event: a new event id unless given, and `collectedAt` written in UTC to the
-    /// millisecond (rounded down), as the server keeps it.
+    /// millisecond (the nearest, see ``ISO8601/milliseconds(of:)``), as the server keeps it.
     public init(eventId: UUID = UUID(), subjectId: String? = nil, collectedAt: Date, consent: ConsentRecord) {
         self.init(eventId: eventId.uuidString.lowercased(), subjectId: subjectId,
-                  collectedAt: collectedAt.formatted(Self.timestampStyle), consent: consent)
+                  collectedAt: ISO8601.format(collectedAt), consent: consent)
     }
-
-    /// `2026-11-23T10:15:30.250Z`: UTC, milliseconds.
-    private static let timestampStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
     /// The event's own JSON field names; the fields of ``ConsentRecord/CodingKeys`` sit beside them.
     public enum CodingKeys: String, CodingKey, CaseIterable, Sendable {

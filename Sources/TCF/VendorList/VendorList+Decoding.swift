@@ -1,3 +1,4 @@
+import ConsentKitFormats
 import Foundation
 
 extension VendorList {
@@ -304,15 +305,9 @@ extension JSONReader {
     fileprivate mutating func readDate() throws(VendorListError) -> Date {
         let at = offset
         let text = try readString()
-        guard let (seconds, fraction) = TCFTimestamp.parse(iso8601: text) else {
+        guard let date = ISO8601.date(text) else {
             throw error(.invalidValue("\"\(text)\" is not an ISO 8601 date"), at: at)
         }
-        // Nanoseconds are all a Date can tell apart; later digits change nothing.
-        var nanoseconds = 0
-        for index in 0..<9 {
-            let digit = index < fraction.count ? Int(fraction[fraction.startIndex + index] - UInt8(ascii: "0")) : 0
-            nanoseconds = nanoseconds * 10 + digit
-        }
-        return Date(timeIntervalSince1970: Double(seconds) + Double(nanoseconds) / 1e9)
+        return date
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TCF
 @testable import ConsentKit
+import ConsentKitFormats
 
 /// `TCData`: the CMP API's object for a TC string, checked against the decoder on the 512
 /// real-world strings and on strings built for one field at a time.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ConsentKit
+import ConsentKitFormats
 
 @Suite("JSONWriter")
 struct JSONWriterTests {
