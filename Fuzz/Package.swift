@@ -26,6 +26,7 @@ let package = Package(
             dependencies: [
                 .product(name: "ConsentRequests", package: "ConsentServer"),
                 .product(name: "ConsentdAPI", package: "ConsentKit"),
+                .product(name: "ConsentKitFormats", package: "ConsentKit"),
             ],
             swiftSettings: [.enableExperimentalFeature("Extern")]
         ),

@@ -32,13 +32,14 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
     ],
     targets: [
-        // A consent event body checked field by field, and the API's timestamps: Foundation and
-        // the SDK's TCF and ConsentdAPI only, so it builds without HTTP or storage.
+        // A consent event body checked field by field: Foundation and the SDK's TCF, ConsentdAPI
+        // and ConsentKitFormats only, so it builds without HTTP or storage.
         .target(
             name: "ConsentRequests",
             dependencies: [
                 .product(name: "TCF", package: "ConsentKit"),
                 .product(name: "ConsentdAPI", package: "ConsentKit"),
+                .product(name: "ConsentKitFormats", package: "ConsentKit"),
             ]
         ),
         .target(
@@ -47,6 +48,7 @@ let package = Package(
                 "ConsentRequests",
                 .product(name: "TCF", package: "ConsentKit"),
                 .product(name: "ConsentdAPI", package: "ConsentKit"),
+                .product(name: "ConsentKitFormats", package: "ConsentKit"),
                 // The notice: consentd serves its files and builds its documents for /demo.
                 .product(name: "ConsentKit", package: "ConsentKit"),
                 .product(name: "ConsentKitUI", package: "ConsentKit"),
@@ -97,6 +99,7 @@ let package = Package(
                 "ConsentServer",
                 "ConsentRequests",
                 .product(name: "ConsentdAPI", package: "ConsentKit"),
+                .product(name: "ConsentKitFormats", package: "ConsentKit"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "TCF", package: "ConsentKit"),

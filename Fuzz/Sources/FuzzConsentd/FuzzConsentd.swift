@@ -14,6 +14,7 @@ import Glibc
 import Darwin
 #endif
 import ConsentdAPI
+import ConsentKitFormats
 import ConsentRequests
 import Foundation
 
@@ -49,7 +50,7 @@ public func fuzzConsentd(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // Written back as the client would send it, the accepted event is accepted again, unchanged.
     let again = ConsentEventRequest(
         eventId: event.eventId, subjectId: event.subjectId,
-        collectedAt: Timestamps.format(milliseconds: event.collectedAtMilliseconds), consent: event.consent)
+        collectedAt: ISO8601.format(milliseconds: event.collectedAtMilliseconds), consent: event.consent)
     let reencoded: Data
     do {
         reencoded = try JSONEncoder().encode(again)

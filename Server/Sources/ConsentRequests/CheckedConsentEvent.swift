@@ -1,3 +1,4 @@
+import ConsentKitFormats
 import ConsentdAPI
 import Foundation
 import TCF
@@ -175,13 +176,14 @@ extension CheckedConsentEvent {
             try checkPrintable(subjectId, field: "subjectId")
         }
         let collectedAt = request.collectedAt
-        guard let collected = Timestamps.parse(collectedAt) else {
+        guard let collectedTime = ISO8601.parse(collectedAt) else {
             throw InvalidField(code: .invalidField, field: "collectedAt",
                                message: "collectedAt must be an ISO 8601 date-time with a time zone, such as 2026-11-23T10:15:30.250Z")
         }
+        let collected = collectedTime.date
         if collected > now.addingTimeInterval(Self.allowedClockSkew) {
             throw InvalidField(code: .invalidField, field: "collectedAt",
-                               message: "collectedAt \(collectedAt) lies more than 10 minutes after the server's clock (\(Timestamps.format(now)))")
+                               message: "collectedAt \(collectedAt) lies more than 10 minutes after the server's clock (\(ISO8601.format(now)))")
         }
         if collected < Self.earliestCollectedAt {
             throw InvalidField(code: .invalidField, field: "collectedAt", message: "collectedAt must not be before 2018-05-25")
@@ -241,7 +243,7 @@ extension CheckedConsentEvent {
         }
         try Self.check(consent.proof)
         self.init(eventId: uuid.uuidString.lowercased(), subjectId: request.subjectId,
-                  collectedAtMilliseconds: Timestamps.milliseconds(collected), consent: consent)
+                  collectedAtMilliseconds: collectedTime.milliseconds, consent: consent)
     }
 
     private static func check(_ proof: ConsentProof) throws(InvalidField) {

@@ -1,4 +1,5 @@
 @testable import ConsentServer
+import ConsentKitFormats
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -59,7 +60,7 @@ struct ConsentAPITests {
             let original = try await client.send(.post, "/v1/consents", bearer: server.secret,
                                                  json: eventJSON(subject: "victim", collectedAt: "2026-01-01T00:00:00Z"))
             #expect(original.status == .created)
-            let later = Timestamps.format(Date())
+            let later = ISO8601.format(Date())
             let attack = try await client.send(.post, "/v1/consents", bearer: server.publishable,
                                                json: eventJSON(subject: "victim", collectedAt: later, extra: "\"purposeConsents\": [1]"))
             #expect(attack.status == .forbidden)

@@ -1,4 +1,5 @@
 @testable import ConsentServer
+import ConsentKitFormats
 import ConsentdAPI
 import Foundation
 import SQLKit
@@ -37,7 +38,7 @@ struct ConsentStoreTests {
             let state = try #require(try await store.current(appId: app, subjectId: "user-1"))
             #expect(state.eventId == request.eventId)
             #expect(state.consent == request.consent)
-            #expect(state.collectedAt == Timestamps.format(milliseconds: request.collectedAtMilliseconds))
+            #expect(state.collectedAt == ISO8601.format(milliseconds: request.collectedAtMilliseconds))
             #expect(try await store.current(appId: uniqueAppId(), subjectId: "user-1") == nil)
         }
     }

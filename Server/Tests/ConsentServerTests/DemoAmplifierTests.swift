@@ -15,7 +15,7 @@ struct DemoAmplifierTests {
     func l8DemoDocumentBuildsAreCapped() async throws {
         let server = try await TestServer.make()
         try await server.live { client in
-            let gate = server.consentd.cpuWork
+            let gate = server.consentd.guards.cpuWork
             // Other addresses hold every slot.
             for slot in 0..<gate.limit { try await gate.acquire(address: "192.0.2.\(slot)") }
             let answered = Mutex(false)

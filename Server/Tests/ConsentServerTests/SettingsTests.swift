@@ -1,5 +1,6 @@
 @testable import ConsentServer
 @testable import ConsentRequests
+import ConsentKitFormats
 import Foundation
 import Synchronization
 import Testing
@@ -109,19 +110,19 @@ struct SettingsTests {
 
     @Test("timestamps parse with offsets and any fraction, and print UTC with milliseconds")
     func timestamps() {
-        #expect(Timestamps.parse("2017-11-07T19:15:55.4Z").map(Timestamps.format) == "2017-11-07T19:15:55.400Z")
-        #expect(Timestamps.parse("2026-11-23T10:15:30.123456789+01:30").map(Timestamps.format) == "2026-11-23T08:45:30.123Z")
-        #expect(Timestamps.parse("2024-02-29T00:00:00-00:00").map(Timestamps.format) == "2024-02-29T00:00:00.000Z")
+        #expect(ISO8601.date("2017-11-07T19:15:55.4Z").map(ISO8601.format) == "2017-11-07T19:15:55.400Z")
+        #expect(ISO8601.date("2026-11-23T10:15:30.123456789+01:30").map(ISO8601.format) == "2026-11-23T08:45:30.123Z")
+        #expect(ISO8601.date("2024-02-29T00:00:00-00:00").map(ISO8601.format) == "2024-02-29T00:00:00.000Z")
         // Seed 002's own format, yyyy-MM-dd'T'HH:mm:ss.SSSZ, writes the offset without a colon.
-        #expect(Timestamps.parse("2026-11-23T10:15:30.250+0000").map(Timestamps.format) == "2026-11-23T10:15:30.250Z")
-        #expect(Timestamps.parse("2026-11-23T10:15:30.250+0130").map(Timestamps.format) == "2026-11-23T08:45:30.250Z")
-        #expect(Timestamps.parse("2026-11-23T10:15:30.250-0500").map(Timestamps.format) == "2026-11-23T15:15:30.250Z")
+        #expect(ISO8601.date("2026-11-23T10:15:30.250+0000").map(ISO8601.format) == "2026-11-23T10:15:30.250Z")
+        #expect(ISO8601.date("2026-11-23T10:15:30.250+0130").map(ISO8601.format) == "2026-11-23T08:45:30.250Z")
+        #expect(ISO8601.date("2026-11-23T10:15:30.250-0500").map(ISO8601.format) == "2026-11-23T15:15:30.250Z")
         for bad in ["2023-02-29T00:00:00Z", "2026-11-23T10:15:30", "2026-11-23 10:15:30Z", "2026-13-01T00:00:00Z", "2026-11-23T10:15:30.Z", "x",
                     "2026-11-23T10:15:30+01", "2026-11-23T10:15:30+01:0", "2026-11-23T10:15:30+010", "2026-11-23T10:15:30+2400",
                     "2026-11-23T10:15:30+01:00Z"] {
-            #expect(Timestamps.parse(bad) == nil)
+            #expect(ISO8601.date(bad) == nil)
         }
-        #expect(Timestamps.format(milliseconds: -1) == "1969-12-31T23:59:59.999Z")
+        #expect(ISO8601.format(milliseconds: -1) == "1969-12-31T23:59:59.999Z")
     }
 
     @Test("Additional Consent strings are checked for shape")

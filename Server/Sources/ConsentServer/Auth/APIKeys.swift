@@ -1,3 +1,4 @@
+import ConsentKitFormats
 import Crypto
 import Foundation
 import SQLKit
@@ -49,7 +50,7 @@ public final class APIKeys: Sendable {
         guard AppID.isValid(appId) else { throw KeyError.badAppId(appId) }
         let keyId = Self.randomText(count: 12)
         let secret = Self.randomText(count: 32)
-        let createdAt = Timestamps.milliseconds(now)
+        let createdAt = ISO8601.milliseconds(of: now)
         let hash = SHA256.hash(data: Data(secret.utf8)).hexString
         try await database.transaction { db in
             try await db.raw("""
@@ -58,7 +59,7 @@ public final class APIKeys: Sendable {
                 """).run()
         }
         let key = APIKey(keyId: keyId, appId: appId, kind: kind, label: label,
-                         createdAt: Timestamps.format(milliseconds: createdAt), revokedAt: nil)
+                         createdAt: ISO8601.format(milliseconds: createdAt), revokedAt: nil)
         return (key, kind.prefix + keyId + "_" + secret)
     }
 
@@ -72,7 +73,7 @@ public final class APIKeys: Sendable {
         precondition(idPrefix.utf8.count == 8, "an own key's id prefix has 8 characters")
         let secret = Self.randomText(count: 32)
         let hash = SHA256.hash(data: Data(secret.utf8)).hexString
-        let createdAt = Timestamps.milliseconds(now)
+        let createdAt = ISO8601.milliseconds(of: now)
         let keyId = try await database.transaction { db -> String in
             if let live = try await db.raw("""
                 SELECT key_id FROM api_keys
@@ -105,8 +106,8 @@ public final class APIKeys: Sendable {
                         keyId: row.decode(column: "key_id", as: String.self), appId: row.decode(column: "app_id", as: String.self),
                         kind: APIKey.Kind(rawValue: row.decode(column: "kind", as: String.self)) ?? .secret,
                         label: row.decode(column: "label", as: String.self),
-                        createdAt: Timestamps.format(milliseconds: row.decode(column: "created_at_ms", as: Int64.self)),
-                        revokedAt: row.decode(column: "revoked_at_ms", as: Int64?.self).map { Timestamps.format(milliseconds: $0) })
+                        createdAt: ISO8601.format(milliseconds: row.decode(column: "created_at_ms", as: Int64.self)),
+                        revokedAt: row.decode(column: "revoked_at_ms", as: Int64?.self).map { ISO8601.format(milliseconds: $0) })
                 }
         }
     }
@@ -115,7 +116,7 @@ public final class APIKeys: Sendable {
     @discardableResult
     public func revoke(_ keyIdOrToken: String, now: Date = Date()) async throws -> Bool {
         let keyId = Self.parse(keyIdOrToken)?.keyId ?? keyIdOrToken
-        let revokedAt = Timestamps.milliseconds(now)
+        let revokedAt = ISO8601.milliseconds(of: now)
         let found = try await database.transaction { db in
             let exists = try await db.raw("SELECT key_id FROM api_keys WHERE key_id = \(bind: keyId)").first() != nil
             if exists {
@@ -157,8 +158,8 @@ public final class APIKeys: Sendable {
                     keyId: keyId, appId: row.decode(column: "app_id", as: String.self),
                     kind: APIKey.Kind(rawValue: row.decode(column: "kind", as: String.self)) ?? .publishable,
                     label: row.decode(column: "label", as: String.self),
-                    createdAt: Timestamps.format(milliseconds: row.decode(column: "created_at_ms", as: Int64.self)),
-                    revokedAt: row.decode(column: "revoked_at_ms", as: Int64?.self).map { Timestamps.format(milliseconds: $0) }),
+                    createdAt: ISO8601.format(milliseconds: row.decode(column: "created_at_ms", as: Int64.self)),
+                    revokedAt: row.decode(column: "revoked_at_ms", as: Int64?.self).map { ISO8601.format(milliseconds: $0) }),
                      row.decode(column: "secret_sha256", as: String.self))
             }
         }) else { return nil }

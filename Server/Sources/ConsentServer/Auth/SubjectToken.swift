@@ -1,3 +1,4 @@
+import ConsentKitFormats
 import Crypto
 import Foundation
 
@@ -46,7 +47,7 @@ public struct SubjectToken: Sendable, Equatable {
     /// it does not expire) or a web visitor's token that expires after `lifetime`.
     init(appId: String, subjectHash: String, keyId: String, lifetime: Duration?, now: Date) {
         self.init(appId: appId, subjectHash: subjectHash, keyId: keyId,
-                  issuedAt: lifetime.map { _ in Timestamps.milliseconds(now) },
+                  issuedAt: lifetime.map { _ in ISO8601.milliseconds(of: now) },
                   expiresAt: lifetime.map { Int64(now.timeIntervalSince1970) + $0.components.seconds })
     }
 

@@ -1,3 +1,4 @@
+import ConsentKitFormats
 import ConsentdAPI
 import Crypto
 import Foundation
@@ -87,7 +88,7 @@ public final class ConsentStore: Sendable {
         return PendingAppend(
             appId: appId, eventId: request.eventId, subjectId: subjectId,
             subjectWasGenerated: givenSubject == nil, subjectHash: subjectHash,
-            collectedAt: request.collectedAtMilliseconds, receivedAt: Timestamps.milliseconds(receivedAt),
+            collectedAt: request.collectedAtMilliseconds, receivedAt: ISO8601.milliseconds(of: receivedAt),
             credential: credential, keyId: keyId, consentJSON: consentJSON, fingerprint: fingerprint)
     }
 
@@ -144,7 +145,7 @@ public final class ConsentStore: Sendable {
             }
             let events = try await Self.storedEvents(db, subjectHash: hash, after: 0, limit: nil)
             if current == nil, events.isEmpty { return nil }
-            return SubjectExport(subjectId: subjectId, appId: appId, exportedAt: Timestamps.format(now), current: current, events: events)
+            return SubjectExport(subjectId: subjectId, appId: appId, exportedAt: ISO8601.format(now), current: current, events: events)
         }
     }
 
@@ -153,7 +154,7 @@ public final class ConsentStore: Sendable {
     /// receipt, nil when nothing was held.
     public func erase(appId: String, subjectId: String, now: Date = Date()) async throws -> ErasureReceipt? {
         let hash = secret.subjectHash(appId: appId, subjectId: subjectId)
-        let erasedAt = Timestamps.milliseconds(now)
+        let erasedAt = ISO8601.milliseconds(of: now)
         return try await database.transaction { db in
             let count = try await db.raw("""
                 SELECT COUNT(*) AS n FROM consent_events WHERE subject_hash = \(bind: hash)
@@ -170,7 +171,7 @@ public final class ConsentStore: Sendable {
             try await db.raw("DELETE FROM subjects WHERE subject_hash = \(bind: hash)").run()
             let receipt = ErasureReceipt(
                 receiptId: "era_" + UUID().uuidString.lowercased(), appId: appId,
-                erasedAt: Timestamps.format(milliseconds: erasedAt), eventsErased: count)
+                erasedAt: ISO8601.format(milliseconds: erasedAt), eventsErased: count)
             try await db.raw("""
                 INSERT INTO erasure_receipts (receipt_id, app_id, erased_at_ms, events_erased)
                 VALUES (\(bind: receipt.receiptId), \(bind: appId), \(bind: erasedAt), \(bind: count))
@@ -216,7 +217,7 @@ public final class ConsentStore: Sendable {
 
     /// What a subject stored since `since`: its events and the characters of their stored records.
     public func usage(appId: String, subjectHash: String, since: Date) async throws -> (events: Int, bytes: Int) {
-        let after = Timestamps.milliseconds(since)
+        let after = ISO8601.milliseconds(of: since)
         return try await database.read { db in
             guard let row = try await db.raw("""
                 SELECT COUNT(*) AS n, COALESCE(SUM(LENGTH(record)), 0) AS b FROM consent_events
@@ -230,7 +231,7 @@ public final class ConsentStore: Sendable {
     /// on; returns the erasure restarted, nil when the subject was not erased.
     public func restart(appId: String, subjectId: String, now: Date = Date()) async throws -> ErasedSubject? {
         let hash = secret.subjectHash(appId: appId, subjectId: subjectId)
-        let restartedAt = Timestamps.milliseconds(now)
+        let restartedAt = ISO8601.milliseconds(of: now)
         return try await database.transaction { db in
             guard let row = try await db.raw("""
                 SELECT erased_at_ms FROM erased_subjects WHERE subject_hash = \(bind: hash) AND app_id = \(bind: appId)
@@ -292,7 +293,7 @@ public final class ConsentStore: Sendable {
         var consent: ConsentRecord?
     }
 
-    private struct CurrentRow {
+    struct CurrentRow {
         var eventId: String
         var sequence: Int64
         var collectedAt: Int64
@@ -304,143 +305,223 @@ public final class ConsentStore: Sendable {
         "sub_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
     }
 
-    /// Appends a batch in one transaction: per app, lock the chain head, look up retries and
-    /// current states, decide each event in order, then write all rows.
+    /// Appends a batch in one transaction: per app (in a fixed order, so that nodes sharing a
+    /// PostgreSQL database cannot deadlock), lock the chain head, look up retries and current
+    /// states, decide each event in order, answer the retries, then write all rows.
     private static func commit(_ batch: [PendingAppend], in db: any SQLDatabase, engine: DatabaseEngine) async throws -> [Result<AppendAnswer, any Error>] {
-        var results = [Result<AppendAnswer, any Error>?](repeating: nil, count: batch.count)
-        let byApp = Dictionary(grouping: batch.indices, by: { batch[$0].appId })
-        // A fixed lock order keeps nodes that share a PostgreSQL database from deadlocking.
-        for appId in byApp.keys.sorted() {
-            let indices = byApp[appId]!
-            // The chain head's row lock orders this app's appends across nodes; the row is made
-            // once, by the first append of an app.
-            let lock: SQLQueryString = engine == .postgresql ? " FOR UPDATE" : ""
-            let selectHead: SQLQueryString = "SELECT last_sequence, last_hash FROM app_chains WHERE app_id = \(bind: appId)" + lock
-            var head = try await db.raw(selectHead).first()
-            if head == nil {
-                try await db.raw("""
-                    INSERT INTO app_chains (app_id, last_sequence, last_hash) VALUES (\(bind: appId), 0, \(bind: HashChain.genesis))
-                    ON CONFLICT (app_id) DO NOTHING
-                    """).run()
-                head = try await db.raw(selectHead).first()
+        var answered: [(index: Int, result: Result<AppendAnswer, any Error>)] = []
+        for (appId, indices) in Dictionary(grouping: batch.indices, by: { batch[$0].appId }).sorted(by: { $0.key < $1.key }) {
+            let events = indices.map { batch[$0] }
+            let head = try await lockHead(appId: appId, in: db, engine: engine)
+            let plan = decide(events, head: head, found: try await lookUp(events, appId: appId, in: db))
+            for (index, decision) in zip(indices, plan.decisions) {
+                switch decision {
+                case .appended(let answer):
+                    answered.append((index, .success(answer)))
+                case .retry(let fingerprint, let answer):
+                    answered.append((index, await replay(batch[index], fingerprint: fingerprint, answer: answer, appId: appId,
+                                                         appended: plan.appended, in: db)))
+                }
             }
-            guard let head else { throw StoreError.chainHeadMissing(appId) }
-            var sequence = try head.decode(column: "last_sequence", as: Int64.self)
-            var chain = try head.decode(column: "last_hash", as: String.self)
+            try await write(plan, appId: appId, in: db, engine: engine)
+        }
+        // Each index belongs to exactly one app: one answer per event, put back in the batch's order.
+        return answered.sorted { $0.index < $1.index }.map(\.result)
+    }
 
-            // Retries (events already stored) and the subjects' current states, in one round trip.
-            let eventIds = Array(Set(indices.map { batch[$0].eventId }))
-            let subjectHashes = Array(Set(indices.map { batch[$0].subjectHash }))
-            var existing: [String: (fingerprint: String?, answer: String?)] = [:]
-            var currents: [String: CurrentRow] = [:]
-            for row in try await db.raw("""
-                SELECT 'event' AS kind, app_id, event_id AS key, request_sha256 AS a, response AS b,
-                    CAST(NULL AS BIGINT) AS sequence, CAST(NULL AS BIGINT) AS collected, CAST(NULL AS BIGINT) AS received
-                FROM consent_events WHERE event_id IN (\(binds: eventIds))
-                UNION ALL
-                SELECT 'subject', app_id, subject_hash, event_id, consent, event_sequence, collected_at_ms, received_at_ms
-                FROM subjects WHERE subject_hash IN (\(binds: subjectHashes))
-                """).all() {
-                // Event ids are unique per app; another app's event with the same id is not a retry.
-                guard try row.decode(column: "app_id", as: String.self) == appId else { continue }
-                let key = try row.decode(column: "key", as: String.self)
-                if try row.decode(column: "kind", as: String.self) == "event" {
-                    existing[key] = (try row.decode(column: "a", as: String?.self), try row.decode(column: "b", as: String?.self))
-                } else {
-                    currents[key] = try CurrentRow(
-                        eventId: row.decode(column: "a", as: String.self), sequence: row.decode(column: "sequence", as: Int64.self),
-                        collectedAt: row.decode(column: "collected", as: Int64.self), receivedAt: row.decode(column: "received", as: Int64.self),
-                        consentJSON: row.decode(column: "b", as: String.self))
-                }
-            }
+    /// An app's chain head: its last sequence number and chain hash.
+    struct ChainHead {
+        var sequence: Int64
+        var hash: String
+    }
 
-            var inserts: [SQLQueryString] = []
-            var changedSubjects: [String] = []
-            // The content of the events this batch appends, for retries of them within the batch.
-            var appended: [String: String] = [:]
-            for index in indices {
-                let event = batch[index]
-                if let found = existing[event.eventId] {
-                    results[index] = await replay(event, fingerprint: found.fingerprint, answer: found.answer, appId: appId,
-                                                  appended: appended, in: db)
-                    continue
-                }
-                appended[event.eventId] = event.consentJSON
-                sequence += 1
-                let candidate = CurrentRow(eventId: event.eventId, sequence: sequence, collectedAt: event.collectedAt,
-                                           receivedAt: event.receivedAt, consentJSON: event.consentJSON)
-                let outcome: AppendOutcome
-                if let current = currents[event.subjectHash],
-                   (current.collectedAt, current.eventId) > (event.collectedAt, event.eventId) {
-                    outcome = .history
-                } else {
-                    outcome = .current
-                    if !changedSubjects.contains(event.subjectHash) { changedSubjects.append(event.subjectHash) }
-                    currents[event.subjectHash] = candidate
-                }
-                let winner = currents[event.subjectHash]!
-                let record = recordJSON(event)
-                let recordHash = HashChain.recordHash(record)
-                chain = HashChain.link(previous: chain, sequence: sequence, recordHash: recordHash)
-                let answerText = answerJSON(outcome: outcome, generatedSubjectId: event.subjectWasGenerated ? event.subjectId : nil,
-                                            creatingKeyId: event.keyId, winner: winner)
-                existing[event.eventId] = (event.fingerprint, answerText)
-                inserts.append("""
-                    (\(bind: appId), \(bind: sequence), \(bind: event.eventId), \(bind: event.subjectHash), \(bind: event.collectedAt), \
-                    \(bind: event.receivedAt), \(bind: event.credential.rawValue), \(bind: outcome.rawValue), \(bind: event.fingerprint), \
-                    \(bind: record), \(bind: answerText), \(bind: recordHash), \(bind: chain))
-                    """)
-                results[index] = .success(AppendAnswer(
-                    json: responseJSON(eventId: event.eventId, subjectId: event.subjectId, outcome: outcome, winner: winner), created: true,
-                    creation: event.subjectWasGenerated ? AppendAnswer.Creation(keyId: event.keyId, firstAnsweredAt: event.receivedAt) : nil))
-            }
+    /// Reads the app's chain head, locked (PostgreSQL: `FOR UPDATE`; SQLite's one writer needs
+    /// no lock) so that this app's appends are ordered across nodes. The row is made once, by the
+    /// first append of an app.
+    private static func lockHead(appId: String, in db: any SQLDatabase, engine: DatabaseEngine) async throws -> ChainHead {
+        let lock: SQLQueryString = engine == .postgresql ? " FOR UPDATE" : ""
+        let selectHead: SQLQueryString = "SELECT last_sequence, last_hash FROM app_chains WHERE app_id = \(bind: appId)" + lock
+        var head = try await db.raw(selectHead).first()
+        if head == nil {
+            try await db.raw("""
+                INSERT INTO app_chains (app_id, last_sequence, last_hash) VALUES (\(bind: appId), 0, \(bind: HashChain.genesis))
+                ON CONFLICT (app_id) DO NOTHING
+                """).run()
+            head = try await db.raw(selectHead).first()
+        }
+        guard let head else { throw StoreError.chainHeadMissing(appId) }
+        return ChainHead(sequence: try head.decode(column: "last_sequence", as: Int64.self),
+                         hash: try head.decode(column: "last_hash", as: String.self))
+    }
 
-            guard !inserts.isEmpty else { continue }
-            // Rows go in chunks that stay under SQLite's bind limit (a batch is at most 256 events).
-            var writes: [SQLQueryString] = []
-            for chunk in stride(from: 0, to: inserts.count, by: 200).map({ inserts[$0..<min($0 + 200, inserts.count)] }) {
-                writes.append("""
-                    INSERT INTO consent_events (app_id, sequence, event_id, subject_hash, collected_at_ms, received_at_ms, credential,
-                        outcome, request_sha256, record, response, record_hash, chain_hash) VALUES
-                    """ + chunk.joined(separator: ", "))
-            }
-            var upserts: [SQLQueryString] = []
-            for subjectHash in changedSubjects {
-                let row = currents[subjectHash]!
-                upserts.append("""
-                    (\(bind: appId), \(bind: subjectHash), \(bind: row.eventId), \(bind: row.sequence), \(bind: row.collectedAt), \
-                    \(bind: row.receivedAt), \(bind: row.consentJSON))
-                    """)
-            }
-            for chunk in stride(from: 0, to: upserts.count, by: 200).map({ upserts[$0..<min($0 + 200, upserts.count)] }) {
-                // The WHERE clause repeats last-writer-wins in SQL, so the table can never move backwards.
-                writes.append("""
-                    INSERT INTO subjects (app_id, subject_hash, event_id, event_sequence, collected_at_ms, received_at_ms, consent) VALUES
-                    """ + chunk.joined(separator: ", ") + """
-                     ON CONFLICT (subject_hash) DO UPDATE SET event_id = excluded.event_id,
-                        event_sequence = excluded.event_sequence, collected_at_ms = excluded.collected_at_ms,
-                        received_at_ms = excluded.received_at_ms, consent = excluded.consent
-                    WHERE excluded.collected_at_ms > subjects.collected_at_ms
-                       OR (excluded.collected_at_ms = subjects.collected_at_ms AND excluded.event_id > subjects.event_id)
-                    """)
-            }
-            writes.append("""
-                UPDATE app_chains SET last_sequence = \(bind: sequence), last_hash = \(bind: chain) WHERE app_id = \(bind: appId)
-                """)
-            switch engine {
-            case .sqlite:
-                // In-process: a statement costs no round trip.
-                for write in writes { try await db.raw(write).run() }
-            case .postgresql:
-                // One round trip: the writes touch different tables, so they can run as one
-                // statement's data-modifying WITH clauses.
-                let clauses = writes.dropLast().enumerated().map { index, write -> SQLQueryString in
-                    "write\(unsafeRaw: String(index)) AS (" + write + ")"
-                }
-                try await db.raw((clauses.isEmpty ? "" : "WITH " + clauses.joined(separator: ", ") + " ") + writes.last!).run()
+    /// What is stored already for a batch's events: the events among them that are retries
+    /// (their fingerprint and first answer; both nil once their subject was erased), and the
+    /// current states of their subjects.
+    struct Found {
+        var retries: [String: (fingerprint: String?, answer: String?)] = [:]
+        var currents: [String: CurrentRow] = [:]
+    }
+
+    /// Looks up the events' retries and their subjects' current states, in one round trip.
+    private static func lookUp(_ events: [PendingAppend], appId: String, in db: any SQLDatabase) async throws -> Found {
+        let eventIds = Array(Set(events.map(\.eventId)))
+        let subjectHashes = Array(Set(events.map(\.subjectHash)))
+        var found = Found()
+        for row in try await db.raw("""
+            SELECT 'event' AS kind, app_id, event_id AS key, request_sha256 AS a, response AS b,
+                CAST(NULL AS BIGINT) AS sequence, CAST(NULL AS BIGINT) AS collected, CAST(NULL AS BIGINT) AS received
+            FROM consent_events WHERE event_id IN (\(binds: eventIds))
+            UNION ALL
+            SELECT 'subject', app_id, subject_hash, event_id, consent, event_sequence, collected_at_ms, received_at_ms
+            FROM subjects WHERE subject_hash IN (\(binds: subjectHashes))
+            """).all() {
+            // Event ids are unique per app; another app's event with the same id is not a retry.
+            guard try row.decode(column: "app_id", as: String.self) == appId else { continue }
+            let key = try row.decode(column: "key", as: String.self)
+            if try row.decode(column: "kind", as: String.self) == "event" {
+                found.retries[key] = (try row.decode(column: "a", as: String?.self), try row.decode(column: "b", as: String?.self))
+            } else {
+                found.currents[key] = try CurrentRow(
+                    eventId: row.decode(column: "a", as: String.self), sequence: row.decode(column: "sequence", as: Int64.self),
+                    collectedAt: row.decode(column: "collected", as: Int64.self), receivedAt: row.decode(column: "received", as: Int64.self),
+                    consentJSON: row.decode(column: "b", as: String.self))
             }
         }
-        return results.map { $0! }
+        return found
+    }
+
+    /// What becomes of one event of a batch.
+    enum Decision {
+        /// Appended, with the answer it gets.
+        case appended(AppendAnswer)
+        /// A retry of an event stored before (or earlier in the batch): answered by ``replay``.
+        case retry(fingerprint: String?, answer: String?)
+    }
+
+    /// An event row to insert, with its place in the chain.
+    struct EventRow {
+        var event: PendingAppend
+        var sequence: Int64
+        var outcome: AppendOutcome
+        var record: String
+        var answer: String
+        var recordHash: String
+        var chainHash: String
+    }
+
+    /// What one app's part of a batch does: each event's decision (in the batch's order), the rows
+    /// to insert, the subjects whose current state changes (in the order they first changed),
+    /// the chain head after it, and the content of the events appended (for retries within it).
+    struct AppendPlan {
+        var decisions: [Decision] = []
+        var rows: [EventRow] = []
+        var subjects: [(subjectHash: String, row: CurrentRow)] = []
+        var head: ChainHead
+        var appended: [String: String] = [:]
+    }
+
+    /// Decides each event in order, without the database: a retry is answered from what was
+    /// stored, another event is appended (next in the chain) and becomes its subject's current
+    /// state unless that state is later (last writer wins, by collection time then event id).
+    static func decide(_ events: [PendingAppend], head: ChainHead, found: Found) -> AppendPlan {
+        var plan = AppendPlan(head: head)
+        var retries = found.retries
+        var currents = found.currents
+        var changed: [String: Int] = [:]
+        for event in events {
+            if let retry = retries[event.eventId] {
+                plan.decisions.append(.retry(fingerprint: retry.fingerprint, answer: retry.answer))
+                continue
+            }
+            plan.appended[event.eventId] = event.consentJSON
+            plan.head.sequence += 1
+            let outcome: AppendOutcome
+            let winner: CurrentRow
+            if let current = currents[event.subjectHash], (current.collectedAt, current.eventId) > (event.collectedAt, event.eventId) {
+                outcome = .history
+                winner = current
+            } else {
+                outcome = .current
+                winner = CurrentRow(eventId: event.eventId, sequence: plan.head.sequence, collectedAt: event.collectedAt,
+                                    receivedAt: event.receivedAt, consentJSON: event.consentJSON)
+                currents[event.subjectHash] = winner
+                if let position = changed[event.subjectHash] {
+                    plan.subjects[position].row = winner
+                } else {
+                    changed[event.subjectHash] = plan.subjects.count
+                    plan.subjects.append((event.subjectHash, winner))
+                }
+            }
+            let record = recordJSON(event)
+            let recordHash = HashChain.recordHash(record)
+            plan.head.hash = HashChain.link(previous: plan.head.hash, sequence: plan.head.sequence, recordHash: recordHash)
+            let answer = answerJSON(outcome: outcome, generatedSubjectId: event.subjectWasGenerated ? event.subjectId : nil,
+                                    creatingKeyId: event.keyId, winner: winner)
+            retries[event.eventId] = (event.fingerprint, answer)
+            plan.rows.append(EventRow(event: event, sequence: plan.head.sequence, outcome: outcome, record: record, answer: answer,
+                                      recordHash: recordHash, chainHash: plan.head.hash))
+            plan.decisions.append(.appended(AppendAnswer(
+                json: responseJSON(eventId: event.eventId, subjectId: event.subjectId, outcome: outcome, winner: winner), created: true,
+                creation: event.subjectWasGenerated ? AppendAnswer.Creation(keyId: event.keyId, firstAnsweredAt: event.receivedAt) : nil)))
+        }
+        return plan
+    }
+
+    /// Writes an app's plan: the event rows, the changed subjects' current states and the new
+    /// chain head; nothing when every event was a retry.
+    private static func write(_ plan: AppendPlan, appId: String, in db: any SQLDatabase, engine: DatabaseEngine) async throws {
+        guard !plan.rows.isEmpty else { return }
+        let inserts: [SQLQueryString] = plan.rows.map { row in
+            let event = row.event
+            return """
+                (\(bind: appId), \(bind: row.sequence), \(bind: event.eventId), \(bind: event.subjectHash), \(bind: event.collectedAt), \
+                \(bind: event.receivedAt), \(bind: event.credential.rawValue), \(bind: row.outcome.rawValue), \(bind: event.fingerprint), \
+                \(bind: row.record), \(bind: row.answer), \(bind: row.recordHash), \(bind: row.chainHash))
+                """
+        }
+        let upserts: [SQLQueryString] = plan.subjects.map { subjectHash, row in
+            """
+            (\(bind: appId), \(bind: subjectHash), \(bind: row.eventId), \(bind: row.sequence), \(bind: row.collectedAt), \
+            \(bind: row.receivedAt), \(bind: row.consentJSON))
+            """
+        }
+        // Rows go in chunks that stay under SQLite's bind limit (a batch is at most 256 events).
+        func chunks(_ values: [SQLQueryString]) -> [ArraySlice<SQLQueryString>] {
+            stride(from: 0, to: values.count, by: 200).map { values[$0..<min($0 + 200, values.count)] }
+        }
+        var writes: [SQLQueryString] = chunks(inserts).map { chunk in
+            """
+            INSERT INTO consent_events (app_id, sequence, event_id, subject_hash, collected_at_ms, received_at_ms, credential,
+                outcome, request_sha256, record, response, record_hash, chain_hash) VALUES
+            """ + chunk.joined(separator: ", ")
+        }
+        for chunk in chunks(upserts) {
+            // The WHERE clause repeats last-writer-wins in SQL, so the table can never move backwards.
+            writes.append("""
+                INSERT INTO subjects (app_id, subject_hash, event_id, event_sequence, collected_at_ms, received_at_ms, consent) VALUES
+                """ + chunk.joined(separator: ", ") + """
+                 ON CONFLICT (subject_hash) DO UPDATE SET event_id = excluded.event_id,
+                    event_sequence = excluded.event_sequence, collected_at_ms = excluded.collected_at_ms,
+                    received_at_ms = excluded.received_at_ms, consent = excluded.consent
+                WHERE excluded.collected_at_ms > subjects.collected_at_ms
+                   OR (excluded.collected_at_ms = subjects.collected_at_ms AND excluded.event_id > subjects.event_id)
+                """)
+        }
+        let moveHead: SQLQueryString = """
+            UPDATE app_chains SET last_sequence = \(bind: plan.head.sequence), last_hash = \(bind: plan.head.hash) WHERE app_id = \(bind: appId)
+            """
+        switch engine {
+        case .sqlite:
+            // In-process: a statement costs no round trip.
+            for write in writes + [moveHead] { try await db.raw(write).run() }
+        case .postgresql:
+            // One round trip: the writes touch different tables, so they can run as one
+            // statement's data-modifying WITH clauses.
+            let clauses = writes.enumerated().map { index, write -> SQLQueryString in
+                "write\(unsafeRaw: String(index)) AS (" + write + ")"
+            }
+            try await db.raw((clauses.isEmpty ? "" : "WITH " + clauses.joined(separator: ", ") + " ") + moveHead).run()
+        }
     }
 
     /// The answer to a retry: the first answer when the content matches, a conflict otherwise.
@@ -483,7 +564,7 @@ public final class ConsentStore: Sendable {
 
     /// The stored record of an event (an `EventRecord` in JSON): what its record hash covers.
     private static func recordJSON(_ event: PendingAppend) -> String {
-        var json = JSONText()
+        var json = JSONWriter(capacity: 512, escaping: .standard)
         json.beginObject()
         json.key("collectedAt"); json.integer(event.collectedAt)
         json.key("consent"); json.raw(event.consentJSON)
@@ -497,7 +578,7 @@ public final class ConsentStore: Sendable {
 
     /// The first answer as stored for retries (a `StoredAnswer` in JSON).
     private static func answerJSON(outcome: AppendOutcome, generatedSubjectId: String?, creatingKeyId: String?, winner: CurrentRow) -> String {
-        var json = JSONText()
+        var json = JSONWriter(capacity: 512, escaping: .standard)
         json.beginObject()
         json.key("collectedAt"); json.integer(winner.collectedAt)
         if generatedSubjectId != nil, let creatingKeyId { json.key("creatingKeyId"); json.string(creatingKeyId) }
@@ -511,7 +592,7 @@ public final class ConsentStore: Sendable {
 
     /// The answer the client gets (an `AppendResult` in JSON).
     private static func responseJSON(eventId: String, subjectId: String, outcome: AppendOutcome, winner: CurrentRow) -> String {
-        var json = JSONText()
+        var json = JSONWriter(capacity: 512, escaping: .standard)
         json.beginObject()
         json.key("current")
         SubjectState.write(subjectId: subjectId, eventId: winner.eventId, collectedAt: winner.collectedAt,
@@ -555,7 +636,7 @@ public final class ConsentStore: Sendable {
     typealias CurrentStateRow = (String, Int64, Int64, String)
 
     private static func subjectStateJSON(subjectId: String, _ row: CurrentStateRow) -> String {
-        var json = JSONText()
+        var json = JSONWriter(capacity: 512, escaping: .standard)
         SubjectState.write(subjectId: subjectId, eventId: row.0, collectedAt: row.1, receivedAt: row.2, consentJSON: row.3, to: &json)
         return json.text
     }
@@ -570,8 +651,8 @@ public final class ConsentStore: Sendable {
             let record = try JSONDecoder().decode(EventRecord.self, from: Data(row.decode(column: "record", as: String.self).utf8))
             return try StoredEvent(
                 eventId: record.eventId, sequence: row.decode(column: "sequence", as: Int64.self),
-                collectedAt: Timestamps.format(milliseconds: record.collectedAt),
-                receivedAt: Timestamps.format(milliseconds: record.receivedAt),
+                collectedAt: ISO8601.format(milliseconds: record.collectedAt),
+                receivedAt: ISO8601.format(milliseconds: record.receivedAt),
                 outcome: AppendOutcome(rawValue: row.decode(column: "outcome", as: String.self)) ?? .history,
                 credential: record.credential, consent: record.consent)
         }

@@ -8,27 +8,30 @@ import NIOCore
 import Prometheus
 import ServiceLifecycle
 
-/// consentd assembled: the database, the consent store, the keys, the vendor lists, the publisher
-/// configuration and the region resolver, and the HTTP application over them.
+/// consentd assembled: the database, the credentials (keys, secret, consent store), the vendor
+/// lists, the publisher configuration, the region resolver, the notice's files and the web CMP,
+/// and the HTTP application over them: one controller per resource (``router()``), every
+/// listener behind the same ``RequestGuards``.
 public final class Consentd: Sendable {
     /// The settings it started with.
     public let settings: ServerSettings
     /// The database (migrated).
     public let database: Database
-    /// The consent database.
-    public let store: ConsentStore
-    /// The API keys.
-    public let keys: APIKeys
     /// The vendor lists.
     public let catalog: VendorListCatalog
     /// The publishers.
     public let publishers: PublisherConfiguration
     /// The region decision.
     public let resolver: RegionResolver
-    /// The server secret.
-    public let secret: ServerSecret
+    /// The credentials: keys, subject tokens, their rate limits (and the store and secret they use).
+    let authenticator: Authenticator
+    /// What every request of every listener passes: the connection caps and table, the rate
+    /// limit per address, the body budget and the CPU-work gate.
+    let guards: RequestGuards
     /// The notice's and the demo's files.
     let assets: NoticeAssets
+    /// The demo's pages, checked at start.
+    let demoPages: DemoPages
     /// The demo (`/demo`).
     let demo: NoticeDemo
     /// The demo site's key and its cross-origin frame's address, once known.
@@ -37,27 +40,18 @@ public final class Consentd: Sendable {
     let web: WebCMP
     /// Vendors' device storage disclosures, fetched and kept for the notice.
     let storageDisclosures: StorageDisclosures
-    /// Per secret key, per (publishable key, address) and per subject token.
-    let keyLimiter: RateLimiter
-    /// Per publishable key over all addresses: the ceiling of a public key.
-    let publicKeyLimiter: RateLimiter
-    /// Per client address, every route.
-    let ipLimiter: RateLimiter
-    /// Subjects created with a publishable key, per client address.
-    let subjectCreationLimiter: RateLimiter
-    /// The request bodies all requests hold at once.
-    let bodyBudget: BodyBudget
-    /// The builds of page views, web choices and demo notices running at once.
-    let cpuWork = CPUWorkGate()
-    /// Every open connection of every listener.
-    let connections: ConnectionTable
-    /// The listeners' connection caps, fitted to the descriptor limit.
-    let caps: ListenerCaps
     let logger: Logger
 
+    /// The consent database.
+    public var store: ConsentStore { authenticator.store }
+    /// The API keys.
+    public var keys: APIKeys { authenticator.keys }
+    /// The server secret.
+    public var secret: ServerSecret { authenticator.secret }
+
     /// Checks the CMP identity, opens the database, runs migrations, loads the secret, the
-    /// configuration and the vendor list. Any failure stops here with a message saying what to
-    /// fix. With the development CMP identity it logs a warning that says how to set the
+    /// configuration, the vendor list and the notice's and demo's files (``DemoPages``). Any
+    /// failure stops here with a message saying what to fix. With the development CMP identity it logs a warning that says how to set the
     /// registered one.
     /// It raises the limit of open files to the system's hard limit first, and warns when the
     /// listeners' connection caps had to be lowered to fit it, and when the demo is served on an
@@ -86,10 +80,16 @@ public final class Consentd: Sendable {
         if let warning = settings.demoExposureWarning {
             logger.warning("\(warning)")
         }
-        let consentd = Consentd(settings: settings, database: database, secret: secret, catalog: catalog, publishers: publishers, assets: assets,
-                                resolver: RegionResolver(countryHeader: settings.countryHeader, table: table), logger: logger,
-                                descriptorLimit: descriptorLimit)
-        if let warning = consentd.caps.warning {
+        let consentd: Consentd
+        do {
+            consentd = try Consentd(settings: settings, database: database, secret: secret, catalog: catalog, publishers: publishers,
+                                    assets: assets, resolver: RegionResolver(countryHeader: settings.countryHeader, table: table),
+                                    logger: logger, descriptorLimit: descriptorLimit)
+        } catch {
+            await database.close()
+            throw error
+        }
+        if let warning = consentd.guards.caps.warning {
             logger.warning("\(warning)")
         }
         return consentd
@@ -97,29 +97,23 @@ public final class Consentd: Sendable {
 
     init(settings: ServerSettings, database: Database, secret: ServerSecret, catalog: VendorListCatalog,
          publishers: PublisherConfiguration, assets: NoticeAssets, resolver: RegionResolver, logger: Logger,
-         descriptorLimit: Int = ListenerCaps.descriptorLimit()) {
+         descriptorLimit: Int = ListenerCaps.descriptorLimit()) throws {
         self.settings = settings
         self.database = database
-        self.store = ConsentStore(database: database, secret: secret)
-        self.keys = APIKeys(database: database, cacheSeconds: settings.keyCacheSeconds)
         self.catalog = catalog
         self.publishers = publishers
         self.resolver = resolver
-        self.secret = secret
+        self.authenticator = Authenticator(keys: APIKeys(database: database, cacheSeconds: settings.keyCacheSeconds), secret: secret,
+                                           store: ConsentStore(database: database, secret: secret), settings: settings)
+        self.guards = RequestGuards(settings, descriptorLimit: descriptorLimit)
         self.assets = assets
+        self.demoPages = try DemoPages(assets)
         self.storageDisclosures = StorageDisclosures(catalog: catalog)
         self.demo = NoticeDemo(
             catalog: catalog, cmp: CMPIdentity(cmpId: settings.cmp.id, cmpVersion: settings.cmp.version))
         self.web = WebCMP(
             catalog: catalog, cmp: CMPIdentity(cmpId: settings.cmp.id, cmpVersion: settings.cmp.version),
             configuration: settings.demo ? DemoSite.adding(to: publishers, catalog: catalog) : publishers)
-        self.keyLimiter = RateLimiter(limit: settings.rateLimitPerKey)
-        self.ipLimiter = RateLimiter(limit: settings.rateLimitPerIP)
-        self.publicKeyLimiter = RateLimiter(limit: settings.rateLimitPerPublicKey)
-        self.subjectCreationLimiter = RateLimiter(limit: settings.rateLimitSubjectCreation)
-        self.bodyBudget = BodyBudget(limit: max(settings.bodyMemoryLimit, settings.batchBodyLimit))
-        self.connections = ConnectionTable(perAddressCap: settings.maxConnectionsPerAddress)
-        self.caps = ListenerCaps(settings, descriptorLimit: descriptorLimit)
         self.logger = logger
     }
 
@@ -136,14 +130,27 @@ public final class Consentd: Sendable {
         router.add(middleware: MetricsMiddleware())
         router.add(middleware: WebCORSMiddleware())
         addCommonMiddleware(to: router)
-        addOperationsRoutes(to: router)
-        addConfigRoutes(to: router)
-        addVendorListRoutes(to: router)
-        addConsentRoutes(to: router)
-        addSubjectRoutes(to: router)
-        addNoticeRoutes(to: router)
-        addWebCMPRoutes(to: router)
+        router.addRoutes(OperationsController(database: database).endpoints)
+        router.addRoutes(ConfigController(authenticator: authenticator, publishers: publishers, resolver: resolver, catalog: catalog,
+                                          cmp: settings.cmp, allowDebugRegion: settings.allowDebugRegion,
+                                          clientIPHeader: settings.clientIPHeader).endpoints, atPath: "/v1/config")
+        router.addRoutes(VendorListsController(authenticator: authenticator, catalog: catalog, publishers: publishers,
+                                               storageDisclosures: storageDisclosures, maxAge: settings.vendorListMaxAge).endpoints,
+                         atPath: "/v1")
+        router.addRoutes(ConsentsController(authenticator: authenticator, appender: appender, bodyLimit: settings.bodyLimit,
+                                            batchBodyLimit: settings.batchBodyLimit).endpoints, atPath: "/v1/consents")
+        router.addRoutes(SubjectsController(authenticator: authenticator, store: store, logger: logger).endpoints, atPath: "/v1")
+        router.addRoutes(NoticeController(settings: settings, authenticator: authenticator, appender: appender, assets: assets, demo: demo,
+                                          demoSite: demoSite, pages: demoPages, cpuWork: guards.cpuWork).endpoints)
+        router.addRoutes(WebCMPController(settings: settings, authenticator: authenticator, appender: appender, resolver: resolver,
+                                          assets: assets, web: web, cpuWork: guards.cpuWork).endpoints)
         return router
+    }
+
+    /// The one way events are written, for every route that writes them.
+    var appender: ConsentAppender {
+        ConsentAppender(store: store, keys: keys, secret: secret, authenticator: authenticator,
+                        quota: (settings.anonymousSubjectEventsPerDay, settings.anonymousSubjectBytesPerDay))
     }
 
     /// What every router of every listener has, before its routes: errors turned into API
@@ -151,8 +158,8 @@ public final class Consentd: Sendable {
     /// routes), and the memory budget of request bodies.
     func addCommonMiddleware(to router: Router<ConsentdContext>) {
         router.add(middleware: ErrorMiddleware(logger: logger))
-        router.add(middleware: IPRateLimitMiddleware(limiter: ipLimiter, clientIPHeader: settings.clientIPHeader))
-        router.add(middleware: BodyBudgetMiddleware(budget: bodyBudget))
+        router.add(middleware: IPRateLimitMiddleware(limiter: guards.ipLimiter, clientIPHeader: settings.clientIPHeader))
+        router.add(middleware: BodyBudgetMiddleware(budget: guards.bodyBudget))
     }
 
     /// The HTTP application, with the vendor-list refresher when an upstream is configured and
@@ -167,7 +174,7 @@ public final class Consentd: Sendable {
         if settings.demo {
             services.append(demoFrameApplication())
         }
-        return listener("consentd", port: settings.port, cap: caps.main, responder: router().buildResponder(), services: services) { url in
+        return listener("consentd", port: settings.port, cap: guards.caps.main, responder: router().buildResponder(), services: services) { url in
             await onServerRunning(url)
         }
     }
@@ -183,7 +190,7 @@ public final class Consentd: Sendable {
         onServerRunning: @escaping @Sendable (String) async -> Void
     ) -> some ApplicationProtocol where Responder.Context == ConsentdContext {
         let timeouts = ConnectionTimeouts(settings)
-        let connections = connections
+        let connections = guards.connections
         return Application(
             responder: HeadResponder(responder),
             server: HTTPServerBuilder { responder in

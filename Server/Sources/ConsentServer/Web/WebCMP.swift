@@ -1,6 +1,7 @@
 import ConsentKit
 import ConsentKitUI
 import ConsentRequests
+import ConsentKitFormats
 import ConsentdAPI
 import Foundation
 import TCF
@@ -102,7 +103,7 @@ struct WebCMP: Sendable {
         let reopen = (request.reopen ?? false) && gdpr != .doesNotApply
         let language = Self.language(request.language)
 
-        var json = JSONText(capacity: 4096)
+        var json = JSONWriter(capacity: 4096, escaping: .standard)
         json.beginObject()
         json.key("gdprApplies")
         json.raw(region.gdprApplies.map { $0 ? "true" : "false" } ?? "null")

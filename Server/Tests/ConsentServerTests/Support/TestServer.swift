@@ -53,7 +53,7 @@ struct TestServer {
         logger.logLevel = .critical
         let database = try await Database.open(url: settings.databaseURL, logger: logger)
         try await Migrations.run(on: database)
-        let consentd = Consentd(
+        let consentd = try Consentd(
             settings: settings, database: database, secret: testSecret, catalog: try catalog ?? VendorListCatalog.bundled(),
             publishers: try PublisherConfiguration.parse(publishersYAML, file: "publishers.yaml"), assets: try NoticeAssets.load(),
             resolver: RegionResolver(countryHeader: settings.countryHeader,

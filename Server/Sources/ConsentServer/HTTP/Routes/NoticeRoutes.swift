@@ -3,20 +3,30 @@ import Foundation
 import Hummingbird
 import NIOCore
 
-extension Consentd {
+struct NoticeController: CredentialInBodyRoutes {
+    let settings: ServerSettings
+    let authenticator: Authenticator
+    let appender: ConsentAppender
+    let assets: NoticeAssets
+    let demo: NoticeDemo
+    let demoSite: DemoSite
+    let pages: DemoPages
+    let cpuWork: CPUWorkGate
+
     /// `GET /notice/{file}` (the consent notice's page, style and script) and, when the demo is
     /// on, `GET /demo` (the demo site, with its page key and ad frame's origin filled in),
     /// `GET /demo/playground` (the notice alone, every mode and language, with its page key),
     /// `GET /demo/{file}`, `POST /demo/document`, `POST /demo/result` (a result written as every
     /// other consent event is: credential, rate limit and erasure rules).
-    func addNoticeRoutes(to router: Router<ConsentdContext>) {
+    var endpoints: RouteCollection<ConsentdContext> {
+        let router = RouteCollection(context: ConsentdContext.self)
         router.get("/notice/{file}") { request, context -> Response in
             let name = try context.parameters.require("file")
             guard let document = self.assets.notice[name] else { throw APIError.notFound("no notice file \(name)") }
             // Websites show the notice in a frame of their own pages (/cmp/cmp.js).
             return try self.serveAsset(document, for: request, frameAncestors: "*")
         }
-        guard settings.demo else { return }
+        guard settings.demo else { return router }
         router.get("/demo") { request, _ -> Response in
             // The site's markup as a publisher writes it, with this consentd's demo key and the
             // address of its ad frame (the second origin) filled in; `?frame=none` leaves the ad
@@ -24,7 +34,7 @@ extension Consentd {
             // form reloads it with `region`, `lang` and `storage`, which go on the stub's tag.
             let frameOrigin = self.demoSite.frameOrigin ?? ""
             let frameURL = request.query("frame") == "none" ? "about:blank" : frameOrigin + "/demo/frame.html"
-            let html = String(decoding: self.assets.demo["site.html"]!.body, as: UTF8.self)
+            let html = String(decoding: self.pages.site.body, as: UTF8.self)
                 .replacingOccurrences(of: "{{site-key}}", with: try await self.demoSite.key(self.keys))
                 .replacingOccurrences(of: "{{frame-url}}", with: frameURL)
                 .replacingOccurrences(of: "{{cmp-options}}", with: Self.demoCMPOptions(request))
@@ -37,7 +47,7 @@ extension Consentd {
         router.get("/demo/playground") { _, _ -> Response in
             // The page with its own key (app `demo-playground`), which creates the visitor's
             // subject; the token the first result returns writes it from then on.
-            let html = String(decoding: self.assets.demo["playground.html"]!.body, as: UTF8.self)
+            let html = String(decoding: self.pages.playground.body, as: UTF8.self)
                 .replacingOccurrences(of: "{{playground-key}}", with: try await self.demoSite.key(.playground, self.keys))
             var response = Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
                                     body: .init(byteBuffer: ByteBuffer(string: html)))
@@ -84,6 +94,7 @@ extension Consentd {
             }
             return try jsonResponse(answer)
         }
+        return router
     }
 
     /// The stub tag's attributes for the demo site's `region`, `lang` and `storage` query
@@ -124,14 +135,14 @@ extension Consentd {
     func demoFrameApplication() -> some ApplicationProtocol {
         let router = Router(context: ConsentdContext.self)
         addCommonMiddleware(to: router)
-        for name in ["frame.html", "frame.js"] {
+        for (name, document) in demoPages.frame {
             router.get("/demo/\(name)") { request, _ -> Response in
-                var response = try self.serve(self.assets.demo[name]!, for: request, maxAge: 0)
+                var response = try document.response(to: request, maxAge: 0)
                 response.headers[.contentSecurityPolicy] = "default-src 'self'; img-src 'self' data:; script-src 'self'; style-src 'self' 'unsafe-inline'; base-uri 'none'"
                 return response
             }
         }
-        return listener("consentd-demo-frame", port: settings.demoFramePort, cap: caps.demoFrame, responder: router.buildResponder()) { url in
+        return listener("consentd-demo-frame", port: settings.demoFramePort, cap: guards.caps.demoFrame, responder: router.buildResponder()) { url in
             self.demoSite.setFrameOrigin(url)
         }
     }

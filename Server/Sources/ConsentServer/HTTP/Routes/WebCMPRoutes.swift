@@ -1,18 +1,28 @@
 import ConsentKit
 import ConsentRequests
+import ConsentKitFormats
 import ConsentdAPI
 import Foundation
 import HTTPTypes
 import Hummingbird
 
-extension Consentd {
+struct WebCMPController: CredentialInBodyRoutes {
+    let settings: ServerSettings
+    let authenticator: Authenticator
+    let appender: ConsentAppender
+    let resolver: RegionResolver
+    let assets: NoticeAssets
+    let web: WebCMP
+    let cpuWork: CPUWorkGate
+
     /// The web CMP for publishers' websites: `GET /cmp/stub.js` (the `__tcfapi` stub, first in a
     /// page's `<head>`), `GET /cmp/cmp.js` (the CMP API and the page's client), and the two calls
     /// that client makes, `POST /v1/web/session` (a page view) and `POST /v1/web/choices` (a
     /// choice, stored as a consent event with `platform: web`). The calls come from other
     /// origins: they take the credential in the body and JSON as `text/plain`, so a page sends
     /// them without a CORS preflight, and every answer allows any origin (the key is public).
-    func addWebCMPRoutes(to router: Router<ConsentdContext>) {
+    var endpoints: RouteCollection<ConsentdContext> {
+        let router = RouteCollection(context: ConsentdContext.self)
         router.get("/cmp/{file}") { request, context -> Response in
             let name = try context.parameters.require("file")
             guard let document = self.assets.cmp[name] else { throw APIError.notFound("no CMP file \(name)") }
@@ -57,7 +67,7 @@ extension Consentd {
             }
             let now = Date()
             let (action, recorded) = try await self.cpuWork.run { try self.web.choice(choiceRequest, appId: principal.appId, now: now) }
-            var json = JSONText(capacity: 4096)
+            var json = JSONWriter(capacity: 4096, escaping: .standard)
             json.beginObject()
             json.key("action"); json.string(action)
             if let recorded {
@@ -83,6 +93,7 @@ extension Consentd {
             json.endObject()
             return jsonResponse(text: json.text, status: recorded == nil ? .ok : .created)
         }
+        return router
     }
 
     /// A web page's credential checked (its publishable key or its visitor's token), saying so
@@ -109,31 +120,5 @@ extension Consentd {
               try await keys.liveKey(id: token.keyId)?.kind == .publishable else { return nil }
         return SubjectToken(appId: token.appId, subjectHash: token.subjectHash, keyId: token.keyId, lifetime: settings.webTokenLifetime, now: now)
             .encoded(with: secret)
-    }
-}
-
-/// Lets pages of any origin read the web CMP's answers (`/v1/web/`), errors included, and
-/// answers their preflight requests: the credential a page sends is a publishable key or a
-/// subject token, both meant to be seen by the page.
-struct WebCORSMiddleware: RouterMiddleware {
-    typealias Context = ConsentdContext
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard request.uri.path.hasPrefix("/v1/web/") else { return try await next(request, context) }
-        if request.method == .options {
-            return Response(status: .noContent, headers: [
-                .accessControlAllowOrigin: "*", .accessControlAllowMethods: "POST", .accessControlAllowHeaders: "Content-Type",
-                .accessControlMaxAge: "86400",
-            ])
-        }
-        do {
-            var response = try await next(request, context)
-            response.headers[.accessControlAllowOrigin] = "*"
-            return response
-        } catch let error as APIError {
-            var response = try error.response(from: request, context: context)
-            response.headers[.accessControlAllowOrigin] = "*"
-            return response
-        }
     }
 }

@@ -1,85 +1,23 @@
-import ConsentdAPI
+import ConsentKitFormats
+import ConsentRequests
 import Foundation
-import Hummingbird
 
-extension Consentd {
-    /// `POST /v1/consents` and `POST /v1/consents/batch`. Both check and append their events
-    /// through ``appendEvents(_:for:requiringSubject:)``, so one event is answered the same
-    /// whichever route carries it.
-    func addConsentRoutes(to router: Router<ConsentdContext>) {
-        router.post("/v1/consents") { request, _ -> Response in
-            let principal = try await self.authenticate(request, allowing: [.publishable, .secret, .subjectToken], action: "append consent events")
-            try self.takeSubjectCreation(for: principal)
-            var request = request
-            let body = try await request.jsonBody(limit: self.settings.bodyLimit)
-            let event = Result { () throws(InvalidField) in try CheckedConsentEvent.decode(body) }.mapError { APIError($0) }
-            let answer = try await self.appendEvents([event], for: principal, requiringSubject: false)[0].get()
-            guard let token = try self.creationToken(for: principal, answer: answer) else {
-                return jsonResponse(text: answer.json, status: answer.created ? .created : .ok)
-            }
-            // The subject consentd created, and the installation token that alone may write it again.
-            return jsonResponse(text: String(answer.json.dropLast()) + #","subjectToken":""# + token + #""}"#,
-                                status: answer.created ? .created : .ok)
-        }
-
-        router.post("/v1/consents/batch") { request, _ -> Response in
-            let principal = try await self.authenticate(request, allowing: [.publishable, .secret, .subjectToken], action: "append consent events")
-            if principal.credential == .publishable {
-                // Every event of a batch names its subject, which the public key alone may not write.
-                throw APIError(.forbidden, "subject_credential_required",
-                               "a batch writes existing subjects, which a publishable key alone may not: send the subject's token "
-                               + "or the secret key; a new subject is created by POST /v1/consents without subjectId")
-            }
-            var request = request
-            let body = try await request.jsonBody(limit: self.settings.batchBodyLimit)
-            let envelope: ConsentBatchEnvelope
-            do throws(InvalidField) {
-                envelope = try ConsentBatchEnvelope.decode(body)
-            } catch {
-                throw APIError(error)
-            }
-            let now = Date()
-            let events = envelope.events.map { text -> Result<CheckedConsentEvent, APIError> in
-                // What POST /v1/consents would refuse as too large, before reading it.
-                guard text.count <= self.settings.bodyLimit else {
-                    return .failure(APIError(.contentTooLarge, "payload_too_large",
-                                             "the event is larger than \(self.settings.bodyLimit) bytes, the limit of one event"))
-                }
-                return Result { () throws(InvalidField) in try CheckedConsentEvent.decode(text, now: now) }.mapError { APIError($0) }
-            }
-            let answers = try await self.appendEvents(events, for: principal, requiringSubject: true)
-            var json = JSONText(capacity: 1024 * answers.count)
-            json.beginObject()
-            json.key("results")
-            json.beginArray()
-            for (text, answer) in zip(envelope.events, answers) {
-                json.beginObject()
-                switch answer {
-                case .success(let answer):
-                    Self.writeEventId(ConsentBatchEnvelope.sentEventId(in: text), to: &json)
-                    json.key("result"); json.raw(answer.json)
-                    json.key("status"); json.integer(answer.created ? 201 : 200)
-                case .failure(let refusal):
-                    json.key("error")
-                    json.beginObject()
-                    json.key("code"); json.string(refusal.code)
-                    if let field = refusal.field { json.key("field"); json.string(field) }
-                    json.key("message"); json.string(refusal.message)
-                    json.endObject()
-                    Self.writeEventId(ConsentBatchEnvelope.sentEventId(in: text), to: &json)
-                    json.key("status"); json.integer(refusal.status.code)
-                }
-                json.endObject()
-            }
-            json.endArray()
-            json.endObject()
-            return jsonResponse(text: json.text)
-        }
-    }
-
-    private static func writeEventId(_ eventId: String?, to json: inout JSONText) {
-        if let eventId { json.key("eventId"); json.string(eventId) }
-    }
+/// Appends checked consent events for a principal, by the rules of `POST /v1/consents`, and
+/// makes the installation token a subject-creating answer carries: the one way an event is
+/// written, whichever route carries it (`/v1/consents`, `/v1/consents/batch`, `/v1/web/choices`,
+/// `/demo/result`).
+struct ConsentAppender: Sendable {
+    /// The consent database.
+    let store: ConsentStore
+    /// The API keys, for the anonymous subject's quota and the retry token.
+    let keys: APIKeys
+    /// The server secret, which hashes subject ids and signs tokens.
+    let secret: ServerSecret
+    /// The subject-token rule (a token writes its own subject only).
+    let authenticator: Authenticator
+    /// The anonymous subject's quota: events (``ServerSettings/anonymousSubjectEventsPerDay``)
+    /// and bytes (``ServerSettings/anonymousSubjectBytesPerDay``) in any 24 hours; 0 is no limit.
+    let quota: (events: Int, bytes: Int)
 
     /// Checks and appends events for `principal`, by the rules of `POST /v1/consents`, and answers
     /// each in order: the store's answer, or the refusal that route would have sent for that event
@@ -149,7 +87,7 @@ extension Consentd {
         _ admitted: [(index: Int, event: CheckedConsentEvent)], for principal: Principal,
         answers: inout [Result<ConsentStore.AppendAnswer, APIError>?]
     ) async throws -> [(index: Int, event: CheckedConsentEvent)] {
-        let maxEvents = settings.anonymousSubjectEventsPerDay, maxBytes = settings.anonymousSubjectBytesPerDay
+        let (maxEvents, maxBytes) = quota
         guard principal.credential == .subjectToken, let subjectHash = principal.subjectHash, !admitted.isEmpty,
               maxEvents > 0 || maxBytes > 0,
               try await keys.liveKey(id: principal.keyId)?.kind == .publishable else { return admitted }
@@ -188,7 +126,7 @@ extension Consentd {
         guard principal.credential == .publishable, let creation = answer.creation else { return nil }
         if !answer.created {
             guard creation.keyId == principal.keyId,
-                  Timestamps.milliseconds(now) - creation.firstAnsweredAt < Self.creationRetryTokenWindow else { return nil }
+                  ISO8601.milliseconds(of: now) - creation.firstAnsweredAt < Self.creationRetryTokenWindow else { return nil }
         }
         let subjectHash = secret.subjectHash(appId: principal.appId, subjectId: try answer.result().subjectId)
         return SubjectToken(appId: principal.appId, subjectHash: subjectHash, keyId: principal.keyId, lifetime: lifetime, now: now).encoded(with: secret)
@@ -209,7 +147,7 @@ extension Consentd {
             guard let subjectId = event.subjectId else {
                 throw APIError(.badRequest, "missing_field", "with a subject token, subjectId is required", field: "subjectId")
             }
-            try requireSubject(principal, subjectId: subjectId)
+            try authenticator.requireSubject(principal, subjectId: subjectId)
         case .secret:
             break
         }

@@ -13,7 +13,40 @@ struct Principal: Sendable {
     var subjectHash: String? { token?.subjectHash }
 }
 
-extension Consentd {
+/// Checks credentials: API keys and subject tokens, the kinds a route allows, the erasure rule of
+/// subject tokens, and the rate limits per credential. ``CredentialMiddleware`` runs it before
+/// the routes that take a bearer header; the web CMP's routes, whose pages send the credential in
+/// the body, call it themselves.
+struct Authenticator: Sendable {
+    /// The API keys.
+    let keys: APIKeys
+    /// The server secret, which signs subject tokens and hashes subject ids.
+    let secret: ServerSecret
+    /// The consent database, for the erasure rule.
+    let store: ConsentStore
+    /// Per secret key, per (publishable key, address) and per subject token.
+    let keyLimiter: RateLimiter
+    /// Per publishable key over all addresses: the ceiling of a public key.
+    let publicKeyLimiter: RateLimiter
+    /// Subjects created with a publishable key, per client address.
+    let subjectCreationLimiter: RateLimiter
+
+    /// An authenticator over `keys`, `secret` and `store`, with the rate limits of `settings`.
+    init(keys: APIKeys, secret: ServerSecret, store: ConsentStore, settings: ServerSettings) {
+        self.keys = keys
+        self.secret = secret
+        self.store = store
+        keyLimiter = RateLimiter(limit: settings.rateLimitPerKey)
+        publicKeyLimiter = RateLimiter(limit: settings.rateLimitPerPublicKey)
+        subjectCreationLimiter = RateLimiter(limit: settings.rateLimitSubjectCreation)
+    }
+
+    /// The middleware that lets only `allowed` credentials through to the routes after it, saying
+    /// `action` in its refusal ("a publishable key may not <action>").
+    func require(_ allowed: Set<CredentialKind>, to action: String) -> CredentialMiddleware {
+        CredentialMiddleware(authenticator: self, allowed: allowed, action: action)
+    }
+
     /// Checks the bearer credential, that its kind may use this route, and its rate limit.
     func authenticate(_ request: Request, allowing allowed: Set<CredentialKind>, action: String) async throws -> Principal {
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else { throw APIError.unauthorized }
@@ -90,5 +123,20 @@ extension Consentd {
         if let allowed = principal.subjectHash, allowed != secret.subjectHash(appId: principal.appId, subjectId: subjectId) {
             throw APIError.forbidden("this subject token is for another subject")
         }
+    }
+}
+
+extension Authenticator {
+    /// The erasure rule for subject tokens, on every route that takes one, reads and writes
+    /// alike: a token minted before its subject's last erasure never works again (`410
+    /// subject_erased`), also once the backend has started the subject anew; only tokens minted
+    /// after the erasure work, and only after the restart. Installation tokens have no minting
+    /// time and so never outlive an erasure.
+    func refuseErased(_ token: SubjectToken) async throws {
+        guard let erased = try await store.erasures(appId: token.appId, subjectHashes: [token.subjectHash])[token.subjectHash],
+              !erased.admits(.subjectToken, token: token) else { return }
+        throw APIError(.gone, "subject_erased", erased.restartedAt == nil
+            ? "this token's subject was erased; the publisher's backend may start it anew with POST /v1/subjects/{subjectId}/restart"
+            : "this token's subject was erased and started anew; tokens from before the erasure no longer read or write it")
     }
 }

@@ -21,18 +21,3 @@ public struct ErasedSubject: Sendable, Equatable {
         }
     }
 }
-
-extension Consentd {
-    /// The erasure rule for subject tokens, on every route that takes one, reads and writes
-    /// alike: a token minted before its subject's last erasure never works again (`410
-    /// subject_erased`), also once the backend has started the subject anew; only tokens minted
-    /// after the erasure work, and only after the restart. Installation tokens have no minting
-    /// time and so never outlive an erasure.
-    func refuseErased(_ token: SubjectToken) async throws {
-        guard let erased = try await store.erasures(appId: token.appId, subjectHashes: [token.subjectHash])[token.subjectHash],
-              !erased.admits(.subjectToken, token: token) else { return }
-        throw APIError(.gone, "subject_erased", erased.restartedAt == nil
-            ? "this token's subject was erased; the publisher's backend may start it anew with POST /v1/subjects/{subjectId}/restart"
-            : "this token's subject was erased and started anew; tokens from before the erasure no longer read or write it")
-    }
-}

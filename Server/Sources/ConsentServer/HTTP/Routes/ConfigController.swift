@@ -1,0 +1,56 @@
+import ConsentdAPI
+import HTTPTypes
+import Hummingbird
+
+/// `GET /v1/config`: an app's configuration (its publishers, vendors, region decision, vendor
+/// list versions and CMP identity), for a publishable or secret key.
+struct ConfigController {
+    let authenticator: Authenticator
+    let publishers: PublisherConfiguration
+    let resolver: RegionResolver
+    let catalog: VendorListCatalog
+    /// The CMP identity the configuration names (``ServerSettings/cmp``).
+    let cmp: AppConfig.CMP
+    /// Whether `debugRegion` may pretend a region (``ServerSettings/allowDebugRegion``).
+    let allowDebugRegion: Bool
+    /// The trusted proxy's client-address header (``ServerSettings/clientIPHeader``).
+    let clientIPHeader: String?
+
+    /// The route, under `/v1/config`.
+    var endpoints: RouteCollection<ConsentdContext> {
+        let routes = RouteCollection(context: ConsentdContext.self)
+        routes.group().add(middleware: authenticator.require([.publishable, .secret], to: "read the app configuration"))
+            .get(use: config)
+        return routes
+    }
+
+    /// `GET /v1/config?publisherIds=…`.
+    @Sendable func config(_ request: Request, context: ConsentdContext) async throws -> Response {
+        let principal = try context.requirePrincipal()
+        let selected = try self.publishers.selected(publisherIds(request), appId: principal.appId)
+        var debug: DebugRegion?
+        if let value = request.query(DebugRegion.queryName) {
+            guard let parsed = DebugRegion(rawValue: value) else {
+                throw APIError.badRequest(
+                    "\(DebugRegion.queryName) must be one of \(DebugRegion.allCases.map(\.rawValue).joined(separator: ", "))",
+                    field: DebugRegion.queryName)
+            }
+            // Only test setups pretend a region (--allow-debug-region); elsewhere it is ignored.
+            debug = self.allowDebugRegion ? parsed : nil
+        }
+        let headerValue = self.resolver.countryHeader.flatMap { name in HTTPField.Name(name).flatMap { request.headers[$0] } }
+        let decision = self.resolver.decide(headerValue: headerValue, address: clientAddress(request, context, header: self.clientIPHeader), debug: debug)
+        var providers: [Int: AppConfig.AdTechProvider] = [:]
+        for publisher in selected {
+            for provider in publisher.adTechProviders where providers[provider.id] == nil { providers[provider.id] = provider }
+        }
+        let list = self.catalog.vendorList
+        return try jsonResponse(AppConfig(
+            appId: principal.appId, gdprApplies: decision.gdprApplies, region: decision.region, country: decision.country,
+            geoSource: decision.geoSource, publishers: selected,
+            vendorIds: Array(Set(selected.flatMap(\.vendorIds))).sorted(),
+            adTechProviders: providers.values.sorted { $0.id < $1.id },
+            vendorListVersion: list.vendorListVersion, tcfPolicyVersion: list.tcfPolicyVersion ?? 0,
+            gvlSpecificationVersion: list.gvlSpecificationVersion, cmp: self.cmp))
+    }
+}
