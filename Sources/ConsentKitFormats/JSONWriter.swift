@@ -162,55 +162,74 @@ public struct JSONWriter: ~Copyable {
     /// Whether any byte of `utf8` may need an escape, eight bytes at a time (a byte-by-byte
     /// scan was the largest part of writing the notice's 440 KB document). For a word `w`:
     /// `(w - 0x01…) & ~w & 0x80…` is non-zero exactly when some byte of `w` is zero, and
-    /// `(w - 0x20…) & ~w & 0x80…` exactly when some byte is below 0x20.
+    /// `(w - 0x20…) & ~w & 0x80…` exactly when some byte is below 0x20. One loop per mode, so
+    /// that neither tests the mode per word.
     private static func anyNeedsEscape(_ utf8: UnsafeBufferPointer<UInt8>, scriptSafe: Bool) -> Bool {
+        scriptSafe ? anyNeedsEscape(utf8, alsoMatching: 0x3C, 0xE2) : anyNeedsEscape(utf8, alsoMatching: 0x22, 0x5C)
+    }
+
+    /// The word-at-a-time scan for a byte below 0x20, `"`, `\\`, `first` or `second` (which
+    /// repeat `"` and `\\` in standard mode).
+    @inline(__always)
+    private static func anyNeedsEscape(_ utf8: UnsafeBufferPointer<UInt8>, alsoMatching first: UInt8, _ second: UInt8) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
+        let quotes = 0x22 &* ones, backslashes = 0x5C &* ones, firsts = UInt64(first) &* ones, seconds = UInt64(second) &* ones
         let raw = UnsafeRawBufferPointer(utf8)
         var offset = 0
         while offset + 8 <= raw.count {
             let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            if (word &- 0x20 &* ones) & ~word & highs != 0 || hasZeroByte(word ^ (0x22 &* ones))
-                || hasZeroByte(word ^ (0x5C &* ones))
-                || (scriptSafe && (hasZeroByte(word ^ (0x3C &* ones)) || hasZeroByte(word ^ (0xE2 &* ones)))) {
+            if (word &- 0x20 &* ones) & ~word & highs != 0 || hasZeroByte(word ^ quotes) || hasZeroByte(word ^ backslashes)
+                || hasZeroByte(word ^ firsts) || hasZeroByte(word ^ seconds) {
                 return true
             }
             offset += 8
         }
         while offset < raw.count {
-            if mayNeedEscape(raw[offset], scriptSafe: scriptSafe) { return true }
+            let byte = raw[offset]
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == first || byte == second { return true }
             offset += 1
         }
         return false
     }
 
-    /// Writes `utf8` byte by byte, escaping what needs it.
+    /// Writes `utf8`, escaping what needs it: the runs between escapes are copied whole.
     private mutating func appendEscaping(_ utf8: UnsafeBufferPointer<UInt8>) {
         let hex: StaticString = "0123456789abcdef"
+        var runStart = 0
         var index = 0
         while index < utf8.count {
             let byte = utf8[index]
-            index += 1
+            guard Self.mayNeedEscape(byte, scriptSafe: scriptSafe) else {
+                index += 1
+                continue
+            }
+            // 0xE2 starts an escape only as U+2028 (E2 80 A8) or U+2029 (E2 80 A9).
+            if byte == 0xE2, !(index + 2 < utf8.count && utf8[index + 1] == 0x80 && utf8[index + 2] & 0xFE == 0xA8) {
+                index += 1
+                continue
+            }
+            append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
             switch byte {
             case UInt8(ascii: "\""): append(ascii: "\\\"")
             case UInt8(ascii: "\\"): append(ascii: "\\\\")
             case UInt8(ascii: "\n"): append(ascii: "\\n")
             case UInt8(ascii: "\r"): append(ascii: "\\r")
             case UInt8(ascii: "\t"): append(ascii: "\\t")
-            case 0..<0x20:
+            case UInt8(ascii: "<"): append(ascii: "\\u003c")
+            case 0xE2:
+                append(ascii: "\\u202")
+                append(utf8[index + 2] == 0xA8 ? UInt8(ascii: "8") : UInt8(ascii: "9"))
+                index += 2
+            default:
                 append(ascii: "\\u00")
                 append(hex.utf8Start[Int(byte >> 4)])
                 append(hex.utf8Start[Int(byte & 0xf)])
-            case UInt8(ascii: "<") where scriptSafe:
-                append(ascii: "\\u003c")
-            case 0xE2 where scriptSafe && index + 1 < utf8.count && utf8[index] == 0x80 && utf8[index + 1] & 0xFE == 0xA8:
-                // U+2028 (E2 80 A8) and U+2029 (E2 80 A9).
-                append(ascii: "\\u202")
-                append(utf8[index + 1] == 0xA8 ? UInt8(ascii: "8") : UInt8(ascii: "9"))
-                index += 2
-            default: append(byte)
             }
+            index += 1
+            runStart = index
         }
+        append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
     }
 
     /// Text that is already JSON (a stored record, a document written before), written as it is.
