@@ -27,7 +27,7 @@ struct ConfigController {
     /// `GET /v1/config?publisherIds=…`.
     @Sendable func config(_ request: Request, context: ConsentdContext) async throws -> Response {
         let principal = try context.requirePrincipal()
-        let selected = try self.publishers.selected(publisherIds(request), appId: principal.appId)
+        let selected = try publishers.selected(publisherIds(request), appId: principal.appId)
         var debug: DebugRegion?
         if let value = request.query(DebugRegion.queryName) {
             guard let parsed = DebugRegion(rawValue: value) else {
@@ -36,21 +36,21 @@ struct ConfigController {
                     field: DebugRegion.queryName)
             }
             // Only test setups pretend a region (--allow-debug-region); elsewhere it is ignored.
-            debug = self.allowDebugRegion ? parsed : nil
+            debug = allowDebugRegion ? parsed : nil
         }
-        let headerValue = self.resolver.countryHeader.flatMap { name in HTTPField.Name(name).flatMap { request.headers[$0] } }
-        let decision = self.resolver.decide(headerValue: headerValue, address: clientAddress(request, context, header: self.clientIPHeader), debug: debug)
+        let headerValue = resolver.countryHeader.flatMap { name in HTTPField.Name(name).flatMap { request.headers[$0] } }
+        let decision = resolver.decide(headerValue: headerValue, address: clientAddress(request, context, header: clientIPHeader), debug: debug)
         var providers: [Int: AppConfig.AdTechProvider] = [:]
         for publisher in selected {
             for provider in publisher.adTechProviders where providers[provider.id] == nil { providers[provider.id] = provider }
         }
-        let list = self.catalog.vendorList
+        let list = catalog.vendorList
         return try jsonResponse(AppConfig(
             appId: principal.appId, gdprApplies: decision.gdprApplies, region: decision.region, country: decision.country,
             geoSource: decision.geoSource, publishers: selected,
             vendorIds: Array(Set(selected.flatMap(\.vendorIds))).sorted(),
             adTechProviders: providers.values.sorted { $0.id < $1.id },
             vendorListVersion: list.vendorListVersion, tcfPolicyVersion: list.tcfPolicyVersion ?? 0,
-            gvlSpecificationVersion: list.gvlSpecificationVersion, cmp: self.cmp))
+            gvlSpecificationVersion: list.gvlSpecificationVersion, cmp: cmp))
     }
 }

@@ -29,12 +29,12 @@ struct ConsentsController {
     /// and its installation token.
     @Sendable func append(_ request: Request, context: ConsentdContext) async throws -> Response {
         let principal = try context.requirePrincipal()
-        try self.authenticator.takeSubjectCreation(for: principal)
+        try authenticator.takeSubjectCreation(for: principal)
         var request = request
-        let body = try await request.jsonBody(limit: self.bodyLimit)
+        let body = try await request.jsonBody(limit: bodyLimit)
         let event = Result { () throws(InvalidField) in try CheckedConsentEvent.decode(body) }.mapError { APIError($0) }
-        let answer = try await self.appender.appendEvents([event], for: principal, requiringSubject: false)[0].get()
-        guard let token = try self.appender.creationToken(for: principal, answer: answer) else {
+        let answer = try await appender.appendEvents([event], for: principal, requiringSubject: false)[0].get()
+        guard let token = try appender.creationToken(for: principal, answer: answer) else {
             return jsonResponse(text: answer.json, status: answer.created ? .created : .ok)
         }
         // The subject consentd created, and the installation token that alone may write it again.
@@ -52,7 +52,7 @@ struct ConsentsController {
                            + "or the secret key; a new subject is created by POST /v1/consents without subjectId")
         }
         var request = request
-        let body = try await request.jsonBody(limit: self.batchBodyLimit)
+        let body = try await request.jsonBody(limit: batchBodyLimit)
         let envelope: ConsentBatchEnvelope
         do throws(InvalidField) {
             envelope = try ConsentBatchEnvelope.decode(body)
@@ -62,13 +62,13 @@ struct ConsentsController {
         let now = Date()
         let events = envelope.events.map { text -> Result<CheckedConsentEvent, APIError> in
             // What POST /v1/consents would refuse as too large, before reading it.
-            guard text.count <= self.bodyLimit else {
+            guard text.count <= bodyLimit else {
                 return .failure(APIError(.contentTooLarge, "payload_too_large",
-                                         "the event is larger than \(self.bodyLimit) bytes, the limit of one event"))
+                                         "the event is larger than \(bodyLimit) bytes, the limit of one event"))
             }
             return Result { () throws(InvalidField) in try CheckedConsentEvent.decode(text, now: now) }.mapError { APIError($0) }
         }
-        let answers = try await self.appender.appendEvents(events, for: principal, requiringSubject: true)
+        let answers = try await appender.appendEvents(events, for: principal, requiringSubject: true)
         var json = JSONWriter(capacity: 1024 * answers.count, escaping: .standard)
         json.beginObject()
         json.key("results")

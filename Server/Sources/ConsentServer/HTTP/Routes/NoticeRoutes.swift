@@ -3,6 +3,8 @@ import Foundation
 import Hummingbird
 import NIOCore
 
+/// The notice's files (`/notice/`) and the demo (`/demo`), with only what they use. The
+/// playground sends its credential in the body, so it checks it itself (``CredentialInBodyRoutes``).
 struct NoticeController: CredentialInBodyRoutes {
     let settings: ServerSettings
     let authenticator: Authenticator

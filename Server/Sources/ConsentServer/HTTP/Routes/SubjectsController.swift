@@ -34,8 +34,8 @@ struct SubjectsController {
     @Sendable func state(_ request: Request, context: ConsentdContext) async throws -> Response {
         let principal = try context.requirePrincipal()
         let subjectId = try context.subjectId()
-        try self.authenticator.requireSubject(principal, subjectId: subjectId)
-        guard let state = try await self.store.currentJSON(appId: principal.appId, subjectId: subjectId) else {
+        try authenticator.requireSubject(principal, subjectId: subjectId)
+        guard let state = try await store.currentJSON(appId: principal.appId, subjectId: subjectId) else {
             throw APIError.notFound("subject \(subjectId) has no consent state")
         }
         return jsonResponse(text: state)
@@ -55,7 +55,7 @@ struct SubjectsController {
         let cursor = request.query("cursor")
         let page: EventPage
         do {
-            page = try await self.store.events(appId: principal.appId, subjectId: subjectId, limit: limit, cursor: cursor)
+            page = try await store.events(appId: principal.appId, subjectId: subjectId, limit: limit, cursor: cursor)
         } catch let error as StoreError {
             throw APIError.badRequest(error.description, field: "cursor")
         }
@@ -69,7 +69,7 @@ struct SubjectsController {
     @Sendable func export(_ request: Request, context: ConsentdContext) async throws -> Response {
         let principal = try context.requirePrincipal()
         let subjectId = try context.subjectId()
-        guard let export = try await self.store.export(appId: principal.appId, subjectId: subjectId) else {
+        guard let export = try await store.export(appId: principal.appId, subjectId: subjectId) else {
             throw APIError.notFound("nothing is held about subject \(subjectId)")
         }
         return try jsonResponse(export)
@@ -79,10 +79,10 @@ struct SubjectsController {
     @Sendable func erase(_ request: Request, context: ConsentdContext) async throws -> Response {
         let principal = try context.requirePrincipal()
         let subjectId = try context.subjectId()
-        guard let receipt = try await self.store.erase(appId: principal.appId, subjectId: subjectId) else {
+        guard let receipt = try await store.erase(appId: principal.appId, subjectId: subjectId) else {
             throw APIError.notFound("nothing is held about subject \(subjectId)")
         }
-        self.logger.info("subject erased", metadata: ["app": "\(principal.appId)", "receipt": "\(receipt.receiptId)"])
+        logger.info("subject erased", metadata: ["app": "\(principal.appId)", "receipt": "\(receipt.receiptId)"])
         return try jsonResponse(receipt)
     }
 
@@ -100,14 +100,14 @@ struct SubjectsController {
         }
         let now = Date()
         let expiresAt = Int64(now.timeIntervalSince1970) + lifetime
-        let token = SubjectToken(appId: principal.appId, subjectHash: self.authenticator.secret.subjectHash(appId: principal.appId, subjectId: subjectId),
+        let token = SubjectToken(appId: principal.appId, subjectHash: authenticator.secret.subjectHash(appId: principal.appId, subjectId: subjectId),
                                  keyId: principal.keyId, issuedAt: ISO8601.milliseconds(of: now), expiresAt: expiresAt)
         struct Minted: Encodable {
             var token: String
             var subjectId: String
             var expiresAt: String
         }
-        return try jsonResponse(Minted(token: token.encoded(with: self.authenticator.secret), subjectId: subjectId,
+        return try jsonResponse(Minted(token: token.encoded(with: authenticator.secret), subjectId: subjectId,
                                        expiresAt: ISO8601.format(milliseconds: expiresAt * 1000)), status: .created)
     }
 
@@ -115,11 +115,11 @@ struct SubjectsController {
     @Sendable func restart(_ request: Request, context: ConsentdContext) async throws -> Response {
         let principal = try context.requirePrincipal()
         let subjectId = try context.subjectId()
-        guard let restarted = try await self.store.restart(appId: principal.appId, subjectId: subjectId),
+        guard let restarted = try await store.restart(appId: principal.appId, subjectId: subjectId),
               let restartedAt = restarted.restartedAt else {
             throw APIError.notFound("subject \(subjectId) was not erased")
         }
-        self.logger.info("erased subject started anew", metadata: ["app": "\(principal.appId)"])
+        logger.info("erased subject started anew", metadata: ["app": "\(principal.appId)"])
         struct Restarted: Encodable {
             var subjectId: String
             var erasedAt: String
@@ -132,7 +132,7 @@ struct SubjectsController {
     /// `GET /v1/chain/verify`: walks the app's hash chain and reports the first link that does not hold.
     @Sendable func verifyChain(_ request: Request, context: ConsentdContext) async throws -> Response {
         let principal = try context.requirePrincipal()
-        return try jsonResponse(try await self.store.verifyChain(appId: principal.appId))
+        return try jsonResponse(try await store.verifyChain(appId: principal.appId))
     }
 
     /// Reads `{"ttlSeconds": N}` (60 to 86400).

@@ -6,6 +6,8 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
+/// The web CMP's routes (`/cmp/`, `/v1/web/`), with only what they use. Their pages send the
+/// credential in the body, so they check it themselves (``CredentialInBodyRoutes``).
 struct WebCMPController: CredentialInBodyRoutes {
     let settings: ServerSettings
     let authenticator: Authenticator
