@@ -38,9 +38,8 @@ extension ConsentManager {
             } catch {
                 return error
             }
-            let kept = configuration.store.value(forKey: SyncMark.key)?.string.flatMap(SyncMark.init(stored:))
-            if let kept, let new = renamed[kept.eventId] {
-                configuration.store.write([SyncMark.key: .string(SyncMark(collectedAt: kept.collectedAt, eventId: new, method: kept.method).stored)])
+            if let kept = keptMark(), let new = renamed[kept.eventId] {
+                configuration.store.write(SyncMark(collectedAt: kept.collectedAt, eventId: new, method: kept.method).keyValue)
             }
             return nil
         }
@@ -65,6 +64,12 @@ extension ConsentManager {
         guard let sync else { return nil }
         await sync.trigger(merge: true, force: true).value
         return sync.status
+    }
+
+    /// This installation's id, kept in the configuration's store (see ``InstallationIdentifier``):
+    /// the anonymous subject on consentd belongs to it.
+    public var installationId: UUID {
+        InstallationIdentifier.id(in: configuration.store)
     }
 
     /// Where the sync stands: pending and dead-lettered events, last success and error. Nil
@@ -132,8 +137,7 @@ extension ConsentManager {
     /// start. The caller holds the write lock and calls this before forgetting the decision.
     func removalMark() -> SyncMark {
         let now = SyncMark(date: configuration.now(), eventId: "", method: "")
-        let kept = configuration.store.value(forKey: SyncMark.key)?.string.flatMap(SyncMark.init(stored:))
-        let held = [kept, consent.map { SyncMark(date: $0.updated, eventId: "", method: "") }].compactMap { $0 }.max()
+        let held = [keptMark(), consent.map(SyncMark.init(timeOf:))].compactMap { $0 }.max()
         guard let held, !(held < now) else { return now }
         return SyncMark(collectedAt: held.collectedAt + 1, eventId: "", method: "")
     }
@@ -144,52 +148,70 @@ extension ConsentManager {
         guard let sync, let newest = Outbox.newestEntry(in: sync.settings.directory),
               let collected = RemoteDecision.parseTimestamp(newest.event.collectedAt) else { return nil }
         let entryMark = SyncMark(date: collected, eventId: newest.eventId, method: newest.event.consent.proof.method.rawValue)
-        let kept = configuration.store.value(forKey: SyncMark.key)?.string.flatMap(SyncMark.init(stored:))
-        let held = kept ?? restored.map { SyncMark(date: $0.updated, eventId: "", method: "") }
-        if let held, !(held < entryMark) { return nil }
+        if let held = place(of: restored), !(held < entryMark) { return nil }
         guard let state = try? ConsentStorage.state(fromRecord: newest.record) else { return nil }
         configuration.log(.info, "the outbox's decision \(newest.eventId) was newer than the stored keys (a crash between the two); its keys are written now")
         return (state, entryMark)
     }
 }
 
-extension ConsentManager: SyncHost {
-    func syncMark() -> SyncMark? {
-        guard let consent else { return nil }
-        let kept = configuration.store.value(forKey: SyncMark.key)?.string.flatMap(SyncMark.init(stored:))
-        return kept.flatMap { $0.eventId.isEmpty ? nil : $0 } ?? SyncMark(date: consent.updated, eventId: "", method: "")
+extension ConsentManager {
+    /// The mark kept beside the keys; nil when none is.
+    func keptMark() -> SyncMark? {
+        SyncMark.kept(in: configuration.store)
     }
 
-    func queueHeldDecision(subject: String) -> SyncError? {
-        guard let sync else { return nil }
-        return exclusive { () -> SyncError? in
-            guard let consent, let mark = syncMark() else { return nil }
+    /// Where `decision`, held in the keys, stands in consentd's order: the kept mark (a removal's
+    /// too), else the decision's own time; nil with neither.
+    func place(of decision: ConsentState?) -> SyncMark? {
+        keptMark() ?? decision.map(SyncMark.init(timeOf:))
+    }
+
+    /// Tells a sync report on the event stream (and a failure in the log too).
+    static func publish(_ report: SyncReport, on hub: EventHub, log: ConsentLog) {
+        switch report {
+        case .failed(let error):
+            log(.warning, "\(error)")
+            hub.exclusive { hub.enqueue(.error(.sync(error))) }
+        case .synced(let status):
+            hub.exclusive { hub.enqueue(.synced(status)) }
+        }
+    }
+}
+
+extension ConsentManager: SyncLedger {
+    func heldMark() -> SyncMark? {
+        guard let consent else { return nil }
+        return keptMark().flatMap { $0.eventId.isEmpty ? nil : $0 } ?? SyncMark(timeOf: consent)
+    }
+
+    func copyHeldDecision(to subject: String, through enqueue: (OutboxEntry) throws(SyncError) -> Void) throws(SyncError) {
+        let failure = exclusive { () -> SyncError? in
+            guard let consent, let mark = heldMark() else { return nil }
             let method = ConsentProof.Method(rawValue: mark.method) ?? .programmatic
             guard var entry = try? outboxEntry(for: consent, method: method, subject: subject) else { return nil }
             entry.copyOf = mark.eventId
             do throws(SyncError) {
-                try sync.enqueue(entry)
+                try enqueue(entry)
             } catch {
                 return error
             }
-            configuration.store.write([SyncMark.key: .string(SyncMark(date: consent.updated, eventId: entry.eventId, method: method.rawValue).stored)])
-            sync.committed(entry.eventId, triggering: false)
+            configuration.store.write(SyncMark(date: consent.updated, eventId: entry.eventId, method: method.rawValue).keyValue)
             return nil
         }
+        if let failure { throw failure }
     }
 
-    func applyRemote(_ remote: SubjectState) -> Bool {
+    func apply(_ remote: SubjectState) -> Bool {
         guard let remoteMark = SyncMark(remote) else { return false }
         let applied = exclusive { () -> ConsentState? in
-            let kept = configuration.store.value(forKey: SyncMark.key)?.string.flatMap(SyncMark.init(stored:))
-            let held = kept ?? consent.map { SyncMark(date: $0.updated, eventId: "", method: "") }
-            if let held, !(held < remoteMark) { return nil }
+            if let held = place(of: consent), !(held < remoteMark) { return nil }
             let scope = try? self.scope()
             guard var decision = RemoteDecision.state(of: remote, scope: scope) else { return nil }
             if isTaggedForUnderAgeOfConsent { decision = decision.underAgeOfConsent(at: configuration.now()) }
             let gdpr = state.withLock { $0.gdprApplies }
             do throws(TCFEncodingError) {
-                try storage.write(decision, gdprApplies: gdpr, also: [SyncMark.key: .string(remoteMark.stored)])
+                try storage.write(decision, gdprApplies: gdpr, also: remoteMark.keyValue)
             } catch {
                 hub.enqueue(.error(.encoding(error)))
                 return nil
@@ -201,14 +223,5 @@ extension ConsentManager: SyncHost {
         }
         if applied != nil { configuration.log(.info, "applied the newer decision \(remote.eventId) of subject \(remote.subjectId) from consentd") }
         return applied != nil
-    }
-
-    func report(_ error: SyncError) {
-        configuration.log(.warning, "\(error)")
-        exclusive { hub.enqueue(.error(.sync(error))) }
-    }
-
-    func synced(_ status: SyncStatus) {
-        exclusive { hub.enqueue(.synced(status)) }
     }
 }

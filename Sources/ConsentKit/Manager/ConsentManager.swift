@@ -27,12 +27,9 @@ public final class ConsentManager: Sendable {
     /// The configuration the manager was made with.
     public let configuration: ConsentConfiguration
     let storage: ConsentStorage
-    let hub = EventHub()
+    /// The write lock every change holds, and the events the changes emit.
+    let hub: EventHub
     let state = Locked(State())
-    /// Serialises changes; recursive, so a store observer may make a change.
-    private let writing = RecursiveLock()
-    /// How deep the current holder of `writing` is; read and written only while holding it.
-    private let depth = WriteDepth()
     /// The vendor list source: the configuration's, or consentd's trimmed list; the reason when
     /// the endpoint cannot name that list (reported by every refresh).
     private let vendorLists: Result<(any VendorListLoading)?, VendorListLoadingError>
@@ -73,10 +70,15 @@ public final class ConsentManager: Sendable {
         } else {
             vendorLists = .success(nil)
         }
+        let hub = EventHub()
+        self.hub = hub
         if let endpoint = configuration.consentd, configuration.sync.isEnabled {
-            let store = configuration.store
-            sync = ConsentSync(settings: configuration.sync, client: ConsentdClient(endpoint: endpoint, transport: configuration.transport),
-                               installationId: { InstallationIdentifier.id(in: store).uuidString.lowercased() })
+            let (store, log) = (configuration.store, configuration.log)
+            sync = ConsentSync(
+                settings: configuration.sync, client: ConsentdClient(endpoint: endpoint, transport: configuration.transport),
+                now: configuration.now, sleeper: configuration.sleeper,
+                installationId: { InstallationIdentifier.id(in: store).uuidString.lowercased() },
+                report: { Self.publish($0, on: hub, log: log) })
         } else {
             sync = nil
         }
@@ -413,7 +415,7 @@ public final class ConsentManager: Sendable {
     /// decision: what a publisher removing the CMP, or a user's reset, needs.
     public func removeAll() {
         exclusive {
-            storage.removeAll(keeping: sync == nil ? [:] : [SyncMark.key: .string(removalMark().stored)])
+            storage.removeAll(keeping: sync == nil ? [:] : removalMark().keyValue)
             state.withLock { $0.consent = nil }
             hub.enqueue(.consentChanged(nil))
         }
@@ -456,12 +458,12 @@ public final class ConsentManager: Sendable {
             do {
                 try sync.enqueue(entry)
                 queued = entry.eventId
-                mark[SyncMark.key] = .string(SyncMark(date: decision.updated, eventId: entry.eventId, method: method.rawValue).stored)
+                mark = SyncMark(date: decision.updated, eventId: entry.eventId, method: method.rawValue).keyValue
             } catch {
                 configuration.log(.error, "\(error); the decision is recorded on the device only")
                 hub.enqueue(.error(.sync(error)))
                 // Its own time, no event: a remote decision older than it must not win.
-                mark[SyncMark.key] = .string(SyncMark(date: decision.updated, eventId: "", method: method.rawValue).stored)
+                mark = SyncMark(date: decision.updated, eventId: "", method: method.rawValue).keyValue
             }
         }
         do {
@@ -483,7 +485,7 @@ public final class ConsentManager: Sendable {
     func writeKeys(mark: SyncMark? = nil) {
         let (consent, gdpr) = state.withLock { ($0.consent, $0.gdprApplies) }
         do {
-            try storage.write(consent, gdprApplies: gdpr, also: mark.map { [SyncMark.key: .string($0.stored)] } ?? [:])
+            try storage.write(consent, gdprApplies: gdpr, also: mark?.keyValue ?? [:])
         } catch {
             hub.enqueue(.error(.encoding(error)))
         }
@@ -492,13 +494,7 @@ public final class ConsentManager: Sendable {
     /// Runs `body` holding the write lock; once the outermost holder lets go, delivers the
     /// events `body` queued.
     func exclusive<R>(_ body: () throws -> R) rethrows -> R {
-        let (result, outermost) = try writing.withLock { () throws -> (R, Bool) in
-            depth.value += 1
-            defer { depth.value -= 1 }
-            return (try body(), depth.value == 1)
-        }
-        if outermost { hub.deliver() }
-        return result
+        try hub.exclusive(body)
     }
 
     // MARK: Events
@@ -540,7 +536,7 @@ public final class ConsentManager: Sendable {
         }
         let client = ConsentdClient(endpoint: endpoint, transport: configuration.transport)
         let timeout = configuration.regionTimeout.isFinite ? min(max(configuration.regionTimeout, 0), 600) : 600
-        let outcome = await Self.withTimeout(seconds: timeout) { () async throws -> AppConfig in
+        let outcome = await Self.withTimeout(seconds: timeout, sleeper: configuration.sleeper) { () async throws -> AppConfig in
             try await client.config(debugRegion: debugRegion, timeout: timeout)
         }
         let fallback = state.withLock { $0.lastKnownGDPR }
@@ -653,10 +649,10 @@ public final class ConsentManager: Sendable {
         case timedOut
     }
 
-    /// Runs `work`, giving up after `seconds`: the answer comes then even if the work ignores
-    /// its cancellation.
+    /// Runs `work`, giving up after `seconds` on `sleeper`: the answer comes then even if the
+    /// work ignores its cancellation. The SDK's one timeout.
     static func withTimeout<Value: Sendable>(
-        seconds: TimeInterval, _ work: @escaping @Sendable () async throws -> Value
+        seconds: TimeInterval, sleeper: any Sleeper, _ work: @escaping @Sendable () async throws -> Value
     ) async -> TimedOutcome<Value> {
         let resumed = Locked(false)
         let tasks = Locked<[Task<Void, Never>]>([])
@@ -674,7 +670,7 @@ public final class ConsentManager: Sendable {
                 do { finish(.value(try await work())) } catch { finish(.failed(error)) }
             }
             let timer = Task {
-                try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+                do { try await sleeper.sleep(for: seconds) } catch { return }
                 finish(.timedOut)
             }
             tasks.withLock { $0 = [worker, timer] }
@@ -683,7 +679,3 @@ public final class ConsentManager: Sendable {
     }
 }
 
-/// The write lock's nesting depth, touched only by the thread holding the lock.
-private final class WriteDepth: @unchecked Sendable {
-    var value = 0
-}

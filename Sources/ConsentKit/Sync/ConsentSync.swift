@@ -1,21 +1,5 @@
 import Foundation
 
-/// What the sync client needs of the manager; the manager is its only host.
-protocol SyncHost: AnyObject, Sendable {
-    /// What the keys reflect now.
-    func syncMark() -> SyncMark?
-    /// Queues the decision held for `subject` with a new event id and the decision's own time
-    /// and method (the push of seed 002's "local is newer"), and makes that event the keys'
-    /// mark, so that its echo from consentd is recognised as this decision; the problem, if any.
-    func queueHeldDecision(subject: String) -> SyncError?
-    /// Applies a newer remote state (checked again under the manager's lock); whether it did.
-    func applyRemote(_ remote: SubjectState) -> Bool
-    /// Reports a failure on the manager's stream and log.
-    func report(_ error: SyncError)
-    /// Reports a pass that reached consentd.
-    func synced(_ status: SyncStatus)
-}
-
 /// The sync client: sends the outbox to consentd in the background, in order, and merges the
 /// subject's state back (docs/sync.md).
 ///
@@ -24,18 +8,25 @@ protocol SyncHost: AnyObject, Sendable {
 /// subject, in order, up to ``ConsentSyncSettings/batchSize`` events per request. A failure
 /// stops the pass and schedules the next one after a backoff (exponential with jitter, or
 /// consentd's `Retry-After`).
+///
+/// It knows of the manager only its ``SyncLedger`` (held weakly: the manager owns the sync), and
+/// tells it what happened through ``SyncReport``s. Time is the configuration's clock and the
+/// waits are its ``Sleeper``'s, so that a test moves time by hand.
 final class ConsentSync: Sendable {
     let settings: ConsentSyncSettings
     let client: ConsentdClient
     private let installationId: @Sendable () -> String
-    private let host = Locked<WeakHost>(WeakHost())
+    private let now: @Sendable () -> Date
+    private let sleeper: any Sleeper
+    private let report: @Sendable (SyncReport) -> Void
+    private let ledger = Locked<WeakLedger>(WeakLedger())
     private let files = Locked<Files?>(nil)
     private let state = Locked(State())
     private let queue = Locked(PassQueue())
 
     typealias TokenProvider = @Sendable () async throws -> String
 
-    private struct WeakHost { weak var value: (any SyncHost)? }
+    private struct WeakLedger { weak var value: (any SyncLedger)? }
 
     /// The outbox and the identity's credential store, opened on first use; touched only under
     /// `files`' lock.
@@ -72,21 +63,25 @@ final class ConsentSync: Sendable {
         var force = false
     }
 
-    /// Backoff, `Retry-After` and the status's times are the wall clock's, not the manager's
-    /// clock (which stamps decisions).
-    init(settings: ConsentSyncSettings, client: ConsentdClient, installationId: @escaping @Sendable () -> String) {
+    /// A sync client sending through `client`; `now` is the clock of backoff, `Retry-After` and
+    /// the status's times (the one that stamps decisions), `sleeper` waits for the next pass,
+    /// and `report` hears of failures and passes that reached consentd.
+    init(settings: ConsentSyncSettings, client: ConsentdClient, now: @escaping @Sendable () -> Date, sleeper: any Sleeper,
+         installationId: @escaping @Sendable () -> String, report: @escaping @Sendable (SyncReport) -> Void) {
         self.settings = settings
         self.client = client
+        self.now = now
+        self.sleeper = sleeper
         self.installationId = installationId
+        self.report = report
     }
 
-    private func now() -> Date { Date() }
-
-    func attach(_ host: any SyncHost) {
-        self.host.withLock { $0.value = host }
+    /// Gives the sync its ledger (once, after the manager is made).
+    func attach(_ ledger: any SyncLedger) {
+        self.ledger.withLock { $0.value = ledger }
     }
 
-    private var hostValue: (any SyncHost)? { host.withLock { $0.value } }
+    private var heldLedger: (any SyncLedger)? { ledger.withLock { $0.value } }
 
     // MARK: Files
 
@@ -279,7 +274,7 @@ final class ConsentSync: Sendable {
         case .failure: break
         }
         refreshStatus(files)
-        if reached { hostValue?.synced(status) }
+        if reached { report(.synced(status)) }
     }
 
     /// A failure ends the pass; the caller has reported it and scheduled the next.
@@ -352,7 +347,7 @@ final class ConsentSync: Sendable {
                     return .failure(Stop())
                 }
                 succeeded()
-                if hostValue?.applyRemote(remote) != true { queueHeldDecisionIfUnsent(subject: subject, remote: remote, files: files) }
+                if heldLedger?.apply(remote) != true { queueHeldDecisionIfUnsent(subject: subject, remote: remote, files: files) }
                 return .success(true)
             case 404:
                 succeeded()
@@ -371,7 +366,7 @@ final class ConsentSync: Sendable {
     /// Seed 002's "local is newer": queues the decision held for `subject` unless consentd
     /// has it (its event is `remote`'s) or an entry for it is pending.
     private func queueHeldDecisionIfUnsent(subject: String, remote: SubjectState?, files: Files) {
-        guard let host = hostValue, let mark = host.syncMark() else { return }
+        guard let ledger = heldLedger, let mark = ledger.heldMark() else { return }
         if let remote, remote.eventId == mark.eventId || SyncMark(remote) ?? mark > mark { return }
         // The installation's own decisions were queued for it when made; only one from before
         // sync (no event id) is sent afterwards.
@@ -381,7 +376,15 @@ final class ConsentSync: Sendable {
             files.outbox.pending.contains(where: concerns) || files.outbox.deadLetters().contains { concerns($0.entry) }
         }
         if known { return }
-        if let problem = host.queueHeldDecision(subject: subject) { fail(problem, schedule: false) }
+        do throws(SyncError) {
+            try ledger.copyHeldDecision(to: subject) { entry throws(SyncError) in
+                try enqueue(entry)
+                // Sent by this pass's drain, after the ledger moved its mark to it.
+                committed(entry.eventId, triggering: false)
+            }
+        } catch {
+            fail(error, schedule: false)
+        }
     }
 
     // MARK: Drain
@@ -601,7 +604,7 @@ final class ConsentSync: Sendable {
             fail(.file(String(describing: problem)), schedule: true)
             return false
         }
-        hostValue?.report(.eventRejected(eventId: entry.eventId, status: status, code: error.code, message: error.message, field: error.field))
+        report(.failed(.eventRejected(eventId: entry.eventId, status: status, code: error.code, message: error.message, field: error.field)))
         return true
     }
 
@@ -621,7 +624,7 @@ final class ConsentSync: Sendable {
         // Every answer carries the subject's winner (the last one is the newest of them); it is
         // this device's only when the events were the current subject's.
         let current = self.files.withLock { _ in files.identity.userId.map(OutboxEntry.user) ?? OutboxEntry.installation }
-        if entries.last?.subject == current, let winner = results.last?.current { _ = hostValue?.applyRemote(winner) }
+        if entries.last?.subject == current, let winner = results.last?.current { _ = heldLedger?.apply(winner) }
         return true
     }
 
@@ -669,15 +672,15 @@ final class ConsentSync: Sendable {
             state.notBefore = due
             state.status.nextAttempt = due
             state.timer?.cancel()
-            state.timer = Task.detached(priority: .utility) { [weak self] in
-                try? await Task.sleep(nanoseconds: UInt64(min(max(wait, 0), 86_400) * 1_000_000_000))
+            state.timer = Task.detached(priority: .utility) { [weak self, sleeper] in
+                do { try await sleeper.sleep(for: min(max(wait, 0), 86_400)) } catch { return }
                 guard !Task.isCancelled else { return }
                 self?.trigger(merge: false)
             }
         }
         switch error {
         case .unavailable, .throttled, .waitingForCredential: break
-        default: hostValue?.report(error)
+        default: report(.failed(error))
         }
     }
 
@@ -688,13 +691,5 @@ final class ConsentSync: Sendable {
         let exponent = min(max(failures - 1, 0), 30)
         let full = min(settings.maximumBackoff, settings.initialBackoff * pow(2, Double(exponent)))
         return full * Double.random(in: 0.5...1.0)
-    }
-}
-
-extension SyncMark {
-    /// A remote state's place in consentd's order; nil when its time does not parse.
-    init?(_ remote: SubjectState) {
-        guard let date = RemoteDecision.parseTimestamp(remote.collectedAt) else { return nil }
-        self.init(date: date, eventId: remote.eventId, method: remote.consent.proof.method.rawValue)
     }
 }
