@@ -52,6 +52,9 @@ public struct ConsentConfiguration: Sendable {
     /// The sync of decisions with consentd's consent database: on by default when ``consentd``
     /// is set (``ConsentSyncSettings``).
     public var sync: ConsentSyncSettings
+    /// What background work waits on (the sync's backoff, the region decision's timeout): the
+    /// real one; a test gives one that follows a clock it moves by hand, with ``now``.
+    var sleeper: any Sleeper = SystemSleeper()
 
     /// A configuration; everything but `consentd` has a default: v2 keys in
     /// `UserDefaults.standard`, a 3-second region timeout, 13-month re-consent, asking where the

@@ -38,9 +38,8 @@ extension ConsentManager {
             } catch {
                 return error
             }
-            let kept = configuration.store.value(forKey: SyncMark.key)?.string.flatMap(SyncMark.init(stored:))
-            if let kept, let new = renamed[kept.eventId] {
-                configuration.store.write([SyncMark.key: .string(SyncMark(collectedAt: kept.collectedAt, eventId: new, method: kept.method).stored)])
+            if let kept = keptMark(), let new = renamed[kept.eventId] {
+                configuration.store.write(SyncMark(collectedAt: kept.collectedAt, eventId: new, method: kept.method).keyValue)
             }
             return nil
         }
@@ -65,6 +64,12 @@ extension ConsentManager {
         guard let sync else { return nil }
         await sync.trigger(merge: true, force: true).value
         return sync.status
+    }
+
+    /// This installation's id, kept in the configuration's store (see ``InstallationIdentifier``):
+    /// the anonymous subject on consentd belongs to it.
+    public var installationId: UUID {
+        InstallationIdentifier.id(in: configuration.store)
     }
 
     /// Where the sync stands: pending and dead-lettered events, last success and error. Nil
@@ -123,92 +128,5 @@ extension ConsentManager {
         let (whole, rest) = fraction < 0 ? (seconds - 1, fraction + 1000) : (seconds, fraction)
         let text = Date(timeIntervalSince1970: TimeInterval(whole)).formatted(Date.ISO8601FormatStyle())
         return text.dropLast() + "." + String(rest + 1000).dropFirst() + "Z"
-    }
-
-    /// The mark a removal writes: nothing older than now may come back from the outbox. It
-    /// comes after the decision removed even when the clock did not move past it (the same
-    /// millisecond, or a clock set back): an empty event id sorts before every other one, so a
-    /// removal at the decision's own millisecond would let the decision come back at the next
-    /// start. The caller holds the write lock and calls this before forgetting the decision.
-    func removalMark() -> SyncMark {
-        let now = SyncMark(date: configuration.now(), eventId: "", method: "")
-        let kept = configuration.store.value(forKey: SyncMark.key)?.string.flatMap(SyncMark.init(stored:))
-        let held = [kept, consent.map { SyncMark(date: $0.updated, eventId: "", method: "") }].compactMap { $0 }.max()
-        guard let held, !(held < now) else { return now }
-        return SyncMark(collectedAt: held.collectedAt + 1, eventId: "", method: "")
-    }
-
-    /// The outbox's newest decision when it is newer than what the keys hold (a crash between
-    /// the two), with its mark; nil otherwise. Reads only the end of the outbox file.
-    func rollForward(restored: ConsentState?) -> (state: ConsentState, mark: SyncMark)? {
-        guard let sync, let newest = Outbox.newestEntry(in: sync.settings.directory),
-              let collected = RemoteDecision.parseTimestamp(newest.event.collectedAt) else { return nil }
-        let entryMark = SyncMark(date: collected, eventId: newest.eventId, method: newest.event.consent.proof.method.rawValue)
-        let kept = configuration.store.value(forKey: SyncMark.key)?.string.flatMap(SyncMark.init(stored:))
-        let held = kept ?? restored.map { SyncMark(date: $0.updated, eventId: "", method: "") }
-        if let held, !(held < entryMark) { return nil }
-        guard let state = try? ConsentStorage.state(fromRecord: newest.record) else { return nil }
-        configuration.log(.info, "the outbox's decision \(newest.eventId) was newer than the stored keys (a crash between the two); its keys are written now")
-        return (state, entryMark)
-    }
-}
-
-extension ConsentManager: SyncHost {
-    func syncMark() -> SyncMark? {
-        guard let consent else { return nil }
-        let kept = configuration.store.value(forKey: SyncMark.key)?.string.flatMap(SyncMark.init(stored:))
-        return kept.flatMap { $0.eventId.isEmpty ? nil : $0 } ?? SyncMark(date: consent.updated, eventId: "", method: "")
-    }
-
-    func queueHeldDecision(subject: String) -> SyncError? {
-        guard let sync else { return nil }
-        return exclusive { () -> SyncError? in
-            guard let consent, let mark = syncMark() else { return nil }
-            let method = ConsentProof.Method(rawValue: mark.method) ?? .programmatic
-            guard var entry = try? outboxEntry(for: consent, method: method, subject: subject) else { return nil }
-            entry.copyOf = mark.eventId
-            do throws(SyncError) {
-                try sync.enqueue(entry)
-            } catch {
-                return error
-            }
-            configuration.store.write([SyncMark.key: .string(SyncMark(date: consent.updated, eventId: entry.eventId, method: method.rawValue).stored)])
-            sync.committed(entry.eventId, triggering: false)
-            return nil
-        }
-    }
-
-    func applyRemote(_ remote: SubjectState) -> Bool {
-        guard let remoteMark = SyncMark(remote) else { return false }
-        let applied = exclusive { () -> ConsentState? in
-            let kept = configuration.store.value(forKey: SyncMark.key)?.string.flatMap(SyncMark.init(stored:))
-            let held = kept ?? consent.map { SyncMark(date: $0.updated, eventId: "", method: "") }
-            if let held, !(held < remoteMark) { return nil }
-            let scope = try? self.scope()
-            guard var decision = RemoteDecision.state(of: remote, scope: scope) else { return nil }
-            if isTaggedForUnderAgeOfConsent { decision = decision.underAgeOfConsent(at: configuration.now()) }
-            let gdpr = state.withLock { $0.gdprApplies }
-            do throws(TCFEncodingError) {
-                try storage.write(decision, gdprApplies: gdpr, also: [SyncMark.key: .string(remoteMark.stored)])
-            } catch {
-                hub.enqueue(.error(.encoding(error)))
-                return nil
-            }
-            state.withLock { $0.consent = decision }
-            hub.enqueue(.consentChanged(decision))
-            hub.enqueue(.remoteConsentApplied(decision))
-            return decision
-        }
-        if applied != nil { configuration.log(.info, "applied the newer decision \(remote.eventId) of subject \(remote.subjectId) from consentd") }
-        return applied != nil
-    }
-
-    func report(_ error: SyncError) {
-        configuration.log(.warning, "\(error)")
-        exclusive { hub.enqueue(.error(.sync(error))) }
-    }
-
-    func synced(_ status: SyncStatus) {
-        exclusive { hub.enqueue(.synced(status)) }
     }
 }

@@ -1,10 +1,12 @@
-/// Hands each ``ConsentEvent`` to every open stream and every listener, in the order the
-/// events were emitted, and never while the manager's write lock is held.
+/// The manager's changes, one at a time, and their events: hands each ``ConsentEvent`` to every
+/// open stream and every listener, in the order the events were emitted, and never while the
+/// write lock is held.
 ///
-/// The manager ``enqueue(_:)``s events while it holds its write lock (so the queue's order is
-/// the order of the changes) and calls ``deliver()`` once it has released the lock. One thread
-/// at a time delivers: a thread that finds another delivering leaves its events to it, so a
-/// listener that makes a change sees its own event delivered after it returns, still in order.
+/// Every change runs in ``exclusive(_:)``, which holds the write lock; it ``enqueue(_:)``s its
+/// events there (so the queue's order is the order of the changes), and the outermost holder
+/// delivers them once it let go. One thread at a time delivers: a thread that finds another
+/// delivering leaves its events to it, so a listener that makes a change sees its own event
+/// delivered after it returns, still in order.
 final class EventHub: Sendable {
     private struct Queue {
         var pending: [ConsentEvent] = []
@@ -13,6 +15,16 @@ final class EventHub: Sendable {
 
     private let listeners = Listeners<ConsentEvent>()
     private let queue = Locked(Queue())
+    /// Serialises changes; recursive, so a store observer may make a change.
+    private let writing = RecursiveLock()
+
+    /// Runs `body` holding the write lock; once the outermost holder lets go, delivers the
+    /// events `body` queued.
+    func exclusive<R>(_ body: () throws -> R) rethrows -> R {
+        let (result, outermost) = try writing.withLock(body)
+        if outermost { deliver() }
+        return result
+    }
 
     func stream() -> AsyncStream<ConsentEvent> {
         AsyncStream(bufferingPolicy: .unbounded) { continuation in

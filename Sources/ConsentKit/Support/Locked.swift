@@ -1,8 +1,12 @@
 import Foundation
 
-/// A value behind a lock. (`Synchronization.Mutex` needs iOS 18; the SDK supports iOS 15.)
-/// Package-wide, so the SDK's opt-in targets (`ConsentKitObservation`) share it.
-package final class Locked<Value>: @unchecked Sendable {
+/// A value behind a lock: the SDK's one mutual-exclusion primitive for state that threads share
+/// (`Synchronization.Mutex` needs iOS 18; the SDK supports iOS 15). Package-wide, so the SDK's
+/// opt-in targets (`ConsentKitObservation`) share it.
+///
+/// Sendable only when its value is, as swift-argument-parser's `Mutex` does: the lock makes the
+/// accesses exclusive, but a non-Sendable value handed out of `withLock` could still be shared.
+package final class Locked<Value> {
     private var value: Value
     private let lock = NSLock()
 
@@ -17,3 +21,5 @@ package final class Locked<Value>: @unchecked Sendable {
         return try body(&value)
     }
 }
+
+extension Locked: @unchecked Sendable where Value: Sendable {}

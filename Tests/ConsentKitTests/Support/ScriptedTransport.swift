@@ -16,6 +16,8 @@ final class ScriptedTransport: HTTPTransport {
         case respond(TransportResponse)
         /// Throw this error, as a transport failure would.
         case fail(any Error)
+        /// Answer with what this makes of the request (as a server answers from what it was sent).
+        case answer(@Sendable (TransportRequest) -> TransportResponse)
     }
 
     /// A request the script has no answer for.
@@ -55,6 +57,11 @@ final class ScriptedTransport: HTTPTransport {
         ScriptedTransport([], otherwise: .fail(URLError(.notConnectedToInternet)))
     }
 
+    /// Scripts `steps` after those not yet used.
+    func append(_ steps: [Step]) {
+        script.withLock { $0.steps += steps }
+    }
+
     /// The requests received so far, in order.
     var requests: [TransportRequest] { script.withLock { $0.requests } }
 
@@ -68,6 +75,7 @@ final class ScriptedTransport: HTTPTransport {
         if delay > 0 { try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000)) }
         switch step {
         case .respond(let response): return response
+        case .answer(let make): return make(request)
         case .fail(let error): throw error
         case nil: throw Unscripted(url: request.url)
         }

@@ -39,20 +39,6 @@ final class TestFolder: Sendable {
     static let listURL = URL(string: "https://consent.example.com/v1/vendor-list/trimmed?publisherIds=pub-news")!
 }
 
-/// A clock a test moves by hand.
-final class TestClock: Sendable {
-    // With a fraction of a second, as the system clock has.
-    private let current = Locked(Date(timeIntervalSince1970: 1_760_000_000.123_456_789))
-
-    /// The time now.
-    @Sendable func now() -> Date { current.withLock { $0 } }
-
-    /// Moves the clock by `seconds` (backwards when negative).
-    func advance(_ seconds: TimeInterval) {
-        current.withLock { $0 += seconds }
-    }
-}
-
 /// GVL v3 #`number`.
 func v3(_ number: Int) -> VendorListVersion {
     VendorListVersion(gvlSpecificationVersion: 3, vendorListVersion: number)

@@ -39,14 +39,6 @@ private func isoMilliseconds(_ date: Date) -> String {
     return formatter.string(from: whole) + String(format: ".%03dZ", Int(milliseconds % 1000))
 }
 
-/// A clock a test moves by hand, from `start`.
-private final class ManualClock: Sendable {
-    private let current: Locked<Date>
-    init(_ start: Date) { current = Locked(start) }
-    @Sendable func now() -> Date { current.withLock { $0 } }
-    func advance(_ seconds: TimeInterval) { current.withLock { $0 += seconds } }
-}
-
 /// Clock starts: one with a fraction of a millisecond (as the system clock has), and one on a
 /// whole millisecond (testDate, as tests' fixed clocks are).
 private let clockStarts = [Date(timeIntervalSince1970: 1_760_000_000.123_456_789), testDate]
@@ -57,7 +49,7 @@ struct SyncManagerTests {
           arguments: clockStarts)
     func rollForward(start: Date) async throws {
         let folder = try TestFolder()
-        let clock = ManualClock(start)
+        let clock = TestClock(start)
         let store = InMemoryKeyValueStore()
         let manager = syncManager(store: store, folder: folder, now: clock.now)
         #expect(await manager.refreshed().succeeded)
@@ -104,7 +96,7 @@ struct SyncManagerTests {
     @Test("a cleared decision does not come back from the outbox at the next start", arguments: clockStarts, [1.0, 0.0])
     func clearedStaysCleared(start: Date, secondsBeforeClearing: Double) async throws {
         let folder = try TestFolder()
-        let clock = ManualClock(start)
+        let clock = TestClock(start)
         let store = InMemoryKeyValueStore()
         let manager = syncManager(store: store, folder: folder, now: clock.now)
         #expect(await manager.refreshed().succeeded)
@@ -129,7 +121,7 @@ struct SyncManagerTests {
     @Test("removeAll: the decision does not come back from the outbox at the next start", arguments: clockStarts, [1.0, 0.0])
     func removedStaysRemoved(start: Date, secondsBeforeRemoving: Double) async throws {
         let folder = try TestFolder()
-        let clock = ManualClock(start)
+        let clock = TestClock(start)
         let store = InMemoryKeyValueStore()
         let manager = syncManager(store: store, folder: folder, now: clock.now)
         #expect(await manager.refreshed().succeeded)
@@ -148,7 +140,7 @@ struct SyncManagerTests {
           arguments: clockStarts)
     func eventsCarryProof(start: Date) async throws {
         let folder = try TestFolder()
-        let clock = ManualClock(start)
+        let clock = TestClock(start)
         let store = InMemoryKeyValueStore()
         let manager = syncManager(store: store, folder: folder, now: clock.now)
         #expect(await manager.refreshed().succeeded)

@@ -28,10 +28,3 @@ public enum InstallationIdentifier {
         }
     }
 }
-
-extension ConsentManager {
-    /// This installation's id, kept in the configuration's store (see ``InstallationIdentifier``).
-    public var installationId: UUID {
-        InstallationIdentifier.id(in: configuration.store)
-    }
-}

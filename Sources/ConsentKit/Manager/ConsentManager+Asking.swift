@@ -1,0 +1,71 @@
+import Foundation
+import TCF
+
+/// Whether to ask the user and what a notice covers: the ask rules over what is held.
+extension ConsentManager {
+    /// Whether to ask the user, and the rule that decided (see ``AskRules``): the one rule the
+    /// manager, `GoogleAdsConsent` and `ConsentFlow` share. While the publisher's vendors are not
+    /// known, vendor additions are not judged. Before the first refresh has decided the region,
+    /// the region counts as unknown: await ``refreshed()`` first.
+    public func askVerdict() -> AskRules.Verdict {
+        let config = appConfig
+        let (consent, gdpr, list) = state.withLock { ($0.consent, $0.gdprApplies, $0.vendorList) }
+        return configuration.askRules.evaluate(AskRules.Situation(
+            gdprApplies: gdpr, decision: consent, tcfPolicyVersion: list?.tcfPolicyVersion,
+            publisherVendorIds: try? scope().vendorIds, adTechProviderIds: config.map(\.adTechProviderIds),
+            nonPersonalizedOnly: config.map(\.nonPersonalizedOnly), underAgeOfConsent: isTaggedForUnderAgeOfConsent,
+            now: configuration.now()))
+    }
+
+    /// Whether the notice should be shown now: ``askVerdict()`` says to ask.
+    public var shouldAsk: Bool { askVerdict().shouldAsk }
+
+    /// Whether the app's ad code may request ads now, as Google's UMP answers it: true when no
+    /// consent is needed (GDPR does not apply, the user is under the age of consent and gets
+    /// non-personalized ads, or the region is unknown under ``AskRules/RegionUnknownPolicy/doNotAsk``)
+    /// or the user's decision still holds; false while the user should be asked. The ad SDKs
+    /// read what they may do from the IAB keys.
+    public var canRequestAds: Bool { !askVerdict().shouldAsk }
+
+    /// Whether the app must offer the user a way back to their choices (a "Privacy settings"
+    /// entry calling ``presentPrivacyOptions(with:)``): required wherever GDPR applies.
+    public var privacyOptionsRequirement: PrivacyOptionsRequirement { PrivacyOptionsRequirement(gdprApplies) }
+
+    /// Shows the notice because the user asked for it (the app's "Privacy settings" entry): it
+    /// opens with the present choices and may be closed without a change.
+    public func presentPrivacyOptions(with presenter: any NoticePresenting) async -> NoticeOutcome {
+        await presenter.present(NoticeRequest(reason: askVerdict(), allowsDismissal: true, isUserInitiated: true))
+    }
+
+    /// What a notice shown now covers: the held vendor list, the publisher's vendors (the
+    /// configuration's, else consentd's last answer, else, with no consentd configured, the
+    /// whole list) and the notice settings.
+    ///
+    /// - Throws: ``ConsentKitError/noVendorList`` before a list is held;
+    ///   ``ConsentKitError/publisherVendorsUnknown`` while consentd has not yet said which
+    ///   vendors the publisher uses (so no decision covers vendors the publisher never chose).
+    public func scope() throws(ConsentKitError) -> ConsentScope {
+        let config = appConfig
+        let list = state.withLock { $0.vendorList }
+        guard let list else { throw .noVendorList }
+        let publisher = configuration.publisher
+        let vendorIds: IDSet?
+        if let chosen = publisher.vendorIds {
+            vendorIds = chosen
+        } else if let config {
+            vendorIds = IDSet(validIds: config.vendorIds)
+        } else if configuration.consentd == nil {
+            vendorIds = nil
+        } else {
+            throw .publisherVendorsUnknown
+        }
+        return ConsentScope(
+            vendorList: list, vendorIds: vendorIds, publisherPurposes: publisher.purposes,
+            publisherLegitimateInterestPurposes: publisher.legitimateInterestPurposes, numCustomPurposes: publisher.numCustomPurposes,
+            customLegitimateInterestPurposes: publisher.customLegitimateInterestPurposes, publisherCC: publisher.countryCode,
+            purposeOneTreatment: publisher.purposeOneTreatment, useNonStandardTexts: publisher.useNonStandardTexts,
+            publisherRestrictions: publisher.restrictions, consentScreen: configuration.consentScreen,
+            consentLanguage: configuration.consentLanguage, noticeVersion: configuration.noticeVersion,
+            adTechProviderIds: config?.adTechProviderIds ?? [], nonPersonalizedOnly: config?.nonPersonalizedOnly ?? false)
+    }
+}

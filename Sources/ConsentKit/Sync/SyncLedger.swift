@@ -1,0 +1,29 @@
+import Foundation
+
+/// The device's side of the sync: the decision the keys hold, with its place in consentd's order
+/// (its ``SyncMark``), and the one way sync changes it. The manager is the only ledger.
+///
+/// One direction: the manager publishes each decision it commits to the sync
+/// (``ConsentSync/enqueue(_:)``, then ``ConsentSync/committed(_:triggering:)``), and sync comes
+/// back through this and nothing else: it reads the mark, moves it to a copy it queued, and
+/// hands back remote decisions. What sync has to tell (failures, a pass that reached consentd)
+/// it publishes as ``SyncReport``s. Each call runs under the ledger's write lock, so a decision
+/// being committed is wholly before or after it.
+protocol SyncLedger: AnyObject, Sendable {
+    /// The held decision's mark: its consent event's, or, for a decision that has none (made
+    /// before sync, taken over from another CMP, committed while the outbox could not be
+    /// written), its time with no event id; nil without a decision.
+    func heldMark() -> SyncMark?
+
+    /// Queues the held decision for `subject` through `enqueue` as a copy (a new event id, the
+    /// decision's own time and method, ``OutboxEntry/copyOf`` its mark's event) and makes the
+    /// copy's event the keys' mark, so that its echo from consentd is recognised as this
+    /// decision: seed 002's "local is newer". Does nothing without a decision.
+    ///
+    /// - Throws: what `enqueue` throws; the mark then stays.
+    func copyHeldDecision(to subject: String, through enqueue: (OutboxEntry) throws(SyncError) -> Void) throws(SyncError)
+
+    /// Applies `remote`, a subject state from consentd, when it is newer than the held decision
+    /// by consentd's order (`collectedAt`, then event id); whether it did.
+    func apply(_ remote: SubjectState) -> Bool
+}
