@@ -1,3 +1,4 @@
+import ConsentKitFormats
 import Foundation
 
 /// One decision waiting to reach consentd.
@@ -198,7 +199,7 @@ final class Outbox {
 
     /// Moves `entry` to the dead-letter file with consentd's answer, then out of the outbox.
     func deadLetter(_ entry: OutboxEntry, status: Int, error: ConsentdErrorBody.Detail, at date: Date) throws(OutboxLogError) {
-        let line = DeadLetter(entry: entry, status: status, error: error, at: date.formatted(.iso8601))
+        let line = DeadLetter(entry: entry, status: status, error: error, at: ISO8601.format(date))
         guard let data = try? JSONEncoder().encode(line) else { return }
         try deadLetterLog.append(data)
         deadLettered += 1

@@ -1,3 +1,4 @@
+import ConsentKitFormats
 import Foundation
 import TCF
 
@@ -68,7 +69,6 @@ enum RemoteDecision {
 
     /// consentd's timestamps: ISO 8601, with or without fractional seconds.
     static func parseTimestamp(_ text: String) -> Date? {
-        (try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
-            ?? (try? Date(text, strategy: Date.ISO8601FormatStyle()))
+        ISO8601.date(text)
     }
 }
