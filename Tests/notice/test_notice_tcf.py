@@ -340,6 +340,7 @@ def test_item13_session_cookie_and_special_features(new_page, doc20):
     assert doc20["specialFeatures"]["1"]["name"] in details.inner_text()
 
 
+@pytest.mark.consentd
 def test_item14_storage_details_fetched_through_consentd_without_credentials(new_page):
     server = ns.consentd("v3-storage")
     doc = ns.build_document(vendor_list="v3-storage")
