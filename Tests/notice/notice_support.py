@@ -214,15 +214,28 @@ NOTICE_POLICY = ("default-src 'self'; img-src 'self' data: https:; connect-src '
 
 class ResourceServer:
     """ConsentKitUI's resources (Sources/ConsentKitUI/Resources) over HTTP on loopback, the
-    notice's files at /notice/ as consentd serves them (same files, same Content-Security-Policy);
-    anything else is 404."""
+    notice's files at /notice/ as consentd serves them (same files, same Content-Security-Policy),
+    and a test's own pages (`pages`: path -> HTML, e.g. a framing page; Chromium lets only pages
+    from a loopback server frame loopback ones); anything else is 404."""
 
     def __init__(self):
         folder = str(ROOT / "Sources" / "ConsentKitUI" / "Resources")
+        pages = self.pages = {}
 
         class Handler(http.server.SimpleHTTPRequestHandler):
             def __init__(self, *args, **kwargs):
                 super().__init__(*args, directory=folder, **kwargs)
+
+            def do_GET(self):
+                if self.path in pages:
+                    body = pages[self.path].encode()
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/html; charset=utf-8")
+                    self.send_header("Content-Length", str(len(body)))
+                    super().end_headers()
+                    self.wfile.write(body)
+                    return
+                super().do_GET()
 
             def end_headers(self):
                 self.send_header("Content-Security-Policy", NOTICE_POLICY)

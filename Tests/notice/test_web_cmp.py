@@ -107,6 +107,25 @@ def hold(page, pattern="**/v1/web/session"):
 
 # ------------------------------------------------------------------------------------ 8.4: the contract
 
+def test_the_start_hands_its_internals_to_the_client_once_and_no_page_script_reaches_them(new_page):
+    page = new_page()
+    open_site(page)
+    assert page.evaluate("Object.keys(window).includes('ConsentKitWebStart')") is False, "not listed among the page's globals"
+    assert page.evaluate("Object.isFrozen(window.ConsentKitWebStart)") is True
+    assert page.evaluate("Object.keys(window.ConsentKitWebStart)") == ["take"]
+    assert page.evaluate("window.ConsentKitWebStart.take()") is None, "cmp-web.js took call(), keep() and credential() already"
+    page.evaluate("() => { try { window.ConsentKitWebStart = { take: () => ({}) }; } catch (e) {} }")
+    assert page.evaluate("window.ConsentKitWebStart.take()") is None, "the hand-over cannot be replaced"
+
+
+def test_the_notice_frame_is_named_by_the_documents_texts(new_page):
+    page = new_page()
+    open_site(page)
+    english = ns.texts("en")["noticeTitle"]
+    assert page.locator("iframe").evaluate_all("fs => fs.map(f => f.title)").count(english) == 1
+    assert notice(page).locator("html").evaluate("() => document.title") == english
+
+
 def test_item26_the_stub_is_the_first_script_and_a_function_before_any_other(new_page):
     html = urllib.request.urlopen(ns.consentd().url + "/demo").read().decode()
     head = html.split("</head>")[0]
