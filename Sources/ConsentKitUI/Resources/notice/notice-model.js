@@ -6,10 +6,11 @@
  * The notice's scripts, loaded in this order by notice.html (no build step):
  *   notice-model.js   this file: validate, normalise, buildModel, initialChoices, collectChoices
  *   notice-dom.js     element and text helpers, the theme
- *   notice-layers.js  the dialog: its shell, the four TCF layers, the switches, the result
  *   notice-google.js  Google mode's three screens
+ *   notice-vendors.js layer 3, the vendor list, and each vendor's details
+ *   notice-layers.js  the dialog: its shell, the switches, the TCF layers 1, 2 and 4, the result
  *   notice.js         window.ConsentKitNotice: configure(), the messages to the host
- * Each defines one frozen object (NoticeModel, NoticeDom, NoticeLayers, NoticeGoogle); the state
+ * Each defines one frozen object (NoticeModel, NoticeDom, NoticeGoogle, NoticeVendors, NoticeLayers); the state
  * of a shown notice lives in the view configure() creates, not in the scripts.
  */
 
@@ -102,6 +103,14 @@ const NoticeModel = (function () {
   // TCF 2.2: purposes 1 and 3-6 can never rest on legitimate interest, whatever the data says.
   /** @type {Object<string, boolean>} */
   var NO_LI_PURPOSES = { 1: true, 3: true, 4: true, 5: true, 6: true };
+
+  // A switch of the notice: a native checkbox with role=switch, whose kind names the set of the
+  // choices it edits.
+  /** @type {Object<string, keyof NoticeChoiceSets>} */
+  var KIND_SET = {
+    purpose: 'purposeConsents', purposeLi: 'purposeObjections', specialFeature: 'specialFeatureOptIns',
+    vendor: 'vendorConsents', vendorLi: 'vendorObjections', atp: 'atpConsents'
+  };
 
   /** @param {any} x @returns {boolean} */
   function isObject(x) { return x !== null && typeof x === 'object' && !Array.isArray(x); }
@@ -244,7 +253,7 @@ const NoticeModel = (function () {
   }
 
   return Object.freeze({
-    PROTOCOL: PROTOCOL, NO_LI_PURPOSES: NO_LI_PURPOSES,
+    PROTOCOL: PROTOCOL, NO_LI_PURPOSES: NO_LI_PURPOSES, KIND_SET: Object.freeze(KIND_SET),
     isObject: isObject, asArray: asArray, asObject: asObject, byNumber: byNumber, sortedIds: sortedIds, httpUrl: httpUrl,
     validate: validate, normalise: normalise, buildModel: buildModel, initialChoices: initialChoices, collectChoices: collectChoices
   });
