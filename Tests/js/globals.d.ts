@@ -14,17 +14,19 @@ interface Window {
   ConsentKitWebStart: { take(): WebStart | null } | undefined;
   /** The IAB TCF v2 API. */
   __tcfapi: any;
-  /** HTMLElement.inert, newer than TypeScript 4.8's DOM library. */
 }
+/** HTMLElement.inert, newer than TypeScript 4.8's DOM library. */
 interface HTMLElement {
   inert: boolean;
 }
+/** Element.checkVisibility, newer than TypeScript 4.8's DOM library (and not in every engine). */
 interface Element {
   checkVisibility?: () => boolean;
 }
 
 /** The hand-over an app wraps cmp/tcfapi.js in (ConsentKitUI's WebViewConsent). */
 declare var consentKitAppHandOver: { payload: any, secret: string, credential?: { consentd: string, subjectId: string, subjectToken: string } } | undefined;
-/** Node's module, when a test loads a script with require(); undefined in a browser. */
+/** A CommonJS module, given only by Node's tests (Tests/js/load.js); undefined in a browser. */
 declare var module: { exports: any } | undefined;
+/** window.ConsentKitTCF, as the web CMP's scripts name it. */
 declare var ConsentKitTCF: any;
