@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
-// ConsentKit's benchmarks: the start-path benchmark `ConsentKitBench` (scripts/bench-cmp) and the
-// notice bridge's `NoticeBench` (scripts/bench-notice). A
+// ConsentKit's benchmarks: the start-path benchmark `ConsentKitBench` (scripts/bench-cmp), the
+// notice bridge's `NoticeBench` (scripts/bench-notice) and `NoticeDocuments`, which writes the
+// notice's test documents (Tests/notice). A
 // package of its own, like Fuzz/, so the SDK's package carries no benchmark executable (one that
 // uses `Process`, which iOS does not have). The Python and Lua files beside it are the other
 // benchmarks' tools (scripts/bench, consentd_load.py); see README.md.
@@ -25,6 +26,17 @@ let package = Package(
         .executableTarget(
             name: "NoticeBench",
             dependencies: [
+                .product(name: "ConsentKit", package: "ConsentKit"),
+                .product(name: "ConsentKitUI", package: "ConsentKit"),
+                .product(name: "TCF", package: "ConsentKit"),
+            ]
+        ),
+        // Notice documents built by ConsentKitUI, one per line of options, for the notice's
+        // browser tests (Tests/notice): the SDK package alone, no consentd.
+        .executableTarget(
+            name: "NoticeDocuments",
+            dependencies: [
+                .product(name: "ConsentdAPI", package: "ConsentKit"),
                 .product(name: "ConsentKit", package: "ConsentKit"),
                 .product(name: "ConsentKitUI", package: "ConsentKit"),
                 .product(name: "TCF", package: "ConsentKit"),

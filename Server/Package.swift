@@ -71,7 +71,7 @@ let package = Package(
                 .product(name: "AsyncKit", package: "async-kit"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            resources: [.copy("Resources/vendor-list"), .copy("Resources/demo"), .copy("Resources/web")]
+            resources: [.copy("Resources/vendor-list"), .copy("Resources/demo")]
         ),
         .executableTarget(
             name: "consentd",

@@ -1,7 +1,11 @@
 """Fixtures for the consent notice's browser tests: one headless Chromium per run, a fresh
-browser context per page (which lets Playwright evaluate scripts despite consentd's
-Content-Security-Policy), and documents built by ConsentKitUI's Swift builder through consentd
-(see notice_support.build_document)."""
+browser context per page (which lets Playwright evaluate scripts despite the notice's
+Content-Security-Policy), and documents built by ConsentKitUI's Swift builder, written by the
+Benchmarks package's NoticeDocuments (see notice_support.build_document).
+
+Tests of what only consentd does (the website's CMP, /demo, the storage proxy) are marked
+`consentd`; the others cannot start it (notice_support.consentd refuses), so
+`pytest Tests/notice -m "not consentd"` needs no server package build."""
 import copy
 import pathlib
 import sys
@@ -10,6 +14,17 @@ import pytest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import notice_support as ns  # noqa: E402
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "consentd: the test needs the server package's consentd (CONSENTD_BIN or its debug build)")
+
+
+@pytest.fixture(autouse=True)
+def _consentd_only_when_marked(request):
+    ns.consentd_allowed = request.node.get_closest_marker("consentd") is not None
+    yield
+    ns.consentd_allowed = True
 
 
 @pytest.fixture(scope="session")

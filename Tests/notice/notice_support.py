@@ -2,11 +2,14 @@
 
 - `require_browser()` skips the calling test module (with the reason) when headless Chromium or
   the Playwright package is missing.
+- `build_document(...)` has the Benchmarks package's NoticeDocuments (ConsentKitUI's Swift
+  builder, NoticeDocument, on consentd's demo publisher) write a document: the SDK package alone,
+  no server.
+- `notice_base_url()` is the /notice/ of a static server of ConsentKitUI's resources on loopback,
+  with consentd's Content-Security-Policy (or env NOTICE_BASE_URL).
 - `consentd()` starts the server package's consentd once per run (on GVL v3 #45, or on GVL v2
-  #224 with the official 2020 translations); `notice_base_url()` is its /notice/ (or env
-  NOTICE_BASE_URL).
-- `build_document(...)` asks that consentd for a document built by ConsentKitUI's Swift builder
-  (NoticeDocument), as the demo page does.
+  #224 with the official 2020 translations), for the tests of what only consentd does (the
+  website's CMP, /demo, the storage disclosure proxy): only tests marked `consentd` may call it.
 - `open_notice(page, doc)` loads notice.html, records the page's messages and calls configure().
 - `cmp_files()` / `CMP_STUB_URL` / `CMP_API_URL`: the CMP API scripts (Resources/cmp) as the tests'
   fake sites serve them (conftest's `site` fixture).
@@ -168,10 +171,19 @@ def disclosure_server() -> DisclosureServer:
 _servers: dict[str, Consentd] = {}
 
 
+# Whether the running test may start consentd: conftest sets it from the test's `consentd` mark,
+# so that the tests which need the server package say so, and the others cannot come to need it.
+consentd_allowed = True
+
+
 def consentd(vendor_list: str = "v3") -> Consentd:
     """The consentd serving GVL v3 #45 as bundled ("v3"); GVL v2 #224 with the official 2020
     translations, which cover it ("v2"); or GVL v3 #45 whose vendors' storage disclosures are on
-    `disclosure_server()` ("v3-storage", for consentd's proxy). Each started once per test run."""
+    `disclosure_server()` ("v3-storage", for consentd's proxy). Each started once per test run.
+    Only for tests marked `consentd`."""
+    if not consentd_allowed:
+        raise RuntimeError("this test is not marked consentd (pytest.mark.consentd), so it must not need the server package: "
+                           "build documents with build_document() and load the notice from notice_base_url()")
     if vendor_list not in _servers:
         import atexit
         import tempfile
@@ -195,9 +207,62 @@ def consentd(vendor_list: str = "v3") -> Consentd:
     return _servers[vendor_list]
 
 
+# consentd's policy for the notice's files (NoticeRoutes' assetPolicy with frame-ancestors *).
+NOTICE_POLICY = ("default-src 'self'; img-src 'self' data: https:; connect-src 'self' https:; font-src 'none'; "
+                 "object-src 'none'; frame-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors *")
+
+
+class ResourceServer:
+    """ConsentKitUI's resources (Sources/ConsentKitUI/Resources) over HTTP on loopback, the
+    notice's files at /notice/ as consentd serves them (same files, same Content-Security-Policy),
+    and a test's own pages (`pages`: path -> HTML, e.g. a framing page; Chromium lets only pages
+    from a loopback server frame loopback ones); anything else is 404."""
+
+    def __init__(self):
+        folder = str(ROOT / "Sources" / "ConsentKitUI" / "Resources")
+        pages = self.pages = {}
+
+        class Handler(http.server.SimpleHTTPRequestHandler):
+            def __init__(self, *args, **kwargs):
+                super().__init__(*args, directory=folder, **kwargs)
+
+            def do_GET(self):
+                if self.path in pages:
+                    body = pages[self.path].encode()
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/html; charset=utf-8")
+                    self.send_header("Content-Length", str(len(body)))
+                    super().end_headers()
+                    self.wfile.write(body)
+                    return
+                super().do_GET()
+
+            def end_headers(self):
+                self.send_header("Content-Security-Policy", NOTICE_POLICY)
+                self.send_header("Cache-Control", "no-store")
+                super().end_headers()
+
+            def list_directory(self, path):
+                self.send_error(404)
+
+            def log_message(self, *args):
+                pass
+
+        Handler.extensions_map = {**Handler.extensions_map, ".js": "text/javascript", ".css": "text/css"}
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{server.server_address[1]}"
+
+
+@functools.lru_cache(maxsize=1)
+def resource_server() -> ResourceServer:
+    return ResourceServer()
+
+
 def notice_base_url() -> str:
-    """The URL of the folder holding notice.html (ends with '/'): consentd's /notice/, or NOTICE_BASE_URL."""
-    base = os.environ.get("NOTICE_BASE_URL") or consentd().url + "/notice/"
+    """The URL of the folder holding notice.html (ends with '/'): the resource server's /notice/,
+    or NOTICE_BASE_URL."""
+    base = os.environ.get("NOTICE_BASE_URL") or resource_server().url + "/notice/"
     return base if base.endswith("/") else base + "/"
 
 
@@ -209,6 +274,70 @@ def notice_origin() -> str:
 
 
 # ------------------------------------------------------------------------------------ documents
+
+class NoticeDocuments:
+    """The Benchmarks package's NoticeDocuments on one vendor list, running for the whole test run:
+    one line of options in, one document out."""
+
+    def __init__(self, *arguments: str):
+        import subprocess
+
+        self.lock = threading.Lock()
+        self.process = subprocess.Popen([notice_documents_binary(), *arguments], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, text=True, encoding="utf-8")
+
+    def write(self, options: dict) -> dict:
+        with self.lock:
+            self.process.stdin.write(json.dumps(options) + "\n")
+            self.process.stdin.flush()
+            line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError(f"NoticeDocuments ended (status {self.process.poll()}) before answering {options}")
+        answer = json.loads(line)
+        if "error" in answer and "protocol" not in answer:
+            raise AssertionError(f"NoticeDocuments refused {options}: {answer['error']}")
+        return answer
+
+    def stop(self) -> None:
+        self.process.stdin.close()
+        self.process.wait(timeout=10)
+
+
+def notice_documents_binary() -> str:
+    """NOTICE_DOCUMENTS_BIN, else the Benchmarks package's debug build (scripts/test builds it)."""
+    import subprocess
+
+    if os.environ.get("NOTICE_DOCUMENTS_BIN"):
+        return os.environ["NOTICE_DOCUMENTS_BIN"]
+    folder = subprocess.run(["swift", "build", "--package-path", str(ROOT / "Benchmarks"), "--show-bin-path"],
+                            capture_output=True, text=True, check=True).stdout.strip()
+    binary = os.path.join(folder, "NoticeDocuments")
+    if not os.path.exists(binary):
+        raise RuntimeError(f"{binary} is missing: run `swift build --package-path Benchmarks --product NoticeDocuments` first (scripts/test does)")
+    return binary
+
+
+_writers: dict[str, NoticeDocuments] = {}
+
+
+def document_writer(vendor_list: str = "v3") -> NoticeDocuments:
+    """The NoticeDocuments writing documents on GVL v3 #45 ("v3") or on GVL v2 #224 with the
+    official 2020 translations ("v2"), as the consentd of the same name would."""
+    if vendor_list not in _writers:
+        import atexit
+
+        if vendor_list == "v3":
+            arguments = ["--vendor-list", str(GVL_PATH)]
+        elif vendor_list == "v2":
+            arguments = ["--vendor-list", str(ROOT / "Fixtures" / "gvl" / "gvl-v2_vendor-list-v224_2023-11-16.json"),
+                         "--translations", str(TRANSLATIONS_DIR)]
+        else:
+            raise ValueError(f"no vendor list {vendor_list!r} for documents")
+        writer = NoticeDocuments(*arguments)
+        _writers[vendor_list] = writer
+        atexit.register(writer.stop)
+    return _writers[vendor_list]
+
 
 @functools.lru_cache(maxsize=1)
 def gvl() -> dict:
@@ -245,8 +374,8 @@ def translation(language: str) -> dict | None:
 def build_document(language: str = "en", vendor_count: int | None = 20, mode: str = "tcf",
                    vendor_list: str | None = None, reopen: bool = False, tc_string: str | None = None,
                    **overrides) -> dict:
-    """A document built by ConsentKitUI's Swift builder (NoticeDocument), as consentd's /demo
-    asks for it: the demo publisher ("Example News", notice version 3, three Google ad-tech
+    """A document built by ConsentKitUI's Swift builder (NoticeDocument), written by the
+    Benchmarks package's NoticeDocuments with the options consentd's /demo takes: the demo publisher ("Example News", notice version 3, three Google ad-tech
     providers) with 20 vendors (Google among them) or all 813 of GVL v3 #45 (`vendor_count`
     None), in `language` where the list's official translation covers it (`vendor_list` "v2": GVL
     v2 #224, which the 2020 translations cover), else in English with `languageFallback`.
@@ -254,7 +383,8 @@ def build_document(language: str = "en", vendor_count: int | None = 20, mode: st
     builder). By default a TCF document in a language other than English comes from the v2
     consentd, so that the official translation covers its list.
 
-    Storage disclosure URLs point at consentd's proxy, relative to its origin (the page's)."""
+    Storage disclosure URLs point at consentd's proxy, relative to its origin (the page's); the
+    "v3-storage" list gives the documents of "v3" (only consentd's proxy differs)."""
     if vendor_list is None:
         vendor_list = "v2" if language != "en" and mode == "tcf" else "v3"
     options = {"mode": mode, "language": language, "vendors": "all" if vendor_count is None else "20", "reopen": reopen}
@@ -262,7 +392,7 @@ def build_document(language: str = "en", vendor_count: int | None = 20, mode: st
         options["adFree"] = bool(overrides["adFree"].get("offered"))
     if tc_string:
         options["tcString"] = tc_string
-    doc = consentd(vendor_list).post("/demo/document", options)
+    doc = document_writer("v3" if vendor_list == "v3-storage" else vendor_list).write(options)
     doc.update(overrides)
     return doc
 

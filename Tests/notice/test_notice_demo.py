@@ -3,7 +3,8 @@ the result checked and decided by ConsentKitUI in consentd, stored as a consent 
 string read back by ConsentKit's own decoder (the `decoded` field of consentd's answer).
 
 Items 18-20 and 25 of section 8, Google's three choices, reopening with the present choices, and
-the language rule (official translations whole, else English whole, saying so)."""
+the language rule (official translations whole, else English whole, saying so). Needs consentd
+(marked `consentd`): the server package's build, or CONSENTD_BIN."""
 import re
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 import notice_support as ns
 
 ns.require_browser()
+pytestmark = pytest.mark.consentd
 
 
 def open_demo(new_page, mode="tcf", language="en", vendors="20", ad_free=False, vendor_list="v3"):

@@ -340,6 +340,7 @@ def test_item13_session_cookie_and_special_features(new_page, doc20):
     assert doc20["specialFeatures"]["1"]["name"] in details.inner_text()
 
 
+@pytest.mark.consentd
 def test_item14_storage_details_fetched_through_consentd_without_credentials(new_page):
     server = ns.consentd("v3-storage")
     doc = ns.build_document(vendor_list="v3-storage")
@@ -585,6 +586,29 @@ def test_item43_parent_post_message_when_framed(new_page, doc20):
     page.wait_for_function("window.__parentMessages.length >= 2")
     got = page.evaluate("window.__parentMessages")
     assert [m["type"] for m in got] == ["ready", "result"] and got[-1]["action"] == "acceptAll"
+
+
+def test_item43_configured_by_a_message_it_answers_that_origin(new_page, doc20):
+    # A website's CMP (another origin) configures the framed notice by message; its answers go
+    # back to that origin (the configure message's), not to any.
+    page = new_page()
+    parent_html = f"""<!doctype html><html><body><script>window.__parentMessages = [];
+        window.addEventListener('message', e => window.__parentMessages.push({{origin: e.origin, data: e.data}}));</script>
+        <iframe id="f" src="{ns.notice_base_url()}notice.html" style="width:390px;height:700px"></iframe></body></html>"""
+    # Another origin on loopback (Chromium keeps other origins from framing loopback ones): the
+    # resource server under the name localhost.
+    ns.resource_server().pages["/__test-configure-parent.html"] = parent_html
+    parent = ns.resource_server().url.replace("127.0.0.1", "localhost") + "/__test-configure-parent.html"
+    page.goto(parent)
+    page.frame_locator("#f").locator("#ck-root").wait_for(state="attached")
+    page.evaluate("d => document.getElementById('f').contentWindow.postMessage({protocol: 1, type: 'configure', document: d}, '*')", doc20)
+    page.frame_locator("#f").locator('.ck-footer [data-action="acceptAll"]').click()
+    page.wait_for_function("window.__parentMessages.length >= 2")
+    got = page.evaluate("window.__parentMessages")
+    assert [m["data"]["type"] for m in got] == ["ready", "result"] and got[-1]["data"]["action"] == "acceptAll"
+    assert {m["origin"] for m in got} == {ns.notice_origin()}
+    child = next(f for f in page.frames if f.url.endswith("notice.html"))
+    assert child.evaluate("document.title") == doc20["texts"]["noticeTitle"]
 
 
 def _broken(doc, change):

@@ -4,7 +4,8 @@ on a second loopback origin. Items 26-42 of docs' section 8 (the __tcfapi contra
 checked against what consentd and ConsentKit's own decoder (`consent decode --json`) say.
 
 The API's contract in isolation (queue order, versions, listeners, postMessage forms, the injected
-mode) is tested on pages without a server in test_tcfapi.py; this file proves it on the product."""
+mode) is tested on pages without a server in test_tcfapi.py; this file proves it on the product.
+It needs consentd (marked `consentd`): the server package's build, or CONSENTD_BIN."""
 from __future__ import annotations
 
 import json
@@ -17,7 +18,11 @@ import pytest
 
 import notice_support as ns
 
+pytestmark = pytest.mark.consentd
+
 EEA = "region=eea"
+# The notice's frame, named by the document's texts (noticeTitle; the demo's documents are English).
+NOTICE_FRAME = 'iframe[title="Privacy settings"]'
 
 
 # ------------------------------------------------------------------------------------ helpers
@@ -55,7 +60,7 @@ def first(page, command, version=2, parameter=None, **kw):
 
 
 def notice(page):
-    return page.frame_locator("iframe[title=Privacy]")
+    return page.frame_locator(NOTICE_FRAME)
 
 
 def click_notice(page, action):
@@ -101,6 +106,25 @@ def hold(page, pattern="**/v1/web/session"):
 
 
 # ------------------------------------------------------------------------------------ 8.4: the contract
+
+def test_the_start_hands_its_internals_to_the_client_once_and_no_page_script_reaches_them(new_page):
+    page = new_page()
+    open_site(page)
+    assert page.evaluate("Object.keys(window).includes('ConsentKitWebStart')") is False, "not listed among the page's globals"
+    assert page.evaluate("Object.isFrozen(window.ConsentKitWebStart)") is True
+    assert page.evaluate("Object.keys(window.ConsentKitWebStart)") == ["take"]
+    assert page.evaluate("window.ConsentKitWebStart.take()") is None, "cmp-web.js took call(), keep() and credential() already"
+    page.evaluate("() => { try { window.ConsentKitWebStart = { take: () => ({}) }; } catch (e) {} }")
+    assert page.evaluate("window.ConsentKitWebStart.take()") is None, "the hand-over cannot be replaced"
+
+
+def test_the_notice_frame_is_named_by_the_documents_texts(new_page):
+    page = new_page()
+    open_site(page)
+    english = ns.texts("en")["noticeTitle"]
+    assert page.locator("iframe").evaluate_all("fs => fs.map(f => f.title)").count(english) == 1
+    assert notice(page).locator("html").evaluate("() => document.title") == english
+
 
 def test_item26_the_stub_is_the_first_script_and_a_function_before_any_other(new_page):
     html = urllib.request.urlopen(ns.consentd().url + "/demo").read().decode()
@@ -259,7 +283,7 @@ def test_item35_gdpr_not_applying_gives_no_string_and_no_notice(new_page):
     data, ok = first(page, "getTCData")
     assert ok and data["gdprApplies"] is False and "tcString" not in data
     assert first(page, "ping")[0]["displayStatus"] == "disabled"
-    assert page.locator("iframe[title=Privacy]").count() == 0
+    assert page.locator(NOTICE_FRAME).count() == 0
 
 
 def test_item36_versions_unknown_commands_and_bad_parameters_are_refused(new_page):
@@ -458,7 +482,7 @@ def test_the_site_works_under_its_content_security_policy(browser):
         page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
         page.on("pageerror", lambda e: problems.append(str(e)))
         page.goto(ns.consentd().url + "/demo?" + EEA)
-        overlay = page.locator("iframe[title=Privacy]")
+        overlay = page.locator(NOTICE_FRAME)
         notice(page).locator("[data-action=acceptAll]").first.wait_for()
         box = overlay.bounding_box()
         assert box["width"] == 1024 and box["height"] == 768, "the notice covers the page"
@@ -543,7 +567,7 @@ def test_m4_a_page_script_calling_fromApp_without_the_secret_changes_nothing_and
     assert page.evaluate(FORGE, accepted) == ["refused", "refused"]
     page.wait_for_timeout(500)
     assert recorded == [], "nothing was sent to consentd"
-    assert page.locator("iframe[title=Privacy]").count() == 1, "the visitor is still asked"
+    assert page.locator(NOTICE_FRAME).count() == 1, "the visitor is still asked"
     data, ok = first(page, "getTCData")
     assert ok and data["eventStatus"] == "cmpuishown" and true_ids(data["purpose"]["consents"]) == []
     assert cookie(page) is None

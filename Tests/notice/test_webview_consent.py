@@ -5,7 +5,8 @@ a page running ConsentKit's web CMP (consentd's /demo); the URL parameters; and 
 against ConsentKit's decoder on 200 real-world TC strings set as the app's stored consent.
 
 Playwright's add_init_script runs the script before the page's own scripts, in the main frame and
-its frames; WKUserScript(forMainFrameOnly: true) is the app's equivalent."""
+its frames; WKUserScript(forMainFrameOnly: true) is the app's equivalent. Needs consentd and the
+`consent` tool (marked `consentd`): the server package's build, or CONSENTD_BIN."""
 from __future__ import annotations
 
 import json
@@ -17,6 +18,8 @@ import urllib.request
 import pytest
 
 import notice_support as ns
+
+pytestmark = pytest.mark.consentd
 
 ARTICLE = "http://app-content.test/article"
 
@@ -181,7 +184,7 @@ def test_on_a_page_running_consentkit_s_web_cmp_the_app_s_choice_is_adopted_and_
     page.goto(ns.consentd().url + "/demo?region=eea")
     page.wait_for_function("() => window.demoTimings && window.demoTimings.firstStatus !== null")
     assert page.evaluate("() => window.demoTimings.firstStatus") == "tcloaded", "the user is not asked again"
-    assert page.locator("iframe[title=Privacy]").count() == 0
+    assert page.locator('iframe[title="Privacy settings"]').count() == 0
     stored = [c["value"] for c in page.context.cookies() if c["name"] == "euconsent-v2"]
     assert stored == [tc]
     page.wait_for_function("() => document.getElementById('event').textContent.includes('(sync)')")

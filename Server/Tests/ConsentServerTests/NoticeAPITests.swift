@@ -1,5 +1,6 @@
 @testable import ConsentServer
 import CompressNIO
+import ConsentKitUI
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -33,6 +34,27 @@ struct NoticeAPITests {
             #expect(try await client.send(.get, "/notice/../Package.swift").status == .notFound)
             #expect(try await client.send(.get, "/notice/texts").status == .notFound)
         }
+    }
+
+    @Test("every file notice.html links, its style and each of its scripts, is served as ConsentKitUI ships it")
+    func linkedNoticeFiles() async throws {
+        let folder = try #require(NoticeResources.directory)
+        let linked = NoticeAssets.linkedFiles(of: try Data(contentsOf: folder.appendingPathComponent("notice.html")))
+        #expect(linked.first == "notice.css" && linked.contains("notice-model.js") && linked.last == "notice.js", "\(linked)")
+        let server = try await TestServer.make()
+        try await server.test { client async throws in
+            for file in linked {
+                let response = try await client.send(.get, "/notice/\(file)")
+                #expect(response.status == .ok, "\(file)")
+                #expect(Data(response.body.readableBytesView) == (try Data(contentsOf: folder.appendingPathComponent(file))), "\(file)")
+            }
+        }
+    }
+
+    @Test("a page's links to its own folder are read from src and href; URLs with a scheme, absolute paths and fragments are not")
+    func linkedFilesOfAPage() {
+        let html = Data(##"<link rel="icon" href="data:,"><link href="a.css"><a href="#top"></a><img src="/x.png"><script src="b.js"></script><script src="https://cdn.example/c.js"></script><script src="b.js"></script>"##.utf8)
+        #expect(NoticeAssets.linkedFiles(of: html) == ["a.css", "b.js"], "in the order of the page, each once")
     }
 
     @Test("the demo builds the notice's document with ConsentKitUI: 20 vendors or all 813, Google's form")

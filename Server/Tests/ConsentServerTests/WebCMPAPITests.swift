@@ -1,5 +1,6 @@
 @testable import ConsentServer
 import ConsentKit
+import ConsentKitUI
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -31,13 +32,18 @@ struct WebCMPAPITests {
             #expect(stub.status == .ok && stub.headers[.contentType]?.hasPrefix("text/javascript") == true)
             #expect(stub.headers[.crossOriginResourcePolicy] == "cross-origin")
             let text = String(buffer: stub.body)
-            #expect(text.contains("__tcfapiLocator") && text.contains("window.ConsentKitWebStart =") && !text.contains("window.ConsentKitWeb ="))
-            #expect(try #require(text.range(of: "__tcfapiLocator")).lowerBound < text.range(of: "window.ConsentKitWebStart =")!.lowerBound,
+            #expect(text.contains("__tcfapiLocator") && text.contains("Object.defineProperty(window, 'ConsentKitWebStart'") && !text.contains("window.ConsentKitWeb ="))
+            #expect(try #require(text.range(of: "__tcfapiLocator")).lowerBound < text.range(of: "Object.defineProperty(window, 'ConsentKitWebStart'")!.lowerBound,
                     "the stub comes first: __tcfapi is a function before anything else runs")
             let cmp = String(buffer: try await client.send(.get, "/cmp/cmp.js").body)
-            let api = try #require(cmp.range(of: "window.ConsentKitTCF")), start = try #require(cmp.range(of: "window.ConsentKitWebStart ="))
+            let api = try #require(cmp.range(of: "window.ConsentKitTCF")), start = try #require(cmp.range(of: "Object.defineProperty(window, 'ConsentKitWebStart'"))
             let web = try #require(cmp.range(of: "window.ConsentKitWeb ="))
             #expect(api.lowerBound < start.lowerBound && start.lowerBound < web.lowerBound, "the API comes first: the client installs it")
+            // All of it is ConsentKitUI's cmp/ folder: the API, the stub and the website's scripts (web/).
+            let folder = try #require(NoticeResources.cmpDirectory)
+            func source(_ name: String) throws -> String { try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8) + "\n" }
+            #expect(text == (try source("tcfapi-stub.js") + source("web/cmp-start.js")))
+            #expect(cmp == (try source("tcfapi.js") + source("web/cmp-start.js") + source("web/cmp-web.js")))
             #expect(try await client.send(.get, "/cmp/nothing.js").status == .notFound)
         }
     }

@@ -1,12 +1,16 @@
 import ConsentKitUI
 import Foundation
 
-/// The files consentd serves for the web: the consent notice (`notice.html`, `notice.css`,
-/// `notice.js`, from ConsentKitUI, the same files an app shows in its web view) under
-/// `/notice/`, the web CMP under `/cmp/` (`stub.js`: ConsentKitUI's `tcfapi-stub.js`, then this
-/// package's `web/cmp-start.js`, which opens the page view's session early; `cmp.js`:
-/// ConsentKitUI's `tcfapi.js`, `cmp-start.js` again and `web/cmp-web.js`, the page's client of
-/// consentd), and the demo under `/demo/`. Read once at start, each with its ETag and gzip copy.
+/// The files consentd serves for the web, read once at start, each with its ETag and gzip copy:
+/// - under `/notice/`, the consent notice from ConsentKitUI (the same files an app shows in its
+///   web view): `notice.html` and every file it links (its style and scripts);
+/// - under `/cmp/`, the web CMP, all of it ConsentKitUI's `cmp/` folder: `stub.js` is
+///   `tcfapi-stub.js` then `web/cmp-start.js` (which opens the page view's session early);
+///   `cmp.js` is `tcfapi.js`, `web/cmp-start.js` again and `web/cmp-web.js` (the page's client of
+///   consentd);
+/// - under `/demo/`, this package's demo site and notice playground.
+///
+/// A file missing from a bundle stops consentd at start (``MissingFile``), never a request later.
 struct NoticeAssets: Sendable {
     /// The notice's files by name.
     let notice: [String: ServedDocument]
@@ -16,31 +20,77 @@ struct NoticeAssets: Sendable {
     /// (`frame.html`, `frame.js`) and the notice playground (`playground.html`, `.css`, `.js`).
     let demo: [String: ServedDocument]
 
-    /// Reads the files.
+    /// A file consentd serves is not where it is read from.
+    struct MissingFile: Error, CustomStringConvertible {
+        /// The file's name, or the folder's when the whole folder is missing.
+        let name: String
+        /// Where it was looked for.
+        let folder: String
+
+        var description: String { "consentd cannot start: \(name) is missing from \(folder)" }
+    }
+
+    /// The demo's files.
+    static let demoFiles = ["site.html", "site.css", "site.js", "frame.html", "frame.js", "playground.html", "playground.css", "playground.js"]
+
+    /// Reads the files; throws ``MissingFile`` for the first one missing.
     static func load() throws -> NoticeAssets {
-        guard let noticeDirectory = NoticeResources.directory, let cmpDirectory = NoticeResources.cmpDirectory else {
-            throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "ConsentKitUI's notice files are missing"])
+        guard let noticeDirectory = NoticeResources.directory else {
+            throw MissingFile(name: "notice/", folder: "ConsentKitUI's resources")
         }
-        guard let demoDirectory = Bundle.module.url(forResource: "demo", withExtension: nil),
-              let webDirectory = Bundle.module.url(forResource: "web", withExtension: nil) else {
-            throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "the bundled demo or web CMP files are missing"])
+        guard let cmpDirectory = NoticeResources.cmpDirectory else {
+            throw MissingFile(name: "cmp/", folder: "ConsentKitUI's resources")
         }
-        func script(_ name: String, in directory: URL) throws -> Data {
-            try Data(contentsOf: directory.appendingPathComponent(name)) + Data("\n".utf8)
+        guard let demoDirectory = Bundle.module.url(forResource: "demo", withExtension: nil) else {
+            throw MissingFile(name: "demo/", folder: "ConsentServer's resources")
         }
-        let start = try script("cmp-start.js", in: webDirectory)
+        let start = try script("web/cmp-start.js", in: cmpDirectory)
         return NoticeAssets(
-            notice: try files(["notice.html", "notice.css", "notice.js"], in: noticeDirectory),
+            notice: try files(["notice.html"] + linkedFiles(of: read("notice.html", in: noticeDirectory)), in: noticeDirectory),
             cmp: [
                 "stub.js": ServedDocument(body: try script("tcfapi-stub.js", in: cmpDirectory) + start, contentType: javaScript),
                 "cmp.js": ServedDocument(
-                    body: try script("tcfapi.js", in: cmpDirectory) + start + script("cmp-web.js", in: webDirectory), contentType: javaScript),
+                    body: try script("tcfapi.js", in: cmpDirectory) + start + script("web/cmp-web.js", in: cmpDirectory),
+                    contentType: javaScript),
             ],
-            demo: try files(["site.html", "site.css", "site.js", "frame.html", "frame.js", "playground.html", "playground.css", "playground.js"],
-                            in: demoDirectory))
+            demo: try files(demoFiles, in: demoDirectory))
+    }
+
+    /// The files of its own folder a page links (`src="…"` and `href="…"` that are neither URLs
+    /// with a scheme nor absolute paths), in order.
+    static func linkedFiles(of html: Data) -> [String] {
+        let text = String(decoding: html, as: UTF8.self)
+        var found: [(position: String.Index, name: String)] = []
+        for attribute in ["src=\"", "href=\""] {
+            var rest = text[...]
+            while let match = rest.range(of: attribute) {
+                rest = rest[match.upperBound...]
+                guard let end = rest.firstIndex(of: "\"") else { break }
+                let value = String(rest[..<end])
+                if !value.isEmpty, !value.contains(":"), !value.hasPrefix("/"), !value.hasPrefix("#") {
+                    found.append((match.lowerBound, value))
+                }
+            }
+        }
+        var names: [String] = []
+        for (_, name) in found.sorted(by: { $0.position < $1.position }) where !names.contains(name) {
+            names.append(name)
+        }
+        return names
     }
 
     private static let javaScript = "text/javascript; charset=utf-8"
+
+    private static func read(_ name: String, in directory: URL) throws -> Data {
+        let url = directory.appendingPathComponent(name)
+        guard FileManager.default.fileExists(atPath: url.path) else { throw MissingFile(name: name, folder: directory.path) }
+        return try Data(contentsOf: url)
+    }
+
+    /// A script to concatenate with others: its text and a line break.
+    private static func script(_ name: String, in directory: URL) throws -> Data {
+        try read(name, in: directory) + Data("\n".utf8)
+    }
 
     private static func files(_ names: [String], in directory: URL) throws -> [String: ServedDocument] {
         var served: [String: ServedDocument] = [:]
@@ -50,7 +100,7 @@ struct NoticeAssets: Sendable {
             case "css": "text/css; charset=utf-8"
             default: javaScript
             }
-            served[name] = ServedDocument(body: try Data(contentsOf: directory.appendingPathComponent(name)), contentType: type)
+            served[name] = ServedDocument(body: try read(name, in: directory), contentType: type)
         }
         return served
     }

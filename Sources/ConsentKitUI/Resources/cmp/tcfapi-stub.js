@@ -1,3 +1,4 @@
+// @ts-check
 /* ConsentKit __tcfapi stub (IAB TCF CMP API v2). Load it as the first script in <head>, before
  * anything that calls __tcfapi; tcfapi.js (ConsentKitTCF.install) replaces it later.
  *
@@ -33,7 +34,8 @@
     if (!arguments.length) return queue;
     if (command === 'setGdprApplies') {
       var ok = isVersion2(version) && typeof parameter === 'boolean';
-      if (ok) stub.gdprApplies = gdprApplies = parameter;
+      // Read by the CMP that takes over (tcfapi.js's install()).
+      if (ok) /** @type {any} */ (stub).gdprApplies = gdprApplies = parameter;
       if (typeof callback === 'function') callback(ok ? 'set' : null, ok);
       return;
     }
@@ -52,7 +54,7 @@
 
   // Another CMP is present when this window or one above it has a child frame named so.
   function locatorAbove() {
-    for (var w = window; ; w = w.parent) {
+    for (var w = /** @type {Window} */ (window); ; w = w.parent) {
       try { if (w.frames[LOCATOR]) return true; } catch (e) { /* unreadable: look further up */ }
       if (w === w.parent) return false;
     }

@@ -1,3 +1,4 @@
+// @ts-check
 /* ConsentKit __tcfapi: the IAB TCF CMP API v2 on the CMP's state (the stub is tcfapi-stub.js).
  *
  * window.ConsentKitTCF:
@@ -52,6 +53,29 @@
  * commands, get (null, false).
  * A callback that is not a function throws a TypeError. Every answer but getVendorList's is given
  * synchronously, and each callback gets its own copy of the data.
+ *
+ * Its pure helpers (bitString, restrictionStrings, vendorListVersionOf) are exported to Node when
+ * the file is loaded there (Tests/js/tcfapi.test.js); a browser has no `module`.
+ */
+
+/**
+ * A TCF id map as the CMP API gives it: {'1': true, '2': false, ...}.
+ * @typedef {Object<string, boolean>} TCFIdMap
+ */
+/**
+ * The CMP API's TCData (IAB TCF v2 CMP API): the fields ConsentKit's Swift code builds, with the
+ * call's eventStatus, cmpStatus and listenerId added by this file.
+ * @typedef {{
+ *   gdprApplies: boolean, tcString?: string, addtlConsent?: string, tcfPolicyVersion?: number,
+ *   cmpId?: number, cmpVersion?: number, eventStatus?: string, cmpStatus?: string, listenerId?: number,
+ *   isServiceSpecific?: boolean, useNonStandardTexts?: boolean, publisherCC?: string, purposeOneTreatment?: boolean,
+ *   purpose?: { consents: TCFIdMap, legitimateInterests: TCFIdMap },
+ *   vendor?: { consents: TCFIdMap, legitimateInterests: TCFIdMap, disclosedVendors?: TCFIdMap },
+ *   specialFeatureOptins?: TCFIdMap,
+ *   publisher?: { consents: TCFIdMap, legitimateInterests: TCFIdMap,
+ *     customPurpose?: { consents: TCFIdMap, legitimateInterests: TCFIdMap },
+ *     restrictions?: Object<string, Object<string, number>> }
+ * }} TCData
  */
 (function () {
   'use strict';
@@ -101,6 +125,7 @@
   var MAX_ID = 65535;
   // {'1': true, '3': true} -> '101': character n is id n+1, up to the highest id set, as the
   // IABTCF_* in-app keys (ConsentKit's BinaryString).
+  /** @param {any} map @returns {string} */
   function bitString(map) {
     var max = 0, k, id, chars = [];
     if (!isObject(map)) return '';
@@ -110,8 +135,11 @@
   }
   // restrictions {'2': {'8': 1}} -> {'2': '_______1'}: per purpose 1-24, one character per vendor
   // up to the highest restricted one, '_' for none, as IABTCF_PublisherRestrictions{ID}.
+  /** @param {any} restrictions @returns {Object<string, string>} */
   function restrictionStrings(restrictions) {
-    var out = {}, p, v, purpose, types, max, chars;
+    /** @type {Object<string, string>} */
+    var out = {};
+    var p, v, purpose, types, max, chars;
     function isType(t) { return t === 0 || t === 1 || t === 2; }
     for (p in isObject(restrictions) ? restrictions : {}) {
       purpose = Number(p);
@@ -131,6 +159,7 @@
   // The VendorListVersion of a TC string's core segment: 12 bits from bit 120 (after Version 6,
   // Created 36, LastUpdated 36, CmpId 12, CmpVersion 12, ConsentScreen 6, ConsentLanguage 12).
   var BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+  /** @param {any} tcString @returns {number | undefined} */
   function vendorListVersionOf(tcString) {
     if (typeof tcString !== 'string') return undefined;
     var core = tcString.split('.')[0], value = 0, six;
@@ -146,7 +175,7 @@
   /* ---------------------------------------------------------------- frames */
 
   function locatorAbove() {
-    for (var w = window; ; w = w.parent) {
+    for (var w = /** @type {Window} */ (window); ; w = w.parent) {
       try { if (w.frames[LOCATOR]) return true; } catch (e) { /* unreadable: look further up */ }
       if (w === w.parent) return false;
     }
@@ -176,7 +205,7 @@
       if (!call || typeof call !== 'object' || !source) return;
       api(call.command, call.version, function (returnValue, success) {
         var reply = { __tcfapiReturn: { returnValue: returnValue, success: success, callId: call.callId } };
-        source.postMessage(asString ? JSON.stringify(reply) : reply, '*');
+        /** @type {Window} */ (source).postMessage(asString ? JSON.stringify(reply) : reply, '*');
       }, call.parameter);
     }, false);
   }
@@ -338,7 +367,7 @@
     }
     page = createCmp({ cmpId: options.cmpId, cmpVersion: options.cmpVersion, gvlVersion: options.gvlVersion,
       tcfPolicyVersion: options.tcfPolicyVersion, vendorList: options.vendorList, gdprApplies: declared }, false);
-    var api = page.api;
+    var api = /** @type {any} */ (page.api);
     // One listener per window serves whatever __tcfapi is current: the stub's, or ours.
     if (!(typeof previous === 'function' && previous.consentKitListener === true)) {
       listen(function () { return typeof window.__tcfapi === 'function' ? window.__tcfapi : null; });
@@ -398,7 +427,7 @@
       appDecided = true;
       if (window.__tcfapi == null && !locatorAbove()) {
         app = createCmp({}, true);
-        var api = app.api;
+        var api = /** @type {any} */ (app.api);
         api.consentKitInjected = true;
         // Plain assignment, so that the page's own stub or CMP can replace it; from then on this
         // listener stays silent and the locator is theirs to make.
@@ -434,11 +463,16 @@
     return nativeFetch(consentd + '/v1/web/choices', init).then(function (response) {
       return response.json().then(function (json) {
         if (response.ok) return json;
-        var error = new Error(json && json.error ? json.error.code + ': ' + json.error.message : 'HTTP ' + response.status);
+        var error = /** @type {Error & { status?: number }} */ (new Error(json && json.error ? json.error.code + ': ' + json.error.message : 'HTTP ' + response.status));
         error.status = response.status;
         throw error;
       });
     });
+  }
+
+  // For Node's tests only (a browser has no module): the pure helpers.
+  if (typeof module === 'object' && module && module.exports) {
+    module.exports = { bitString: bitString, restrictionStrings: restrictionStrings, vendorListVersionOf: vendorListVersionOf };
   }
 
   var api = {

@@ -1,6 +1,7 @@
+// @ts-check
 /* ConsentKit web CMP: the page's client of consentd, served as the last part of /cmp/cmp.js (the
- * first is the CMP API, ConsentKitUI's tcfapi.js, then cmp-start.js). A website includes, first
- * in <head>:
+ * first is the CMP API, ConsentKitUI's cmp/tcfapi.js, then cmp/web/cmp-start.js, whose internals
+ * this takes once through ConsentKitWebStart.take()). A website includes, first in <head>:
  *
  *   <script src="https://CONSENTD/cmp/stub.js" data-key="ck_pub_..."></script>
  *   <script src="https://CONSENTD/cmp/cmp.js" async></script>
@@ -37,8 +38,8 @@
 (function () {
   'use strict';
 
-  var start = window.ConsentKitWebStart;
   if (window.ConsentKitWeb || !window.ConsentKitTCF) return;
+  var start = window.ConsentKitWebStart ? window.ConsentKitWebStart.take() : null;
   if (!start) {
     // No tag carried a key: vendors must read "error", never a guess.
     if (window.console) console.error('ConsentKit web CMP: no data-key on the stub.js or cmp.js tag');
@@ -136,11 +137,17 @@
     if (document.body) run(); else document.addEventListener('DOMContentLoaded', run);
   }
 
+  function noticeTitle(documentObject) {
+    var texts = documentObject && documentObject.texts;
+    return texts && typeof texts.noticeTitle === 'string' ? texts.noticeTitle : '';
+  }
+
   function openNotice(documentObject, reopen) {
     whenBody(function () {
       closeNotice();
       var frame = document.createElement('iframe');
-      frame.title = 'Privacy';
+      // The notice's own title, in the notice's language.
+      frame.title = noticeTitle(documentObject);
       // Through the CSSOM: a site whose Content-Security-Policy refuses inline styles refuses a style attribute.
       var css = { position: 'fixed', top: '0', left: '0', width: '100%', height: '100%', border: '0', margin: '0', padding: '0',
         zIndex: '2147483647', colorScheme: 'normal' };

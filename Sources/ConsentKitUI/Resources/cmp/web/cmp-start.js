@@ -1,17 +1,35 @@
+// @ts-check
 /* ConsentKit web CMP, its start: served at the end of /cmp/stub.js and again inside /cmp/cmp.js
  * (whichever runs first with the site's configuration does the work; see cmp-web.js for the tags).
+ * consentd serves it from ConsentKitUI's resources (cmp/web/), beside the CMP API (cmp/tcfapi.js).
  *
  * It reads the site's configuration from its own tag (data-key and the other data-* attributes),
  * what this browser keeps (the TC string, the subject), and asks consentd for the page view at
  * once (POST /v1/web/session). From stub.js, that is while the page is still being parsed: an
  * async cmp.js often runs only at DOMContentLoaded, and then finds consentd's answer waiting
- * instead of starting the round trip. cmp-web.js takes the answer, and these helpers, from
- * window.ConsentKitWebStart.
+ * instead of starting the round trip. cmp-web.js takes the answer, and these helpers, once:
+ * window.ConsentKitWebStart is a frozen, non-enumerable, non-replaceable object whose only member,
+ * take(), hands them over to the first caller (cmp-web.js) and null after that, so no later page
+ * script reaches call(), keep() or credential() through it.
  */
+/**
+ * What cmp-start.js hands over to cmp-web.js (once, through ConsentKitWebStart.take()).
+ * @typedef {{
+ *   base: string, config: DOMStringMap, language: string, STRING: string, AC: string,
+ *   load: (name: string) => string | null, keep: (name: string, value: string | null) => void,
+ *   keepSubject: (value: { subjectId: string, subjectToken: string } | null) => void,
+ *   credential: () => { credential: string, subjectId?: string, stored?: boolean },
+ *   call: (path: string, body: Object<string, any>) => Promise<any>,
+ *   session: (reopen: boolean, tcString: string | null, addtlConsent: string | null) => Promise<any>,
+ *   fromApp: (app: any, tcString: string | null) => boolean, appConsent: () => any,
+ *   early: { tcString: string | null, addtlConsent: string | null, answer: Promise<any> } | null
+ * }} WebStart
+ */
+
 (function () {
   'use strict';
 
-  var script = document.currentScript;
+  var script = /** @type {HTMLScriptElement | null} */ (document.currentScript);
   if (window.ConsentKitWebStart || !script || !script.dataset.key) return;
   var base = new URL(script.src, location.href).origin;
   var config = script.dataset;
@@ -90,7 +108,7 @@
       .then(function (response) {
         return response.json().then(function (json) {
           if (response.ok) return json;
-          var error = new Error(json && json.error ? json.error.code + ': ' + json.error.message : 'HTTP ' + response.status);
+          var error = /** @type {Error & { status?: number }} */ (new Error(json && json.error ? json.error.code + ': ' + json.error.message : 'HTTP ' + response.status));
           error.status = response.status;
           throw error;
         });
@@ -116,6 +134,7 @@
     return !!app && app.gdprApplies === true && typeof app.tcString === 'string' && app.tcString !== '' && app.tcString !== tcString;
   }
 
+  /** @type {WebStart | null} */
   var start = {
     base: base, config: config, language: language, STRING: STRING, AC: AC,
     load: load, keep: keep, keepSubject: keepSubject, credential: credential, call: call, session: session, fromApp: fromApp,
@@ -128,5 +147,9 @@
     answer.catch(function () { /* reported by cmp-web.js, which takes this promise */ });
     start.early = { tcString: stored, addtlConsent: storedAC, answer: answer };
   }
-  window.ConsentKitWebStart = start;
+  // The hand-over to cmp-web.js: once, and neither replaceable nor listed among the page's globals.
+  Object.defineProperty(window, 'ConsentKitWebStart', {
+    value: Object.freeze({ take: function () { var taken = start; start = null; return taken; } }),
+    enumerable: false, writable: false, configurable: false
+  });
 })();

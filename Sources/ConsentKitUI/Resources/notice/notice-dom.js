@@ -1,0 +1,224 @@
+// @ts-check
+/* ConsentKit consent notice, its DOM and text helpers (see notice-model.js for the scripts'
+ * order): h() builds elements and never turns text into markup; texts() reads every UI string
+ * from the document; applyTheme() sets the document's colours when they are readable. */
+
+/**
+ * The UI texts of one document, in its language.
+ * @typedef {{
+ *   t: (key: string, params?: Object<string, any>) => string,
+ *   tNodes: (key: string, params: Object<string, any>) => DocumentFragment,
+ *   num: (n: number) => string,
+ *   vendorsLabel: (n: number) => string,
+ *   duration: (seconds: any) => string,
+ *   nameOf: (kind: 'purposes' | 'specialPurposes' | 'features' | 'specialFeatures' | 'dataCategories', id: number) => string
+ * }} NoticeTexts
+ */
+
+const NoticeDom = (function () {
+  'use strict';
+
+  var THEME_KEYS = ['background', 'surface', 'text', 'mutedText', 'primary', 'onPrimary', 'border', 'link'];
+  var isObject = NoticeModel.isObject, asObject = NoticeModel.asObject, httpUrl = NoticeModel.httpUrl;
+
+  /** Milliseconds, for the metrics. */
+  function now() { return window.performance ? performance.now() : Date.now(); }
+  /** @param {number} ms */
+  function round1(ms) { return Math.round(ms * 10) / 10; }
+
+  /**
+   * A storage disclosure: an http(s) URL, or a path on the page's own origin (consentd's proxy
+   * serving the page).
+   * @param {any} u
+   * @returns {string | null}
+   */
+  function storageUrl(u) {
+    if (typeof u === 'string' && /^\/[^\/\s][^\s]*$/.test(u) && /^https?:$/.test(location.protocol)) return location.origin + u;
+    return httpUrl(u);
+  }
+
+  /**
+   * h('p', {class: 'x', text: 'hello'}, [children]) creates an element. Keys starting with "on"
+   * become listeners; "text" sets textContent; everything else is an attribute.
+   * @template {keyof HTMLElementTagNameMap} K
+   * @param {K} tag
+   * @param {Object<string, any> | null} [attrs]
+   * @param {Array<Node | string | null | undefined | false>} [children]
+   * @returns {HTMLElementTagNameMap[K]}
+   */
+  function h(tag, attrs, children) {
+    var el = document.createElement(tag);
+    if (attrs) {
+      for (var k in attrs) {
+        var v = attrs[k];
+        if (v === null || v === undefined || v === false) continue;
+        if (k === 'text') el.textContent = v;
+        else if (k.slice(0, 2) === 'on') el.addEventListener(k.slice(2), v);
+        else el.setAttribute(k, v === true ? '' : v);
+      }
+    }
+    if (children) appendAll(el, children);
+    return el;
+  }
+  /**
+   * @param {Node} el
+   * @param {Array<Node | string | null | undefined | false>} children
+   */
+  function appendAll(el, children) {
+    for (var i = 0; i < children.length; i++) {
+      var c = children[i];
+      if (c === null || c === undefined || c === false) continue;
+      el.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
+    }
+    return el;
+  }
+
+  /**
+   * The texts of `doc`: every UI string comes from document.texts; "{name}" placeholders are
+   * filled from params. A missing key is listed in metrics.missingTexts.
+   * @param {NoticeDocument} doc
+   * @param {Object<string, any>} metrics
+   * @returns {NoticeTexts}
+   */
+  function texts(doc, metrics) {
+    /** @param {string} key @param {Object<string, any>} [params] @returns {string} */
+    function t(key, params) {
+      var s = doc.texts[key];
+      if (typeof s !== 'string') { (metrics.missingTexts = metrics.missingTexts || []).push(key); return ''; }
+      return params ? s.replace(/\{(\w+)\}/g, function (m, name) {
+        return params[name] !== undefined ? String(params[name]) : m;
+      }) : s;
+    }
+    // The same, but a placeholder may be a DOM node (a link inside a sentence).
+    /** @param {string} key @param {Object<string, any>} params */
+    function tNodes(key, params) {
+      var parts = t(key).split(/(\{\w+\})/);
+      var frag = document.createDocumentFragment();
+      parts.forEach(function (part) {
+        var m = /^\{(\w+)\}$/.exec(part);
+        var v = m && params[m[1]] !== undefined ? params[m[1]] : part;
+        if (v instanceof Node) frag.appendChild(v);
+        else if (v !== '') frag.appendChild(document.createTextNode(String(v)));
+      });
+      return frag;
+    }
+    /** @param {string} kind @param {Object<string, any>} [options] @returns {any} */
+    function intl(kind, options) {
+      return intlFormatter(kind, doc.language, options);
+    }
+    /** @param {number} n */
+    function num(n) {
+      var f = intl('NumberFormat');
+      return f ? f.format(n) : String(n);
+    }
+    // "813 vendors" with the language's plural rules (keys vendors_one, vendors_few, vendors_other...).
+    /** @param {number} n */
+    function vendorsLabel(n) {
+      var rules = intl('PluralRules');
+      var cat = rules ? rules.select(n) : 'other';
+      var key = typeof doc.texts['vendors_' + cat] === 'string' ? 'vendors_' + cat : 'vendors_other';
+      return t(key, { vendorCount: num(n) });
+    }
+    // Seconds as a readable duration in the document's language: "1 year, 31 days", "2 hours".
+    /** @param {any} seconds */
+    function duration(seconds) {
+      if (typeof seconds !== 'number' || !isFinite(seconds)) return '';
+      if (seconds <= 0) return t('session');
+      /** @param {number} value @param {string} name */
+      function unit(value, name) {
+        var f = intl('NumberFormat', { style: 'unit', unit: name, unitDisplay: 'long', maximumFractionDigits: 0 });
+        return f ? f.format(value) : value + ' ' + name;
+      }
+      var days = Math.floor(seconds / 86400);
+      if (days >= 1) {
+        var parts = [];
+        if (days >= 365) parts.push(unit(Math.floor(days / 365), 'year'));
+        if (days % 365) parts.push(unit(days % 365, 'day'));
+        var list = intl('ListFormat', { style: 'long', type: 'unit' });
+        return list ? list.format(parts) : parts.join(', ');
+      }
+      if (seconds >= 3600) return unit(Math.round(seconds / 3600), 'hour');
+      if (seconds >= 60) return unit(Math.round(seconds / 60), 'minute');
+      return unit(Math.round(seconds), 'second');
+    }
+    /** @param {'purposes' | 'specialPurposes' | 'features' | 'specialFeatures' | 'dataCategories'} kind @param {number} id */
+    function nameOf(kind, id) {
+      var item = doc[kind][id];
+      return item && typeof item.name === 'string' ? item.name.trim() : String(id);
+    }
+    return { t: t, tNodes: tNodes, num: num, vendorsLabel: vendorsLabel, duration: duration, nameOf: nameOf };
+  }
+
+  // Intl formatters are costly to create: one of each per language and options, made on first use
+  // and kept for the page's life (a cache, not the notice's state).
+  /** @type {Object<string, any>} */
+  var intlCache = {};
+  /** @param {string} kind @param {string} language @param {Object<string, any>} [options] @returns {any} */
+  function intlFormatter(kind, language, options) {
+    var key = kind + ':' + language + ':' + JSON.stringify(options || {});
+    if (!(key in intlCache)) {
+      try { intlCache[key] = new (/** @type {any} */ (Intl))[kind](language, options); } catch (e) { intlCache[key] = null; }
+    }
+    return intlCache[key];
+  }
+
+  /** A link that opens outside, or null when the URL is not http(s). @param {any} url @param {string} text */
+  function externalLink(url, text) {
+    var href = httpUrl(url);
+    return href ? h('a', { href: href, target: '_blank', rel: 'noopener noreferrer', text: text }) : null;
+  }
+  /** @type {Object<string, string>} */
+  var ICONS = {
+    close: '<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M6 6l12 12M18 6L6 18" stroke="currentColor" stroke-width="2.2" stroke-linecap="round" fill="none"/></svg>',
+    back: '<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M15 5l-7 7 7 7" stroke="currentColor" stroke-width="2.2" stroke-linecap="round" stroke-linejoin="round" fill="none"/></svg>'
+  };
+  /**
+   * A button showing one of the constant ICONS.
+   * @param {'close' | 'back'} icon @param {string} label @param {() => void} onClick @param {string} [extraClass]
+   */
+  function iconButton(icon, label, onClick, extraClass) {
+    var b = h('button', { type: 'button', class: 'ck-icon-btn ' + (extraClass || ''), 'aria-label': label, onclick: onClick });
+    b.innerHTML = ICONS[icon];
+    return b;
+  }
+
+  /**
+   * Theme colours from the document, as the custom properties notice.css reads. A pair that
+   * fails the 5:1 contrast the CTAs need falls back to the built-in palette for that scheme.
+   * @param {any} theme
+   */
+  function applyTheme(theme) {
+    var root = document.documentElement.style;
+    theme = asObject(theme);
+    if (typeof theme.cornerRadius === 'number' && theme.cornerRadius >= 0 && theme.cornerRadius <= 32) {
+      root.setProperty('--ck-radius', theme.cornerRadius + 'px');
+    }
+    ['light', 'dark'].forEach(function (scheme) {
+      var colours = asObject(theme[scheme]);
+      var usable = THEME_KEYS.every(function (k) { return /^#[0-9a-f]{6}$/i.test(colours[k] || ''); }) &&
+        contrast(colours.primary, colours.onPrimary) >= 5 && contrast(colours.background, colours.text) >= 5;
+      THEME_KEYS.forEach(function (k) {
+        if (usable) root.setProperty('--ck-' + scheme + '-' + k, colours[k]);
+        else root.removeProperty('--ck-' + scheme + '-' + k);
+      });
+    });
+  }
+  /** @param {string} hex */
+  function luminance(hex) {
+    var rgb = [1, 3, 5].map(function (i) {
+      var c = parseInt(hex.substr(i, 2), 16) / 255;
+      return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
+    });
+    return 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2];
+  }
+  /** The WCAG contrast ratio of two #rrggbb colours. @param {string} a @param {string} b */
+  function contrast(a, b) {
+    var la = luminance(a), lb = luminance(b);
+    return (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05);
+  }
+
+  return Object.freeze({
+    isObject: isObject, now: now, round1: round1, storageUrl: storageUrl, h: h, appendAll: appendAll, texts: texts,
+    externalLink: externalLink, iconButton: iconButton, applyTheme: applyTheme, contrast: contrast
+  });
+})();
