@@ -93,8 +93,8 @@ struct NoticeDemo: Sendable {
     /// The demo's notice version.
     static let noticeVersion = 3
 
-    /// The notice's document, the scope it covers and the present choices it opens on.
-    func document(_ options: Options) throws -> (NoticeDocument, ConsentScope, ConsentState?) {
+    /// The notice the options ask for: its scope, the present choices it opens on, and its document.
+    func exchange(_ options: Options) throws -> NoticeExchange {
         let mode = options.mode ?? .tcf
         let language = (options.language ?? "en").lowercased()
         guard language.count == 2, language.allSatisfy({ $0 >= "a" && $0 <= "z" }) else {
@@ -127,11 +127,10 @@ struct NoticeDemo: Sendable {
             language: language, storageDisclosureBase: URL(string: "/v1/vendor-list/storage"))
         let reopen = options.reopen ?? false
         do {
-            let document = try NoticeDocument.build(
+            return try NoticeExchange(
                 scope: scope, settings: settings, cmp: cmp, current: current,
                 request: NoticeRequest(reason: .noDecision, allowsDismissal: reopen, isUserInitiated: reopen),
                 adTechProviders: Self.adTechProviders)
-            return (document, scope, current)
         } catch {
             throw APIError(.unprocessableContent, "notice_unavailable", "\(error)")
         }
@@ -155,27 +154,23 @@ struct NoticeDemo: Sendable {
     }
 
     /// Checks the page's result against the document the options give: the choice to record
-    /// (for `subjectId`, nil to create a subject), nil when the notice was closed without one.
-    func decide(_ request: Decide) throws -> (answer: Answer, choice: RecordedChoice?) {
-        let (document, scope, current) = try document(request.options)
-        let result: NoticeResult
+    /// (for `subjectId`, nil to create a subject), made at `now`; nil when the notice was closed
+    /// without one.
+    func decide(_ request: Decide, now: Date = Date()) throws -> (answer: Answer, choice: RecordedChoice?) {
+        let exchange = try exchange(request.options)
+        let choice: NoticeExchange.Choice?
         do {
-            result = try NoticeResult(json: request.message, document: document)
+            choice = try exchange.decide(try NoticeResult(json: request.message, document: exchange.document), at: now)
         } catch {
-            throw APIError(.unprocessableContent, "notice_result_refused", error.description, field: "message")
+            throw APIError(.unprocessableContent, "notice_result_refused", "\(error)", field: "message")
         }
-        let now = Date()
-        guard let decision = try result.decision(document: document, scope: scope, current: current, at: now) else {
-            return (Answer(action: result.action.rawValue), nil)
-        }
-        let choice = try RecordedChoice(
-            decision: decision, cmp: cmp, subjectId: request.subjectId, at: now,
-            proof: ConsentProof(noticeId: "demo-\(document.mode.rawValue)", noticeVersion: String(document.noticeVersion), language: document.language,
-                                sdkVersion: "consentd-demo", platform: .web, method: RecordedChoice.method(result.action)))
+        guard let choice else { return (Answer(action: NoticeResult.Action.dismissed.rawValue), nil) }
+        let recorded = try RecordedChoice(decision: choice.decision, context: ConsentEventContext(
+            method: choice.method, noticeId: "demo-\(exchange.document.mode.rawValue)", platform: .web, cmp: cmp, subjectId: request.subjectId))
         let answer = Answer(
-            action: result.action.rawValue, tcString: choice.tcString, addtlConsent: choice.addtlConsent, googleStatus: choice.google.rawValue,
-            npa: choice.google == .nonPersonalized, prefersAdFree: choice.prefersAdFree, languageFallback: document.languageFallback,
-            decoded: choice.decoded)
-        return (answer, choice)
+            action: choice.result.action.rawValue, tcString: recorded.tcString, addtlConsent: recorded.addtlConsent,
+            googleStatus: recorded.google.rawValue, npa: recorded.google == .nonPersonalized, prefersAdFree: recorded.prefersAdFree,
+            languageFallback: exchange.document.languageFallback, decoded: recorded.decoded)
+        return (answer, recorded)
     }
 }

@@ -123,10 +123,9 @@ struct WebCMP: Sendable {
             json.null()
         }
         if verdict.shouldAsk || reopen {
-            let scope = try scope(site, language: language)
-            let document = try document(site, scope: scope, language: language, current: current, reopen: reopen, reason: verdict)
-            json.key("uiTCData"); json.raw(try shownTCData(scope: scope, language: language, now: now).json())
-            json.key("document"); json.raw(String(decoding: document.json(), as: UTF8.self))
+            let exchange = try exchange(site, language: language, current: current, reopen: reopen, reason: verdict)
+            json.key("uiTCData"); json.raw(try shownTCData(scope: exchange.scope, language: language, now: now).json())
+            json.key("document"); json.raw(String(decoding: exchange.document.json(), as: UTF8.self))
         }
         if let refused { json.key("storedStringRefused"); json.string(refused) }
         json.endObject()
@@ -201,33 +200,35 @@ struct WebCMP: Sendable {
                                "the app's Additional Consent string is not one: 2~consented ids~dv.disclosed ids (such as 2~89~dv.1051), "
                                + "ids decimal from 1 without leading zeros", field: "appConsent.addtlConsent")
             }
-            let proof = ConsentProof(noticeId: noticeId, noticeVersion: "0", language: decoded.consentLanguage.lowercased(),
-                                     sdkVersion: Self.sdkVersion, platform: .web, method: .sync)
-            return ("sync", try RecordedChoice(received: app.tcString, decoded: decoded, addtlConsent: Self.checkedAC(app.addtlConsent),
-                                               subjectId: app.subjectId, at: now, proof: proof))
+            let addtlConsent = Self.checkedAC(app.addtlConsent)
+            // The event's vendor lists name only the vendors of the list held now, as its TCData
+            // does (issue 24, H1: a string may name every vendor id up to 65,535); the string is kept whole.
+            let full = ConsentState(tcString: decoded, additionalConsent: addtlConsent, collectedAt: now)
+            let listed = IDSet(validIds: catalog.vendorList.vendors.keys)
+            let decision = full.changing(at: now) { changes in
+                changes.setVendors(consented: full.vendorConsents.intersection(listed), among: full.vendorConsents)
+                changes.setVendorLegitimateInterests(kept: full.vendorLegitimateInterests.intersection(listed), among: full.vendorLegitimateInterests)
+            }
+            return ("sync", try RecordedChoice(
+                decision: decision,
+                context: ConsentEventContext(method: .sync, noticeId: noticeId, platform: .web, cmp: cmp, subjectId: app.subjectId),
+                received: ConsentEventContext.ReceivedStrings(tcString: app.tcString, additionalConsent: addtlConsent)))
         }
         let current = request.tcString.flatMap { text -> ConsentState? in
             guard !text.isEmpty, let decoded = try? TCString(decoding: text), Self.futureDate(of: decoded, now: now) == nil else { return nil }
             return ConsentState(tcString: decoded, additionalConsent: Self.checkedAC(request.addtlConsent))
         }
-        let scope = try scope(site, language: language)
-        let document = try document(site, scope: scope, language: language, current: current, reopen: request.reopen, reason: .noDecision)
-        let result: NoticeResult
+        let exchange = try exchange(site, language: language, current: current, reopen: request.reopen, reason: .noDecision)
+        let choice: NoticeExchange.Choice?
         do {
-            result = try NoticeResult(json: request.message ?? Data(), document: document)
+            choice = try exchange.decide(try NoticeResult(json: request.message ?? Data(), document: exchange.document), at: now)
         } catch {
-            throw APIError(.unprocessableContent, "notice_result_refused", error.description, field: "message")
+            throw APIError(.unprocessableContent, "notice_result_refused", "\(error)", field: "message")
         }
-        guard let decision = try result.decision(document: document, scope: scope, current: current, at: now) else {
-            return (result.action.rawValue, nil)
-        }
-        let proof = ConsentProof(noticeId: noticeId, noticeVersion: String(document.noticeVersion), language: document.language,
-                                 sdkVersion: Self.sdkVersion, platform: .web, method: RecordedChoice.method(result.action))
-        return (result.action.rawValue, try RecordedChoice(decision: decision, cmp: cmp, subjectId: request.subjectId, at: now, proof: proof))
+        guard let choice else { return (NoticeResult.Action.dismissed.rawValue, nil) }
+        let context = ConsentEventContext(method: choice.method, noticeId: noticeId, platform: .web, cmp: cmp, subjectId: request.subjectId)
+        return (choice.result.action.rawValue, try RecordedChoice(decision: choice.decision, context: context))
     }
-
-    /// The `sdkVersion` of the web CMP's events.
-    static let sdkVersion = "consentkit-web/1"
 
     // MARK: - The notice
 
@@ -243,14 +244,14 @@ struct WebCMP: Sendable {
                             adTechProviderIds: IDSet(validIds: site.adTechProviders.map(\.id)))
     }
 
-    /// The notice's document for `site`, opening on the present choices.
-    func document(_ site: Site, scope: ConsentScope, language: String, current: ConsentState?, reopen: Bool,
-                  reason: AskRules.Verdict) throws -> NoticeDocument {
+    /// The notice for `site` in `language`, opening on the present choices.
+    func exchange(_ site: Site, language: String, current: ConsentState?, reopen: Bool, reason: AskRules.Verdict) throws -> NoticeExchange {
         let settings = NoticeSettings(
             publisherName: site.website.name, privacyPolicyURL: site.website.privacyPolicyURL, language: language,
             storageDisclosureBase: URL(string: "/v1/vendor-list/storage"))
+        let scope = try scope(site, language: language)
         do {
-            return try NoticeDocument.build(
+            return try NoticeExchange(
                 scope: scope, settings: settings, cmp: cmp, current: current,
                 request: NoticeRequest(reason: reopen ? .decisionHolds : reason, allowsDismissal: reopen, isUserInitiated: reopen),
                 adTechProviders: site.adTechProviders)
@@ -272,9 +273,7 @@ struct WebCMP: Sendable {
             changes.consentLanguage = language.uppercased()
         }
         let encoded = try shown.tcString(cmp: cmp).encoded()
-        let ac = shown.disclosedAdTechProviders.isEmpty
-            ? nil : AdditionalConsent.string(consented: shown.adTechProviderConsents, disclosed: shown.disclosedAdTechProviders)
-        return TCData(tcString: encoded, decoded: try TCString(decoding: encoded), addtlConsent: ac, cmp: cmp,
+        return TCData(tcString: encoded, decoded: try TCString(decoding: encoded), addtlConsent: shown.additionalConsentString, cmp: cmp,
                       bounds: TCData.Bounds(vendorList: scope.vendorList))
     }
 

@@ -59,7 +59,7 @@ extension Consentd {
             } catch {
                 throw APIError.badRequest("the body must be the demo's options: \(error)")
             }
-            let json = try await self.cpuWork.run { try self.demo.document(options).0.json() }
+            let json = try await self.cpuWork.run { try self.demo.exchange(options).document.json() }
             return jsonResponse(text: String(decoding: json, as: UTF8.self))
         }
         router.post("/demo/result") { request, _ -> Response in
