@@ -45,23 +45,6 @@ struct WebCMP: Sendable {
             adTechProviders: providers.values.sorted { $0.id < $1.id }, nonPersonalizedOnly: publishers.contains(where: \.nonPersonalizedOnly))
     }
 
-    /// What a page view calls for.
-    struct SessionRequest: Decodable, Sendable {
-        /// The site's publishable key (or a subject token).
-        var credential: String
-        /// The visitor's language (`navigator.language`); English when absent or not understood.
-        var language: String?
-        /// The TC string the page keeps (`euconsent-v2`), if any.
-        var tcString: String?
-        /// The Additional Consent string the page keeps with it, if any.
-        var addtlConsent: String?
-        /// The visitor opened their privacy settings: the document, on the second layer.
-        var reopen: Bool?
-        /// A region to pretend (`eea`, `not_eea`), for testing a page: honoured only when the
-        /// operator allows it (`--allow-debug-region`), ignored otherwise.
-        var debugRegion: DebugRegion?
-    }
-
     /// The answer to a page view, as JSON text: `gdprApplies`, `region`, `ask` (the ask rules'
     /// reason, null when the stored decision holds or GDPR does not apply), the CMP's `cmpId`,
     /// `cmpVersion`, `gvlVersion`, `tcfPolicyVersion`, `tcData` (the CMP API's data for the stored
@@ -70,7 +53,7 @@ struct WebCMP: Sendable {
     /// screen: no consent, legitimate interests as disclosed) and `document` (the notice's).
     /// `storedStringRefused` says why a stored string was ignored: it does not decode, or its
     /// Created or LastUpdated lies in the future (no decision: the visitor is asked again).
-    func session(_ request: SessionRequest, appId: String, region: RegionDecision, now: Date) throws -> String {
+    func session(_ request: WebSessionRequest, appId: String, region: RegionDecision, now: Date) throws -> String {
         let site = try site(appId: appId)
         let list = catalog.vendorList
         let gdpr: GDPRApplicability = switch region.gdprApplies {
@@ -132,8 +115,9 @@ struct WebCMP: Sendable {
         return json.text
     }
 
-    /// A choice the page sends: the notice's result (`message`), or the app's decision handed
-    /// to its web view (`appConsent`), with what the page's document was built from.
+    /// A choice the page sends (``ConsentdAPI/WebChoiceRequest``): the notice's result
+    /// (`message`, kept as its JSON text for `NoticeResult` to check), or the app's decision
+    /// handed to its web view (`appConsent`), with what the page's document was built from.
     struct ChoiceRequest: Sendable {
         var credential: String
         var language: String?
@@ -146,42 +130,52 @@ struct WebCMP: Sendable {
         /// The app's consent, with the app's own credential.
         var appConsent: AppConsent?
 
-        /// Reads `{"credential", "language"?, "tcString"?, "reopen"?, "subjectId"?, and "message" or "appConsent"}`.
+        /// Reads the body: its keys checked (``ConsentRequests/WebRequestFields``), then decoded.
         init(json: Data) throws {
             do throws(InvalidField) {
                 try WebRequestFields.checkChoice(json)
             } catch {
                 throw APIError(error)
             }
-            guard let body = try? JSONSerialization.jsonObject(with: json) as? [String: Any] else {
-                throw APIError.badRequest("the body must be a JSON object with credential and message or appConsent")
-            }
-            guard let credential = body["credential"] as? String else { throw APIError.badRequest("credential is required", field: "credential") }
-            self.credential = credential
-            func text(_ name: String) throws -> String? {
-                guard let value = body[name], !(value is NSNull) else { return nil }
-                guard let string = value as? String else { throw APIError.badRequest("\(name) must be text", field: name) }
-                return string
-            }
-            language = try text("language")
-            tcString = try text("tcString")
-            addtlConsent = try text("addtlConsent")
-            subjectId = try text("subjectId")
-            switch body["reopen"] {
-            case nil, is NSNull: reopen = false
-            case let flag as Bool: reopen = flag
-            default: throw APIError.badRequest("reopen must be true or false", field: "reopen")
-            }
-            if let message = body["message"] {
-                guard let object = message as? [String: Any], JSONSerialization.isValidJSONObject(object) else {
-                    throw APIError.badRequest("message must be the notice's result object", field: "message")
-                }
-                self.message = try JSONSerialization.data(withJSONObject: object)
-            } else if let app = body["appConsent"] {
-                appConsent = try AppConsent(json: app)
+            let body = try WebCMP.decode(WebChoiceRequest.self, from: json)
+            credential = body.credential
+            language = body.language
+            tcString = body.tcString
+            addtlConsent = body.addtlConsent
+            reopen = body.reopen ?? false
+            subjectId = body.subjectId
+            if let message = body.message {
+                guard case .object = message else { throw APIError.badRequest("message must be the notice's result object", field: "message") }
+                self.message = try JSONEncoder().encode(message)
+            } else if let app = body.appConsent {
+                appConsent = AppConsent(app)
             } else {
                 throw APIError.badRequest("message (the notice's result) or appConsent (the app's decision) is required", field: "message")
             }
+        }
+    }
+
+    /// `T` decoded from `body`, a JSON object whose keys were checked: a required field missing
+    /// or a field of the wrong type is refused (400) with its path (`appConsent.subjectId`).
+    static func decode<T: Decodable>(_ type: T.Type, from body: Data) throws -> T {
+        func path(_ keys: [any CodingKey]) -> String { keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".") }
+        do {
+            return try JSONDecoder().decode(T.self, from: body)
+        } catch DecodingError.keyNotFound(let key, let context) {
+            let field = path(context.codingPath + [key])
+            throw APIError.badRequest("\(field) is required", field: field)
+        } catch DecodingError.valueNotFound(_, let context) {
+            let field = path(context.codingPath)
+            throw APIError.badRequest("\(field) is required", field: field)
+        } catch DecodingError.typeMismatch(let expected, let context) {
+            let field = path(context.codingPath)
+            let kind = expected == String.self ? "text" : expected == Bool.self ? "true or false" : "an object"
+            throw APIError.badRequest("\(field) must be \(kind)", field: field)
+        } catch DecodingError.dataCorrupted(let context) where !context.codingPath.isEmpty {
+            let field = path(context.codingPath)
+            throw APIError.badRequest("\(field): \(context.debugDescription)", field: field)
+        } catch {
+            throw APIError.badRequest("the body must be a JSON object")
         }
     }
 
