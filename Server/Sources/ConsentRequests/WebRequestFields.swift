@@ -11,7 +11,7 @@ public enum WebRequestFields {
     /// `appConsent` of `POST /v1/web/choices`: the app's strings and its own credential.
     public static let appConsent = Set(WebChoiceRequest.AppConsent.CodingKeys.allCases.map(\.rawValue))
     /// `POST /demo/result`: the playground's result.
-    public static let demoResult: Set<String> = ["options", "message", "credential", "subjectId"]
+    public static let demoResult = Set(DemoResultRequest.CodingKeys.allCases.map(\.rawValue))
 
     /// Checks a `POST /v1/web/session` body's keys.
     public static func checkSession(_ body: Data) throws(InvalidField) {

@@ -46,6 +46,9 @@ extension OpenAPIContractTests {
                 subjectId: "sub_1", message: .object(["protocol": .integer(1), "type": .string("result"), "action": .string("acceptAll")]),
                 appConsent: WebChoiceRequest.AppConsent(tcString: fullRecord.tcString ?? "", addtlConsent: "2~89~dv.",
                                                         subjectToken: "ckt_e30.c2ln", subjectId: "user-1")))),
+            ("DemoResultRequest", try encoder.encode(DemoResultRequest(
+                options: DemoOptions(mode: .google, language: "de", vendors: "all", reopen: true, adFree: true, tcString: fullRecord.tcString),
+                message: .object(["protocol": .integer(1), "type": .string("result")]), credential: "ck_pub_k_s", subjectId: "sub_1"))),
         ]
     }
 
@@ -75,6 +78,8 @@ extension OpenAPIContractTests {
             ("ConsentBatchItem", try encoder.encode(ConsentBatchItem(eventId: nil, status: 400))),
             ("WebSessionRequest", try encoder.encode(WebSessionRequest(credential: "ck_pub_k_s"))),
             ("WebChoiceRequest", try encoder.encode(WebChoiceRequest(credential: "ck_pub_k_s"))),
+            ("DemoResultRequest", try encoder.encode(DemoResultRequest(message: .object([:]), credential: "ck_pub_k_s"))),
+            ("DemoOptions", try encoder.encode(DemoOptions())),
         ]
     }
 

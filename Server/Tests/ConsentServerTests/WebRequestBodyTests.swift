@@ -64,4 +64,22 @@ struct WebRequestBodyTests {
             #expect(error.field == "debugRegion")
         }
     }
+
+    @Test("a playground result's options that are not an object, or a missing message, are refused with their names")
+    func demoResultFieldsAreNamed() throws {
+        func refusal(_ json: String) throws -> APIError {
+            do {
+                _ = try NoticeDemo.Decide(json: Data(json.utf8))
+            } catch let error as APIError {
+                return error
+            }
+            throw WebRequestBodyError.accepted(json)
+        }
+        #expect(try refusal(#"{"options":3,"message":{},"credential":"k"}"#).field == "options")
+        #expect(try refusal(#"{"credential":"k"}"#).field == "message")
+        #expect(try refusal(#"{"options":{"mode":"paper"},"message":{},"credential":"k"}"#).field == "options.mode")
+        #expect(try refusal(#"{"message":{},"credential":"k","colour":1}"#).field == "colour")
+        let defaults = try NoticeDemo.Decide(json: Data(#"{"message":{"protocol":1},"credential":"k"}"#.utf8))
+        #expect(defaults.options == DemoOptions() && defaults.credential == "k")
+    }
 }

@@ -23,63 +23,31 @@ struct NoticeDemo: Sendable {
     let cmp: CMPIdentity
 
     /// What the demo page asks for.
-    struct Options: Decodable, Sendable {
-        /// `tcf` (default) or `google`.
-        var mode: NoticeSettings.Mode?
-        /// ISO 639-1; English by default.
-        var language: String?
-        /// `"20"` (default): twenty vendors, Google among them; `"all"`: every vendor of the list.
-        var vendors: String?
-        /// The user opened their privacy settings: the second layer, with the present choices.
-        var reopen: Bool?
-        /// Offer "Pay for the ad-free version".
-        var adFree: Bool?
-        /// The TC string the page stored after the last choice (the present choices).
-        var tcString: String?
-    }
+    typealias Options = DemoOptions
 
-    /// A result to record: the options the document was built with, the page's message (kept
-    /// as its JSON text, for `NoticeResult` to check), the page's credential (its publishable
-    /// key, or the subject token the first result gave it) and, with a token, its subject.
+    /// A result to record (``ConsentdAPI/DemoResultRequest``): the options the document was built
+    /// with, the page's message (kept as its JSON text, for `NoticeResult` to check), the page's
+    /// credential (its publishable key, or the subject token the first result gave it) and, with
+    /// a token, its subject.
     struct Decide: Sendable {
         var options: Options
         var message: Data
         var credential: String
         var subjectId: String?
 
-        /// Reads `{"options": {…}, "message": {…}, "credential": "…", "subjectId"?: "…"}`.
+        /// Reads the body: its keys checked (``ConsentRequests/WebRequestFields/demoResult``), then decoded.
         init(json: Data) throws {
-            guard let body = try? JSONSerialization.jsonObject(with: json) as? [String: Any] else {
-                throw APIError.badRequest("the body must be a JSON object with options, message, credential and subjectId")
-            }
             do throws(InvalidField) {
                 try StrictJSONObject.check(json, known: WebRequestFields.demoResult)
             } catch {
                 throw APIError(error)
             }
-            guard let credential = body["credential"] as? String else {
-                throw APIError.badRequest("credential is required: the playground's page key, or the subject token its first result returned",
-                                          field: "credential")
-            }
-            switch body["subjectId"] {
-            case nil, is NSNull: subjectId = nil
-            case let subject as String: subjectId = subject
-            default: throw APIError.badRequest("subjectId must be text", field: "subjectId")
-            }
-            guard let message = body["message"] as? [String: Any], JSONSerialization.isValidJSONObject(message) else {
-                throw APIError.badRequest("message must be the notice's result object", field: "message")
-            }
-            // JSONSerialization traps on a top-level value that is not an object or array: check first.
-            guard let rawOptions = (body["options"] ?? [String: Any]()) as? [String: Any] else {
-                throw APIError.badRequest("options must be an object", field: "options")
-            }
-            do {
-                options = try JSONDecoder().decode(Options.self, from: JSONSerialization.data(withJSONObject: rawOptions))
-            } catch {
-                throw APIError.badRequest("options: \(error)", field: "options")
-            }
-            self.message = try JSONSerialization.data(withJSONObject: message)
-            self.credential = credential
+            let body = try WebCMP.decode(DemoResultRequest.self, from: json)
+            guard case .object = body.message else { throw APIError.badRequest("message must be the notice's result object", field: "message") }
+            options = body.options ?? Options()
+            message = try JSONEncoder().encode(body.message)
+            credential = body.credential
+            subjectId = body.subjectId
         }
     }
 
@@ -95,7 +63,7 @@ struct NoticeDemo: Sendable {
 
     /// The notice the options ask for: its scope, the present choices it opens on, and its document.
     func exchange(_ options: Options) throws -> NoticeExchange {
-        let mode = options.mode ?? .tcf
+        let mode: NoticeSettings.Mode = options.mode == .google ? .google : .tcf
         let language = (options.language ?? "en").lowercased()
         guard language.count == 2, language.allSatisfy({ $0 >= "a" && $0 <= "z" }) else {
             throw APIError.badRequest("language must be a two-letter ISO 639-1 code", field: "language")
