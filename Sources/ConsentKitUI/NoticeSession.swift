@@ -1,9 +1,10 @@
 import ConsentKit
 import Foundation
 
-/// One showing of the notice for a ``ConsentKit/ConsentManager``: the document built from what
-/// the manager knows, and the page's messages turned into the manager's decisions. Everything a
-/// presenter does but drawing; the iOS presenter is a thin shell around it.
+/// One showing of the notice for a ``ConsentKit/ConsentManager``: a ``NoticeExchange`` built
+/// from what the manager knows, whose decisions are recorded through the manager (Google mode's
+/// through ``ConsentKit/GoogleAdsConsent/record(_:as:method:)``). The iOS presenter is a thin
+/// shell around it.
 ///
 /// ```swift
 /// let session = try NoticeSession(manager: consent, settings: settings, request: request)
@@ -14,12 +15,14 @@ import Foundation
 public final class NoticeSession: Sendable {
     /// The manager decisions are recorded through.
     public let manager: ConsentManager
-    /// What the page is shown.
-    public let document: NoticeDocument
+    /// The notice shown, with no manager.
+    public let exchange: NoticeExchange
     /// The document as the JavaScript literal handed to `ConsentKitNotice.configure`.
     public let documentJSON: String
+    /// What the page is shown.
+    public var document: NoticeDocument { exchange.document }
     /// What the notice covers (the scope the document was built from).
-    public let scope: ConsentScope
+    public var scope: ConsentScope { exchange.scope }
 
     /// What a message from the page came to.
     public enum Event: Sendable, Equatable {
@@ -45,70 +48,49 @@ public final class NoticeSession: Sendable {
     public init(
         manager: ConsentManager, settings: NoticeSettings, request: NoticeRequest, textsDirectory: URL? = nil
     ) throws(NoticeSessionError) {
-        var scope: ConsentScope
+        let scope: ConsentScope
         do {
             scope = try manager.scope()
         } catch {
             throw .scope(error)
         }
-        if !settings.customTexts.isEmpty { scope = scope.usingNonStandardTexts() }
         do {
-            document = try NoticeDocument.build(
+            exchange = try NoticeExchange(
                 scope: scope, settings: settings, cmp: manager.cmp, current: manager.consent, request: request,
                 adTechProviders: manager.appConfig?.adTechProviders ?? [], textsDirectory: textsDirectory)
         } catch {
             throw .document(error)
         }
         self.manager = manager
-        self.scope = scope
-        self.documentJSON = String(decoding: document.jsonBytes(), as: UTF8.self)
+        self.documentJSON = exchange.documentJSON
     }
 
     /// Handles one message from the page (its JSON): a result is checked against the document,
     /// then recorded through the manager as one decision.
     public func receive(_ message: Data) -> Event {
-        struct Header: Decodable {
-            var type: String?
-            var code: String?
-            var message: String?
-            var renderMs: Double?
-        }
-        let header = try? JSONDecoder().decode(Header.self, from: message)
-        switch header?.type {
-        case "ready":
-            return .ready(milliseconds: header?.renderMs)
-        case "loadError":
-            return .loadFailed(code: header?.code ?? "unknown", message: header?.message ?? "")
-        default:
-            break
-        }
-        let result: NoticeResult
+        let read: NoticeExchange.Message
         do {
-            result = try NoticeResult(json: message, document: document)
+            read = try exchange.read(message)
         } catch {
             return .refused(error)
         }
-        do {
-            guard let decision = try result.decision(
-                document: document, scope: scope, current: manager.consent, at: manager.configuration.now())
-            else { return .dismissed }
-            // consentd's proof: the two one-click answers as such, any other choice as custom.
-            let method: ConsentProof.Method = switch result.action {
-            case .acceptAll: .acceptAll
-            case .rejectAll: .rejectAll
-            default: .custom
+        switch read {
+        case .ready(let milliseconds):
+            return .ready(milliseconds: milliseconds)
+        case .loadFailed(let code, let message):
+            return .loadFailed(code: code, message: message)
+        case .result(let result):
+            do {
+                guard let choice = try exchange.decide(result, at: manager.configuration.now()) else { return .dismissed }
+                if let status = choice.googleStatus {
+                    try GoogleAdsConsent(manager: manager).record(choice.decision, as: status, method: choice.method)
+                } else {
+                    try manager.record(choice.decision, method: choice.method)
+                }
+                return .decided(result, decision: choice.decision, languageFallback: document.languageFallback)
+            } catch {
+                return .failed(error)
             }
-            switch (document.mode, result.action) {
-            case (.google, .acceptAll):
-                try GoogleAdsConsent(manager: manager).record(decision, as: .personalized, method: method)
-            case (.google, .nonPersonalized):
-                try GoogleAdsConsent(manager: manager).record(decision, as: .nonPersonalized, method: method)
-            default:
-                try manager.record(decision, method: method)
-            }
-            return .decided(result, decision: decision, languageFallback: document.languageFallback)
-        } catch {
-            return .failed(error)
         }
     }
 }
@@ -127,18 +109,5 @@ public enum NoticeSessionError: Error, Sendable, Equatable, CustomStringConverti
         case .scope(let error): "the notice cannot be shown yet: \(error)"
         case .document(let error): "the notice cannot be shown: \(error)"
         }
-    }
-}
-
-extension ConsentScope {
-    /// The same scope, marked as shown with non-standard texts (`UseNonStandardTexts`).
-    func usingNonStandardTexts() -> ConsentScope {
-        ConsentScope(
-            vendorList: vendorList, vendorIds: vendorIds, publisherPurposes: publisherPurposes,
-            publisherLegitimateInterestPurposes: publisherLegitimateInterestPurposes, numCustomPurposes: numCustomPurposes,
-            customLegitimateInterestPurposes: customLegitimateInterestPurposes, publisherCC: publisherCC,
-            purposeOneTreatment: purposeOneTreatment, useNonStandardTexts: true, publisherRestrictions: publisherRestrictions,
-            consentScreen: consentScreen, consentLanguage: consentLanguage, noticeVersion: noticeVersion,
-            adTechProviderIds: adTechProviderIds, nonPersonalizedOnly: nonPersonalizedOnly)
     }
 }

@@ -47,7 +47,9 @@ struct NoticeResultTests {
         guard case .decided = notice.receive(resultJSON("rejectAll", layer: 2)) else { Issue.record("not decided"); return }
         let string = try recordedString(manager)
         #expect(string.purposesConsent.isEmpty && string.vendorConsents.isEmpty && string.specialFeatureOptIns.isEmpty)
-        #expect(string.purposesLITransparency.isEmpty && string.vendorLegitimateInterests.isEmpty)
+        // Objected to wherever the notice offered an objection; kept (TCF 2.3) where it could offer none.
+        let unobjectable = notice.document.vendors.filter { $0.legitimateInterest && $0.legIntPurposes.isEmpty }.map(\.id)
+        #expect(string.purposesLITransparency.isEmpty && string.vendorLegitimateInterests == IDSet(validIds: unobjectable))
         #expect(string.disclosedVendors == IDSet(validIds: notice.document.vendors.map(\.id)))
         #expect(string.consentScreen == 2)
         #expect(manager.configuration.store.value(forKey: "IABTCF_AddtlConsent")?.string == "2~~dv.89.1301")
@@ -64,7 +66,8 @@ struct NoticeResultTests {
         #expect(string.purposesLITransparency == [2, 7])
         #expect(string.specialFeatureOptIns == [1])
         #expect(string.vendorConsents == [755])
-        #expect(string.vendorLegitimateInterests == [755])
+        let unobjectable = notice.document.vendors.filter { $0.legitimateInterest && $0.legIntPurposes.isEmpty }.map(\.id)
+        #expect(string.vendorLegitimateInterests == IDSet(validIds: unobjectable + [755]))
         #expect(string.consentScreen == 3)
         #expect(manager.configuration.store.value(forKey: "IABTCF_AddtlConsent")?.string == "2~1301~dv.89")
     }
@@ -160,7 +163,7 @@ struct NoticeResultTests {
     func vendorWithoutInterest() async throws {
         let manager = await noticeManager()
         let notice = try session(manager)
-        let plain = try #require(notice.document.vendors.first { $0.legIntPurposes.isEmpty && $0.flexiblePurposes.isEmpty })
+        let plain = try #require(notice.document.vendors.first { !$0.legitimateInterest })
         let choices = #"{"purposeConsents":[],"purposeLegitimateInterests":[],"specialFeatureOptIns":[],"vendorConsents":[],"vendorLegitimateInterests":[\#(plain.id)],"adTechProviderConsents":[]}"#
         #expect(notice.receive(resultJSON("save", choices: choices)) == .refused(.noLegitimateInterest(vendor: plain.id)))
     }

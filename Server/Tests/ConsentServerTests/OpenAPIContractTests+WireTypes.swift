@@ -38,6 +38,17 @@ extension OpenAPIContractTests {
                 ConsentEventRequest(eventId: UUID(), subjectId: "user-1", collectedAt: Date(), consent: fullRecord)]))),
             ("ConsentBatchResponse", try encoder.encode(ConsentBatchResponse(results: [batchItem]))),
             ("ConsentBatchItem", try encoder.encode(batchItem)),
+            ("WebSessionRequest", try encoder.encode(WebSessionRequest(
+                credential: "ck_pub_k_s", language: "de-AT", tcString: fullRecord.tcString, addtlConsent: "2~89~dv.", reopen: true,
+                debugRegion: .eea))),
+            ("WebChoiceRequest", try encoder.encode(WebChoiceRequest(
+                credential: "ckt_e30.c2ln", language: "de", tcString: fullRecord.tcString, addtlConsent: "2~89~dv.", reopen: false,
+                subjectId: "sub_1", message: .object(["protocol": .integer(1), "type": .string("result"), "action": .string("acceptAll")]),
+                appConsent: WebChoiceRequest.AppConsent(tcString: fullRecord.tcString ?? "", addtlConsent: "2~89~dv.",
+                                                        subjectToken: "ckt_e30.c2ln", subjectId: "user-1")))),
+            ("DemoResultRequest", try encoder.encode(DemoResultRequest(
+                options: DemoOptions(mode: .google, language: "de", vendors: "all", reopen: true, adFree: true, tcString: fullRecord.tcString),
+                message: .object(["protocol": .integer(1), "type": .string("result")]), credential: "ck_pub_k_s", subjectId: "sub_1"))),
         ]
     }
 
@@ -65,6 +76,10 @@ extension OpenAPIContractTests {
             ("ConsentBatchRequest", try encoder.encode(ConsentBatchRequest(events: [ConsentEventRequest(eventId: UUID(), collectedAt: Date(), consent: record)]))),
             ("ConsentBatchResponse", try encoder.encode(ConsentBatchResponse(results: [ConsentBatchItem(eventId: nil, status: 400)]))),
             ("ConsentBatchItem", try encoder.encode(ConsentBatchItem(eventId: nil, status: 400))),
+            ("WebSessionRequest", try encoder.encode(WebSessionRequest(credential: "ck_pub_k_s"))),
+            ("WebChoiceRequest", try encoder.encode(WebChoiceRequest(credential: "ck_pub_k_s"))),
+            ("DemoResultRequest", try encoder.encode(DemoResultRequest(message: .object([:]), credential: "ck_pub_k_s"))),
+            ("DemoOptions", try encoder.encode(DemoOptions())),
         ]
     }
 

@@ -4,31 +4,25 @@ import TCF
 extension ConsentState {
     /// "Accept all": consent to every purpose and special feature the list shows, consent for
     /// every disclosed vendor that asks for any, legitimate interest kept for every vendor and
-    /// purpose that declares it, the publisher's purposes and every disclosed ad-tech provider
-    /// granted.
+    /// purpose that has it (``LegitimateInterest``: special purposes count, flexible purposes
+    /// only on their default basis or a publisher's restriction), the publisher's purposes and
+    /// every disclosed ad-tech provider granted.
     public static func agreeToAll(scope: ConsentScope, at date: Date = Date()) -> ConsentState {
         var purposes = IDSet(validIds: scope.vendorList.purposes.keys)
         if scope.purposeOneTreatment { purposes = purposes.removing(1) }
         var consentVendors: [Int] = []
-        var interestVendors: [Int] = []
-        var interestPurposes = IDSet()
         // By position in the list, not through an array of vendor copies.
         let vendors = scope.vendorList.vendors.values
         for id in scope.vendorIds {
             guard let index = scope.vendorList.vendors.index(forKey: id) else { continue }
             if !vendors[index].purposes.isEmpty || !vendors[index].specialFeatures.isEmpty { consentVendors.append(id) }
-            // Flexible purposes may be switched to legitimate interest by a publisher restriction.
-            let interests = vendors[index].legIntPurposes.union(vendors[index].flexiblePurposes).subtracting(TCString.consentOnlyPurposes)
-            if !interests.isEmpty {
-                interestVendors.append(id)
-                interestPurposes = interestPurposes.union(interests)
-            }
         }
+        let interests = LegitimateInterest.of(scope)
         return ConsentState(
             purposeConsents: purposes,
-            purposeLegitimateInterests: interestPurposes.intersection(IDSet(validIds: scope.vendorList.purposes.keys)),
+            purposeLegitimateInterests: interests.purposes,
             specialFeatureOptIns: IDSet(validIds: scope.vendorList.specialFeatures.keys),
-            vendorConsents: IDSet(validIds: consentVendors), vendorLegitimateInterests: IDSet(validIds: interestVendors),
+            vendorConsents: IDSet(validIds: consentVendors), vendorLegitimateInterests: interests.established,
             publisherConsents: scope.publisherPurposes, publisherLegitimateInterests: scope.publisherLegitimateInterestPurposes,
             numCustomPurposes: scope.numCustomPurposes,
             customPurposeConsents: (scope.numCustomPurposes > 0 ? IDSet(1...scope.numCustomPurposes) : [])
@@ -43,10 +37,13 @@ extension ConsentState {
             nonPersonalizedOnly: scope.nonPersonalizedOnly)
     }
 
-    /// "Reject all": no consent, no opt-in, and an objection to every legitimate interest; the
-    /// vendors still count as disclosed.
+    /// "Reject all": no consent, no opt-in, and an objection to every legitimate interest the
+    /// user can object to; the vendors still count as disclosed, and those whose legitimate
+    /// interest no choice touches (special purposes only, ``LegitimateInterest``) keep it.
     public static func disagreeToAll(scope: ConsentScope, at date: Date = Date()) -> ConsentState {
-        ConsentState(
+        let interests = LegitimateInterest.of(scope)
+        return ConsentState(
+            vendorLegitimateInterests: interests.established.subtracting(interests.objectable),
             numCustomPurposes: scope.numCustomPurposes, disclosedVendors: scope.vendorIds,
             vendorListVersion: scope.vendorList.vendorListVersion, tcfPolicyVersion: scope.vendorList.tcfPolicyVersion ?? 0,
             publisherCC: scope.publisherCC, purposeOneTreatment: scope.purposeOneTreatment,

@@ -25,6 +25,14 @@ extension ConsentState {
                 customPurposesLITransparency: customPurposeLegitimateInterests) : nil)
     }
 
+    /// Google's Additional Consent string of the decision (``AdditionalConsent``), as stored in
+    /// `IABTCF_AddtlConsent` and sent to consentd: nil when the notice disclosed no ad-tech
+    /// provider (Google reads no string then, rather than `2~~dv.`).
+    public var additionalConsentString: String? {
+        disclosedAdTechProviders.isEmpty
+            ? nil : AdditionalConsent.string(consented: adTechProviderConsents, disclosed: disclosedAdTechProviders)
+    }
+
     /// The decision as a TCF v1.1 consent string value, for apps whose vendors still read
     /// `IABConsent_ConsentString`. v1 has consent only, and five purposes of its own:
     /// `PurposesAllowed` holds a v1 purpose when the user consented to every v2 purpose of

@@ -194,10 +194,11 @@ public final class GoogleAdsConsent: Sendable {
         return [:]
     }
 
-    /// The Additional Consent string of the decision (also stored as `IABTCF_AddtlConsent`);
-    /// nil without a decision.
+    /// The Additional Consent string of the decision, as stored in `IABTCF_AddtlConsent`
+    /// (``ConsentState/additionalConsentString``): nil without a decision, and nil when its
+    /// notice disclosed no ad-tech provider.
     public var additionalConsentString: String? {
-        manager.consent.map { AdditionalConsent.string(consented: $0.adTechProviderConsents, disclosed: $0.disclosedAdTechProviders) }
+        manager.consent?.additionalConsentString
     }
 
     /// Consent Mode v2 signals, consistent with ``status`` and ``adRequestParameters``: from the

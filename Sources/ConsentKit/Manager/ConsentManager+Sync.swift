@@ -87,35 +87,18 @@ extension ConsentManager {
     /// The consent event for `decision`: its strings, lists and proof.
     func outboxEntry(for decision: ConsentState, method: ConsentProof.Method, subject: String, eventId: UUID = UUID())
         throws(ConsentKitError) -> OutboxEntry {
-        let cmp = self.cmp
-        let tcString: String
-        let v1: String?
-        let record: String
+        let settings = configuration.sync
+        let context = ConsentEventContext(
+            method: method, noticeId: settings.noticeId, platform: settings.platform, cmp: cmp,
+            writesVersion1: configuration.generations.contains(.version1), appConfig: appConfig, gdprApplies: gdprApplies)
         do {
-            tcString = try decision.tcString(cmp: cmp).encoded()
-            v1 = configuration.generations.contains(.version1) ? try decision.consentStringV1(cmp: cmp).encoded() : nil
-            record = ConsentStorage.record(decision, tcString: tcString)
+            let event = try context.event(for: decision, eventId: eventId)
+            let tcString = if let encoded = event.consent.tcString { encoded } else { try decision.tcString(cmp: cmp).encoded() }
+            let record = ConsentStorage.record(decision, tcString: tcString)
+            return OutboxEntry(subject: subject, event: event, record: record)
         } catch {
             throw .encoding(error)
         }
-        let google: GoogleAdsChoice? = switch (decision.prefersAdFree, GoogleConsentStatus.of(decision, config: appConfig, gdprApplies: gdprApplies)) {
-        case (true, _): .adFree
-        case (false, .personalized): .personalized
-        case (false, .nonPersonalized): .nonPersonalized
-        case (false, .unknown): nil
-        }
-        let providers = decision.disclosedAdTechProviders.isEmpty ? nil
-            : AdditionalConsent.string(consented: decision.adTechProviderConsents, disclosed: decision.disclosedAdTechProviders)
-        let settings = configuration.sync
-        let proof = ConsentProof(
-            noticeId: settings.noticeId, noticeVersion: String(decision.noticeVersion), language: decision.consentLanguage.lowercased(),
-            sdkVersion: ConsentKitSDK.version, platform: settings.platform, method: method)
-        let event = ConsentEventRequest(eventId: eventId.uuidString.lowercased(), collectedAt: Self.collectedAt(decision.updated), consent: ConsentRecord(
-            tcString: tcString, consentStringV1: v1, googleAdsChoice: google, additionalConsent: providers,
-            purposeConsents: decision.purposeConsents.sorted, purposeLegitimateInterests: decision.purposeLegitimateInterests.sorted,
-            specialFeatureOptins: decision.specialFeatureOptIns.sorted, vendorConsents: decision.vendorConsents.sorted,
-            vendorLegitimateInterests: decision.vendorLegitimateInterests.sorted, proof: proof))
-        return OutboxEntry(subject: subject, event: event, record: record)
     }
 
     /// `date`, a decision's time (kept to the millisecond, rounded), as an event's `collectedAt`:

@@ -75,10 +75,7 @@ public enum IABKeyValues {
         for (key, ids) in binary {
             values[key] = .string(BinaryString.encode(ids, length: ids.max))
         }
-        if !state.disclosedAdTechProviders.isEmpty {
-            values[IABKey.addtlConsent] = .string(AdditionalConsent.string(
-                consented: state.adTechProviderConsents, disclosed: state.disclosedAdTechProviders))
-        }
+        if let additionalConsent = state.additionalConsentString { values[IABKey.addtlConsent] = .string(additionalConsent) }
         for (purposeId, restriction) in restrictionStrings(state.publisherRestrictions) {
             values[IABKey.publisherRestrictions(purposeId: purposeId)] = .string(restriction)
         }

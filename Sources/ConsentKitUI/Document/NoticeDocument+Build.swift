@@ -64,7 +64,9 @@ extension NoticeDocument {
             features: declarations(list.features, features), specialFeatures: declarations(list.specialFeatures, specialFeatures),
             dataCategories: declarations(list.dataCategories, IDSet(validIds: list.dataCategories.keys)),
             stacks: settings.firstLayer == .stacks ? stacks(list, purposes: purposes, specialFeatures: specialFeatures) : [],
-            vendors: vendors.map { vendor(listed[$0], language: language, storageBase: settings.storageDisclosureBase) },
+            vendors: vendors.map {
+                vendor(listed[$0], language: language, storageBase: settings.storageDisclosureBase, restrictions: scope.publisherRestrictions)
+            },
             adTechProviders: providers.map { AdTechProvider(id: $0.id, name: $0.name, privacyPolicyUrl: $0.privacyPolicyUrl) },
             current: present.map(NoticeChoices.init(_:)),
             google: settings.mode == .google
@@ -123,7 +125,9 @@ extension NoticeDocument {
         return chosen.sorted { $0.id < $1.id }
     }
 
-    private static func vendor(_ vendor: borrowing TCF.Vendor, language: String, storageBase: URL?) -> Vendor {
+    private static func vendor(
+        _ vendor: borrowing TCF.Vendor, language: String, storageBase: URL?, restrictions: [PublisherRestriction]
+    ) -> Vendor {
         let urls = vendor.urls.first { sameLanguage($0.langId, language) } ?? vendor.urls.first { sameLanguage($0.langId, "en") }
             ?? vendor.urls.first
         let retention = vendor.dataRetention.map { retention in
@@ -134,7 +138,8 @@ extension NoticeDocument {
         }
         return Vendor(
             id: vendor.id, name: vendor.name, purposes: vendor.purposes.sorted,
-            legIntPurposes: vendor.legIntPurposes.subtracting(TCString.consentOnlyPurposes).sorted,
+            legIntPurposes: LegitimateInterest.purposes(of: vendor, restrictions: restrictions).sorted,
+            legitimateInterest: LegitimateInterest.isEstablished(for: vendor, restrictions: restrictions),
             flexiblePurposes: vendor.flexiblePurposes.sorted, specialPurposes: vendor.specialPurposes.sorted,
             features: vendor.features.sorted, specialFeatures: vendor.specialFeatures.sorted,
             dataCategories: vendor.dataDeclaration.sorted, retention: retention,

@@ -146,6 +146,7 @@ extension NoticeDocument {
             out.field("name", vendor.name)
             out.field("purposes", vendor.purposes)
             out.field("legIntPurposes", vendor.legIntPurposes)
+            out.field("legitimateInterest", vendor.legitimateInterest)
             out.field("flexiblePurposes", vendor.flexiblePurposes)
             out.field("specialPurposes", vendor.specialPurposes)
             out.field("features", vendor.features)

@@ -49,8 +49,14 @@ public struct NoticeDocument: Sendable, Equatable, Codable {
         public var name: String
         /// Purposes on consent.
         public var purposes: [Int]
-        /// Purposes on legitimate interest (never 1 or 3-6).
+        /// Purposes on legitimate interest the user may object to, the publisher's restrictions
+        /// applied (``ConsentKit/LegitimateInterest/purposes(of:restrictions:)``; never 1 or 3-6).
         public var legIntPurposes: [Int]
+        /// Whether showing the vendor establishes its legitimate interest
+        /// (``ConsentKit/LegitimateInterest/isEstablished(for:restrictions:)``): a purpose on
+        /// legitimate interest or a special purpose. With no ``legIntPurposes`` the user has
+        /// nothing to object to and the vendor's bit stays set.
+        public var legitimateInterest: Bool
         /// Purposes the publisher may switch between the two.
         public var flexiblePurposes: [Int]
         /// Special purposes.

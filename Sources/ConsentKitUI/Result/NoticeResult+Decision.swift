@@ -52,12 +52,14 @@ extension NoticeResult {
         let features = IDSet(validIds: choices.specialFeatureOptIns), providers = Set(choices.adTechProviderConsents)
         let offered = document.offered
         for id in document.purposes.keys.compactMap(Int.init) { try changes.setPurpose(id, consent: purposes.contains(id)) }
-        for id in offered.interestPurposes.subtracting(TCString.consentOnlyPurposes) where document.purposes[String(id)] != nil {
+        for id in offered.interestPurposes where document.purposes[String(id)] != nil {
             try changes.setPurposeLegitimateInterest(id, allowed: interests.contains(id))
         }
         for id in document.specialFeatures.keys.compactMap(Int.init) { try changes.setSpecialFeature(id, optIn: features.contains(id)) }
         changes.setVendors(consented: IDSet(validIds: choices.vendorConsents), among: offered.vendors)
-        changes.setVendorLegitimateInterests(kept: IDSet(validIds: choices.vendorLegitimateInterests), among: offered.interestVendors)
+        // Kept where the user could object and did not; kept always where nothing could be objected to.
+        let kept = IDSet(validIds: choices.vendorLegitimateInterests).union(offered.interestVendors.subtracting(offered.objectableVendors))
+        changes.setVendorLegitimateInterests(kept: kept, among: offered.interestVendors)
         for provider in document.adTechProviders {
             try changes.setAdTechProvider(provider.id, consent: providers.contains(provider.id))
         }

@@ -213,24 +213,28 @@ extension NoticeDocument {
     struct Offered {
         /// The vendors shown.
         let vendors: IDSet
-        /// The vendors shown with a purpose on legitimate interest, or a flexible one.
+        /// The vendors whose legitimate interest showing them established (``Vendor/legitimateInterest``).
         let interestVendors: IDSet
-        /// Those vendors' legitimate-interest and flexible purposes (consent-only ones included).
+        /// Those of them the user may object to (with ``Vendor/legIntPurposes``).
+        let objectableVendors: IDSet
+        /// The purposes on legitimate interest the user may object to (never 1 or 3-6).
         let interestPurposes: IDSet
     }
 
     /// One pass over the vendors, reading the fields it needs by position.
     var offered: Offered {
-        var shown: [Int] = [], withInterest: [Int] = [], purposes: [Int] = []
+        var shown: [Int] = [], established: [Int] = [], objectable: [Int] = [], purposes: [Int] = []
         shown.reserveCapacity(vendors.count)
         for index in vendors.indices {
             shown.append(vendors[index].id)
-            if !vendors[index].legIntPurposes.isEmpty || !vendors[index].flexiblePurposes.isEmpty {
-                withInterest.append(vendors[index].id)
+            if vendors[index].legitimateInterest { established.append(vendors[index].id) }
+            if !vendors[index].legIntPurposes.isEmpty {
+                objectable.append(vendors[index].id)
                 purposes.append(contentsOf: vendors[index].legIntPurposes)
-                purposes.append(contentsOf: vendors[index].flexiblePurposes)
             }
         }
-        return Offered(vendors: IDSet(validIds: shown), interestVendors: IDSet(validIds: withInterest), interestPurposes: IDSet(validIds: purposes))
+        return Offered(
+            vendors: IDSet(validIds: shown), interestVendors: IDSet(validIds: established),
+            objectableVendors: IDSet(validIds: objectable), interestPurposes: IDSet(validIds: purposes))
     }
 }

@@ -31,14 +31,19 @@ struct ConsentStateTests {
         #expect(state.purposeOneTreatment)
     }
 
-    @Test("reject all leaves no consent, opt-in or legitimate interest, and keeps the vendors disclosed")
+    @Test("reject all leaves no consent, opt-in or objectable legitimate interest, and keeps the vendors disclosed")
     func disagreeToAllRefusesEverything() {
         let scope = testScope(publisherPurposes: [1, 2], customPurposes: 2)
         let state = ConsentState.disagreeToAll(scope: scope, at: testDate)
         for ids in [state.purposeConsents, state.purposeLegitimateInterests, state.specialFeatureOptIns, state.vendorConsents,
-                    state.vendorLegitimateInterests, state.publisherConsents, state.customPurposeConsents] {
+                    state.publisherConsents, state.customPurposeConsents] {
             #expect(ids.isEmpty)
         }
+        // TCF 2.3: a vendor whose legitimate interest no choice touches (special purposes, no
+        // purpose on legitimate interest) keeps its bit; every other is objected to.
+        let interests = LegitimateInterest.of(scope)
+        #expect(state.vendorLegitimateInterests == interests.established.subtracting(interests.objectable))
+        #expect(state.vendorLegitimateInterests.intersection(interests.objectable).isEmpty)
         #expect(state.disclosedVendors == scope.vendorIds)
         #expect(state.numCustomPurposes == 2)
     }

@@ -23,63 +23,31 @@ struct NoticeDemo: Sendable {
     let cmp: CMPIdentity
 
     /// What the demo page asks for.
-    struct Options: Decodable, Sendable {
-        /// `tcf` (default) or `google`.
-        var mode: NoticeSettings.Mode?
-        /// ISO 639-1; English by default.
-        var language: String?
-        /// `"20"` (default): twenty vendors, Google among them; `"all"`: every vendor of the list.
-        var vendors: String?
-        /// The user opened their privacy settings: the second layer, with the present choices.
-        var reopen: Bool?
-        /// Offer "Pay for the ad-free version".
-        var adFree: Bool?
-        /// The TC string the page stored after the last choice (the present choices).
-        var tcString: String?
-    }
+    typealias Options = DemoOptions
 
-    /// A result to record: the options the document was built with, the page's message (kept
-    /// as its JSON text, for `NoticeResult` to check), the page's credential (its publishable
-    /// key, or the subject token the first result gave it) and, with a token, its subject.
+    /// A result to record (``ConsentdAPI/DemoResultRequest``): the options the document was built
+    /// with, the page's message (kept as its JSON text, for `NoticeResult` to check), the page's
+    /// credential (its publishable key, or the subject token the first result gave it) and, with
+    /// a token, its subject.
     struct Decide: Sendable {
         var options: Options
         var message: Data
         var credential: String
         var subjectId: String?
 
-        /// Reads `{"options": {…}, "message": {…}, "credential": "…", "subjectId"?: "…"}`.
+        /// Reads the body: its keys checked (``ConsentRequests/WebRequestFields/demoResult``), then decoded.
         init(json: Data) throws {
-            guard let body = try? JSONSerialization.jsonObject(with: json) as? [String: Any] else {
-                throw APIError.badRequest("the body must be a JSON object with options, message, credential and subjectId")
-            }
             do throws(InvalidField) {
                 try StrictJSONObject.check(json, known: WebRequestFields.demoResult)
             } catch {
                 throw APIError(error)
             }
-            guard let credential = body["credential"] as? String else {
-                throw APIError.badRequest("credential is required: the playground's page key, or the subject token its first result returned",
-                                          field: "credential")
-            }
-            switch body["subjectId"] {
-            case nil, is NSNull: subjectId = nil
-            case let subject as String: subjectId = subject
-            default: throw APIError.badRequest("subjectId must be text", field: "subjectId")
-            }
-            guard let message = body["message"] as? [String: Any], JSONSerialization.isValidJSONObject(message) else {
-                throw APIError.badRequest("message must be the notice's result object", field: "message")
-            }
-            // JSONSerialization traps on a top-level value that is not an object or array: check first.
-            guard let rawOptions = (body["options"] ?? [String: Any]()) as? [String: Any] else {
-                throw APIError.badRequest("options must be an object", field: "options")
-            }
-            do {
-                options = try JSONDecoder().decode(Options.self, from: JSONSerialization.data(withJSONObject: rawOptions))
-            } catch {
-                throw APIError.badRequest("options: \(error)", field: "options")
-            }
-            self.message = try JSONSerialization.data(withJSONObject: message)
-            self.credential = credential
+            let body = try WebCMP.decode(DemoResultRequest.self, from: json)
+            guard case .object = body.message else { throw APIError.badRequest("message must be the notice's result object", field: "message") }
+            options = body.options ?? Options()
+            message = try JSONEncoder().encode(body.message)
+            credential = body.credential
+            subjectId = body.subjectId
         }
     }
 
@@ -93,9 +61,9 @@ struct NoticeDemo: Sendable {
     /// The demo's notice version.
     static let noticeVersion = 3
 
-    /// The notice's document, the scope it covers and the present choices it opens on.
-    func document(_ options: Options) throws -> (NoticeDocument, ConsentScope, ConsentState?) {
-        let mode = options.mode ?? .tcf
+    /// The notice the options ask for: its scope, the present choices it opens on, and its document.
+    func exchange(_ options: Options) throws -> NoticeExchange {
+        let mode: NoticeSettings.Mode = options.mode == .google ? .google : .tcf
         let language = (options.language ?? "en").lowercased()
         guard language.count == 2, language.allSatisfy({ $0 >= "a" && $0 <= "z" }) else {
             throw APIError.badRequest("language must be a two-letter ISO 639-1 code", field: "language")
@@ -127,11 +95,10 @@ struct NoticeDemo: Sendable {
             language: language, storageDisclosureBase: URL(string: "/v1/vendor-list/storage"))
         let reopen = options.reopen ?? false
         do {
-            let document = try NoticeDocument.build(
+            return try NoticeExchange(
                 scope: scope, settings: settings, cmp: cmp, current: current,
                 request: NoticeRequest(reason: .noDecision, allowsDismissal: reopen, isUserInitiated: reopen),
                 adTechProviders: Self.adTechProviders)
-            return (document, scope, current)
         } catch {
             throw APIError(.unprocessableContent, "notice_unavailable", "\(error)")
         }
@@ -155,27 +122,23 @@ struct NoticeDemo: Sendable {
     }
 
     /// Checks the page's result against the document the options give: the choice to record
-    /// (for `subjectId`, nil to create a subject), nil when the notice was closed without one.
-    func decide(_ request: Decide) throws -> (answer: Answer, choice: RecordedChoice?) {
-        let (document, scope, current) = try document(request.options)
-        let result: NoticeResult
+    /// (for `subjectId`, nil to create a subject), made at `now`; nil when the notice was closed
+    /// without one.
+    func decide(_ request: Decide, now: Date = Date()) throws -> (answer: Answer, choice: RecordedChoice?) {
+        let exchange = try exchange(request.options)
+        let choice: NoticeExchange.Choice?
         do {
-            result = try NoticeResult(json: request.message, document: document)
+            choice = try exchange.decide(try NoticeResult(json: request.message, document: exchange.document), at: now)
         } catch {
-            throw APIError(.unprocessableContent, "notice_result_refused", error.description, field: "message")
+            throw APIError(.unprocessableContent, "notice_result_refused", "\(error)", field: "message")
         }
-        let now = Date()
-        guard let decision = try result.decision(document: document, scope: scope, current: current, at: now) else {
-            return (Answer(action: result.action.rawValue), nil)
-        }
-        let choice = try RecordedChoice(
-            decision: decision, cmp: cmp, subjectId: request.subjectId, at: now,
-            proof: ConsentProof(noticeId: "demo-\(document.mode.rawValue)", noticeVersion: String(document.noticeVersion), language: document.language,
-                                sdkVersion: "consentd-demo", platform: .web, method: RecordedChoice.method(result.action)))
+        guard let choice else { return (Answer(action: NoticeResult.Action.dismissed.rawValue), nil) }
+        let recorded = try RecordedChoice(decision: choice.decision, context: ConsentEventContext(
+            method: choice.method, noticeId: "demo-\(exchange.document.mode.rawValue)", platform: .web, cmp: cmp, subjectId: request.subjectId))
         let answer = Answer(
-            action: result.action.rawValue, tcString: choice.tcString, addtlConsent: choice.addtlConsent, googleStatus: choice.google.rawValue,
-            npa: choice.google == .nonPersonalized, prefersAdFree: choice.prefersAdFree, languageFallback: document.languageFallback,
-            decoded: choice.decoded)
-        return (answer, choice)
+            action: choice.result.action.rawValue, tcString: recorded.tcString, addtlConsent: recorded.addtlConsent,
+            googleStatus: recorded.google.rawValue, npa: recorded.google == .nonPersonalized, prefersAdFree: recorded.prefersAdFree,
+            languageFallback: exchange.document.languageFallback, decoded: recorded.decoded)
+        return (answer, recorded)
     }
 }

@@ -1,5 +1,6 @@
 import ConsentKit
 import ConsentRequests
+import ConsentdAPI
 import Foundation
 import TCF
 
@@ -21,20 +22,12 @@ struct AppConsent: Sendable {
     /// The app's subject, which the event is recorded for.
     var subjectId: String?
 
-    /// Reads `{"tcString", "addtlConsent"?, "subjectToken", "subjectId"}`.
-    init(json value: Any) throws {
-        guard let object = value as? [String: Any], let tc = object["tcString"] as? String else {
-            throw APIError.badRequest("appConsent must be an object with the app's tcString", field: "appConsent")
-        }
-        func text(_ name: String) throws -> String? {
-            guard let value = object[name], !(value is NSNull) else { return nil }
-            guard let string = value as? String else { throw APIError.badRequest("appConsent.\(name) must be text", field: "appConsent.\(name)") }
-            return string
-        }
-        tcString = tc
-        addtlConsent = try text("addtlConsent")
-        subjectToken = try text("subjectToken")
-        subjectId = try text("subjectId")
+    /// The app's consent as the body carries it.
+    init(_ wire: WebChoiceRequest.AppConsent) {
+        tcString = wire.tcString
+        addtlConsent = wire.addtlConsent
+        subjectToken = wire.subjectToken
+        subjectId = wire.subjectId
     }
 
     /// The app's own credential: its subject token. A page key (or a page's own subject token

@@ -46,23 +46,6 @@ struct WebCMP: Sendable {
             adTechProviders: providers.values.sorted { $0.id < $1.id }, nonPersonalizedOnly: publishers.contains(where: \.nonPersonalizedOnly))
     }
 
-    /// What a page view calls for.
-    struct SessionRequest: Decodable, Sendable {
-        /// The site's publishable key (or a subject token).
-        var credential: String
-        /// The visitor's language (`navigator.language`); English when absent or not understood.
-        var language: String?
-        /// The TC string the page keeps (`euconsent-v2`), if any.
-        var tcString: String?
-        /// The Additional Consent string the page keeps with it, if any.
-        var addtlConsent: String?
-        /// The visitor opened their privacy settings: the document, on the second layer.
-        var reopen: Bool?
-        /// A region to pretend (`eea`, `not_eea`), for testing a page: honoured only when the
-        /// operator allows it (`--allow-debug-region`), ignored otherwise.
-        var debugRegion: DebugRegion?
-    }
-
     /// The answer to a page view, as JSON text: `gdprApplies`, `region`, `ask` (the ask rules'
     /// reason, null when the stored decision holds or GDPR does not apply), the CMP's `cmpId`,
     /// `cmpVersion`, `gvlVersion`, `tcfPolicyVersion`, `tcData` (the CMP API's data for the stored
@@ -71,7 +54,7 @@ struct WebCMP: Sendable {
     /// screen: no consent, legitimate interests as disclosed) and `document` (the notice's).
     /// `storedStringRefused` says why a stored string was ignored: it does not decode, or its
     /// Created or LastUpdated lies in the future (no decision: the visitor is asked again).
-    func session(_ request: SessionRequest, appId: String, region: RegionDecision, now: Date) throws -> String {
+    func session(_ request: WebSessionRequest, appId: String, region: RegionDecision, now: Date) throws -> String {
         let site = try site(appId: appId)
         let list = catalog.vendorList
         let gdpr: GDPRApplicability = switch region.gdprApplies {
@@ -124,18 +107,18 @@ struct WebCMP: Sendable {
             json.null()
         }
         if verdict.shouldAsk || reopen {
-            let scope = try scope(site, language: language)
-            let document = try document(site, scope: scope, language: language, current: current, reopen: reopen, reason: verdict)
-            json.key("uiTCData"); json.raw(try shownTCData(scope: scope, language: language, now: now).json())
-            json.key("document"); json.raw(String(decoding: document.json(), as: UTF8.self))
+            let exchange = try exchange(site, language: language, current: current, reopen: reopen, reason: verdict)
+            json.key("uiTCData"); json.raw(try shownTCData(scope: exchange.scope, language: language, now: now).json())
+            json.key("document"); json.raw(String(decoding: exchange.document.json(), as: UTF8.self))
         }
         if let refused { json.key("storedStringRefused"); json.string(refused) }
         json.endObject()
         return json.text
     }
 
-    /// A choice the page sends: the notice's result (`message`), or the app's decision handed
-    /// to its web view (`appConsent`), with what the page's document was built from.
+    /// A choice the page sends (``ConsentdAPI/WebChoiceRequest``): the notice's result
+    /// (`message`, kept as its JSON text for `NoticeResult` to check), or the app's decision
+    /// handed to its web view (`appConsent`), with what the page's document was built from.
     struct ChoiceRequest: Sendable {
         var credential: String
         var language: String?
@@ -148,42 +131,52 @@ struct WebCMP: Sendable {
         /// The app's consent, with the app's own credential.
         var appConsent: AppConsent?
 
-        /// Reads `{"credential", "language"?, "tcString"?, "reopen"?, "subjectId"?, and "message" or "appConsent"}`.
+        /// Reads the body: its keys checked (``ConsentRequests/WebRequestFields``), then decoded.
         init(json: Data) throws {
             do throws(InvalidField) {
                 try WebRequestFields.checkChoice(json)
             } catch {
                 throw APIError(error)
             }
-            guard let body = try? JSONSerialization.jsonObject(with: json) as? [String: Any] else {
-                throw APIError.badRequest("the body must be a JSON object with credential and message or appConsent")
-            }
-            guard let credential = body["credential"] as? String else { throw APIError.badRequest("credential is required", field: "credential") }
-            self.credential = credential
-            func text(_ name: String) throws -> String? {
-                guard let value = body[name], !(value is NSNull) else { return nil }
-                guard let string = value as? String else { throw APIError.badRequest("\(name) must be text", field: name) }
-                return string
-            }
-            language = try text("language")
-            tcString = try text("tcString")
-            addtlConsent = try text("addtlConsent")
-            subjectId = try text("subjectId")
-            switch body["reopen"] {
-            case nil, is NSNull: reopen = false
-            case let flag as Bool: reopen = flag
-            default: throw APIError.badRequest("reopen must be true or false", field: "reopen")
-            }
-            if let message = body["message"] {
-                guard let object = message as? [String: Any], JSONSerialization.isValidJSONObject(object) else {
-                    throw APIError.badRequest("message must be the notice's result object", field: "message")
-                }
-                self.message = try JSONSerialization.data(withJSONObject: object)
-            } else if let app = body["appConsent"] {
-                appConsent = try AppConsent(json: app)
+            let body = try WebCMP.decode(WebChoiceRequest.self, from: json)
+            credential = body.credential
+            language = body.language
+            tcString = body.tcString
+            addtlConsent = body.addtlConsent
+            reopen = body.reopen ?? false
+            subjectId = body.subjectId
+            if let message = body.message {
+                guard case .object = message else { throw APIError.badRequest("message must be the notice's result object", field: "message") }
+                self.message = try JSONEncoder().encode(message)
+            } else if let app = body.appConsent {
+                appConsent = AppConsent(app)
             } else {
                 throw APIError.badRequest("message (the notice's result) or appConsent (the app's decision) is required", field: "message")
             }
+        }
+    }
+
+    /// `T` decoded from `body`, a JSON object whose keys were checked: a required field missing
+    /// or a field of the wrong type is refused (400) with its path (`appConsent.subjectId`).
+    static func decode<T: Decodable>(_ type: T.Type, from body: Data) throws -> T {
+        func path(_ keys: [any CodingKey]) -> String { keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".") }
+        do {
+            return try JSONDecoder().decode(T.self, from: body)
+        } catch DecodingError.keyNotFound(let key, let context) {
+            let field = path(context.codingPath + [key])
+            throw APIError.badRequest("\(field) is required", field: field)
+        } catch DecodingError.valueNotFound(_, let context) {
+            let field = path(context.codingPath)
+            throw APIError.badRequest("\(field) is required", field: field)
+        } catch DecodingError.typeMismatch(let expected, let context) {
+            let field = path(context.codingPath)
+            let kind = expected == String.self ? "text" : expected == Bool.self ? "true or false" : "an object"
+            throw APIError.badRequest("\(field) must be \(kind)", field: field)
+        } catch DecodingError.dataCorrupted(let context) where !context.codingPath.isEmpty {
+            let field = path(context.codingPath)
+            throw APIError.badRequest("\(field): \(context.debugDescription)", field: field)
+        } catch {
+            throw APIError.badRequest("the body must be a JSON object")
         }
     }
 
@@ -202,33 +195,35 @@ struct WebCMP: Sendable {
                                "the app's Additional Consent string is not one: 2~consented ids~dv.disclosed ids (such as 2~89~dv.1051), "
                                + "ids decimal from 1 without leading zeros", field: "appConsent.addtlConsent")
             }
-            let proof = ConsentProof(noticeId: noticeId, noticeVersion: "0", language: decoded.consentLanguage.lowercased(),
-                                     sdkVersion: Self.sdkVersion, platform: .web, method: .sync)
-            return ("sync", try RecordedChoice(received: app.tcString, decoded: decoded, addtlConsent: Self.checkedAC(app.addtlConsent),
-                                               subjectId: app.subjectId, at: now, proof: proof))
+            let addtlConsent = Self.checkedAC(app.addtlConsent)
+            // The event's vendor lists name only the vendors of the list held now, as its TCData
+            // does (issue 24, H1: a string may name every vendor id up to 65,535); the string is kept whole.
+            let full = ConsentState(tcString: decoded, additionalConsent: addtlConsent, collectedAt: now)
+            let listed = IDSet(validIds: catalog.vendorList.vendors.keys)
+            let decision = full.changing(at: now) { changes in
+                changes.setVendors(consented: full.vendorConsents.intersection(listed), among: full.vendorConsents)
+                changes.setVendorLegitimateInterests(kept: full.vendorLegitimateInterests.intersection(listed), among: full.vendorLegitimateInterests)
+            }
+            return ("sync", try RecordedChoice(
+                decision: decision,
+                context: ConsentEventContext(method: .sync, noticeId: noticeId, platform: .web, cmp: cmp, subjectId: app.subjectId),
+                received: ConsentEventContext.ReceivedStrings(tcString: app.tcString, additionalConsent: addtlConsent)))
         }
         let current = request.tcString.flatMap { text -> ConsentState? in
             guard !text.isEmpty, let decoded = try? TCString(decoding: text), Self.futureDate(of: decoded, now: now) == nil else { return nil }
             return ConsentState(tcString: decoded, additionalConsent: Self.checkedAC(request.addtlConsent))
         }
-        let scope = try scope(site, language: language)
-        let document = try document(site, scope: scope, language: language, current: current, reopen: request.reopen, reason: .noDecision)
-        let result: NoticeResult
+        let exchange = try exchange(site, language: language, current: current, reopen: request.reopen, reason: .noDecision)
+        let choice: NoticeExchange.Choice?
         do {
-            result = try NoticeResult(json: request.message ?? Data(), document: document)
+            choice = try exchange.decide(try NoticeResult(json: request.message ?? Data(), document: exchange.document), at: now)
         } catch {
-            throw APIError(.unprocessableContent, "notice_result_refused", error.description, field: "message")
+            throw APIError(.unprocessableContent, "notice_result_refused", "\(error)", field: "message")
         }
-        guard let decision = try result.decision(document: document, scope: scope, current: current, at: now) else {
-            return (result.action.rawValue, nil)
-        }
-        let proof = ConsentProof(noticeId: noticeId, noticeVersion: String(document.noticeVersion), language: document.language,
-                                 sdkVersion: Self.sdkVersion, platform: .web, method: RecordedChoice.method(result.action))
-        return (result.action.rawValue, try RecordedChoice(decision: decision, cmp: cmp, subjectId: request.subjectId, at: now, proof: proof))
+        guard let choice else { return (NoticeResult.Action.dismissed.rawValue, nil) }
+        let context = ConsentEventContext(method: choice.method, noticeId: noticeId, platform: .web, cmp: cmp, subjectId: request.subjectId)
+        return (choice.result.action.rawValue, try RecordedChoice(decision: choice.decision, context: context))
     }
-
-    /// The `sdkVersion` of the web CMP's events.
-    static let sdkVersion = "consentkit-web/1"
 
     // MARK: - The notice
 
@@ -244,14 +239,14 @@ struct WebCMP: Sendable {
                             adTechProviderIds: IDSet(validIds: site.adTechProviders.map(\.id)))
     }
 
-    /// The notice's document for `site`, opening on the present choices.
-    func document(_ site: Site, scope: ConsentScope, language: String, current: ConsentState?, reopen: Bool,
-                  reason: AskRules.Verdict) throws -> NoticeDocument {
+    /// The notice for `site` in `language`, opening on the present choices.
+    func exchange(_ site: Site, language: String, current: ConsentState?, reopen: Bool, reason: AskRules.Verdict) throws -> NoticeExchange {
         let settings = NoticeSettings(
             publisherName: site.website.name, privacyPolicyURL: site.website.privacyPolicyURL, language: language,
             storageDisclosureBase: URL(string: "/v1/vendor-list/storage"))
+        let scope = try scope(site, language: language)
         do {
-            return try NoticeDocument.build(
+            return try NoticeExchange(
                 scope: scope, settings: settings, cmp: cmp, current: current,
                 request: NoticeRequest(reason: reopen ? .decisionHolds : reason, allowsDismissal: reopen, isUserInitiated: reopen),
                 adTechProviders: site.adTechProviders)
@@ -273,9 +268,7 @@ struct WebCMP: Sendable {
             changes.consentLanguage = language.uppercased()
         }
         let encoded = try shown.tcString(cmp: cmp).encoded()
-        let ac = shown.disclosedAdTechProviders.isEmpty
-            ? nil : AdditionalConsent.string(consented: shown.adTechProviderConsents, disclosed: shown.disclosedAdTechProviders)
-        return TCData(tcString: encoded, decoded: try TCString(decoding: encoded), addtlConsent: ac, cmp: cmp,
+        return TCData(tcString: encoded, decoded: try TCString(decoding: encoded), addtlConsent: shown.additionalConsentString, cmp: cmp,
                       bounds: TCData.Bounds(vendorList: scope.vendorList))
     }
 

@@ -65,13 +65,8 @@ struct NoticeController: CredentialInBodyRoutes {
         router.post("/demo/document") { request, _ -> Response in
             var request = request
             let body = try await request.jsonBody(limit: self.settings.bodyLimit)
-            let options: NoticeDemo.Options
-            do {
-                options = try JSONDecoder().decode(NoticeDemo.Options.self, from: body)
-            } catch {
-                throw APIError.badRequest("the body must be the demo's options: \(error)")
-            }
-            let json = try await self.cpuWork.run { try self.demo.document(options).0.json() }
+            let options = try WebCMP.decode(DemoOptions.self, from: body)
+            let json = try await self.cpuWork.run { try self.demo.exchange(options).document.json() }
             return jsonResponse(text: String(decoding: json, as: UTF8.self))
         }
         router.post("/demo/result") { request, _ -> Response in

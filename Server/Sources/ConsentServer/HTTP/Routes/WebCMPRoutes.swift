@@ -37,17 +37,12 @@ struct WebCMPController: CredentialInBodyRoutes {
         router.post("/v1/web/session") { request, context -> Response in
             var request = request
             let body = try await request.jsonBody(limit: self.settings.bodyLimit, alsoAsText: true)
-            let session: WebCMP.SessionRequest
             do throws(InvalidField) {
                 try WebRequestFields.checkSession(body)
             } catch {
                 throw APIError(error)
             }
-            do {
-                session = try JSONDecoder().decode(WebCMP.SessionRequest.self, from: body)
-            } catch {
-                throw APIError.badRequest("the body must be a page view: {credential, language?, tcString?, addtlConsent?, reopen?, debugRegion?}: \(error)")
-            }
+            let session = try WebCMP.decode(WebSessionRequest.self, from: body)
             let principal = try await self.authenticateWeb(credential: session.credential, action: "open a web page's consent session")
             let headerValue = self.resolver.countryHeader.flatMap { name in HTTPField.Name(name).flatMap { request.headers[$0] } }
             let region = self.resolver.decide(headerValue: headerValue, address: clientAddress(request, context, header: self.settings.clientIPHeader),
