@@ -100,16 +100,4 @@ extension ConsentManager {
             throw .encoding(error)
         }
     }
-
-    /// `date`, a decision's time (kept to the millisecond, rounded), as an event's `collectedAt`:
-    /// ISO 8601 in UTC with that millisecond. Written from the whole milliseconds: such a date
-    /// is often a hair under its millisecond as a `Double`, and a formatter that truncates (as
-    /// `ISO8601FormatStyle` does) would write it one millisecond early.
-    static func collectedAt(_ date: Date) -> String {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
-        let (seconds, fraction) = (milliseconds.quotientAndRemainder(dividingBy: 1000))
-        let (whole, rest) = fraction < 0 ? (seconds - 1, fraction + 1000) : (seconds, fraction)
-        let text = Date(timeIntervalSince1970: TimeInterval(whole)).formatted(Date.ISO8601FormatStyle())
-        return text.dropLast() + "." + String(rest + 1000).dropFirst() + "Z"
-    }
 }

@@ -1,3 +1,4 @@
+import ConsentKitFormats
 import Foundation
 import TCF
 
@@ -77,24 +78,12 @@ public struct ConsentEventContext: Sendable {
             noticeId: noticeId, noticeVersion: String(decision.noticeVersion), language: decision.consentLanguage.lowercased(),
             sdkVersion: sdkVersion, platform: platform, method: method)
         return ConsentEventRequest(
-            eventId: eventId.uuidString.lowercased(), subjectId: subjectId, collectedAt: Self.collectedAt(decision.updated),
+            eventId: eventId.uuidString.lowercased(), subjectId: subjectId, collectedAt: ISO8601.format(decision.updated),
             consent: ConsentRecord(
                 tcString: tcString, consentStringV1: v1, googleAdsChoice: GoogleAdsChoice(decision, status: status),
                 additionalConsent: received.map(\.additionalConsent) ?? decision.additionalConsentString,
                 purposeConsents: decision.purposeConsents.sorted, purposeLegitimateInterests: decision.purposeLegitimateInterests.sorted,
                 specialFeatureOptins: decision.specialFeatureOptIns.sorted, vendorConsents: decision.vendorConsents.sorted,
                 vendorLegitimateInterests: decision.vendorLegitimateInterests.sorted, proof: proof))
-    }
-
-    /// `date`, a decision's time (kept to the millisecond, rounded), as an event's `collectedAt`:
-    /// ISO 8601 in UTC with that millisecond. Written from the whole milliseconds: such a date
-    /// is often a hair under its millisecond as a `Double`, and a formatter that truncates (as
-    /// `ISO8601FormatStyle` does) would write it one millisecond early.
-    static func collectedAt(_ date: Date) -> String {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
-        let (seconds, fraction) = (milliseconds.quotientAndRemainder(dividingBy: 1000))
-        let (whole, rest) = fraction < 0 ? (seconds - 1, fraction + 1000) : (seconds, fraction)
-        let text = Date(timeIntervalSince1970: TimeInterval(whole)).formatted(Date.ISO8601FormatStyle())
-        return text.dropLast() + "." + String(rest + 1000).dropFirst() + "Z"
     }
 }
