@@ -47,9 +47,11 @@ struct ConsentEventContextTests {
         #expect(event.consent.additionalConsent == "2~89~dv.")
     }
 
-    @Test("a time a hair under its millisecond is written as that millisecond")
-    func millisecondsAreRounded() {
-        #expect(ConsentEventContext.collectedAt(Date(timeIntervalSince1970: 1_772_600_767.889_999_9)) == "2026-03-04T05:06:07.890Z")
-        #expect(ConsentEventContext.collectedAt(Date(timeIntervalSince1970: -0.5)) == "1969-12-31T23:59:59.500Z")
+    @Test("a decision made a hair under its millisecond is collected at that millisecond", arguments: [
+        (1_772_600_767.889_999_9, "2026-03-04T05:06:07.890Z"), (-0.5, "1969-12-31T23:59:59.500Z"),
+    ])
+    func millisecondsAreRounded(time: Double, written: String) throws {
+        let decision = ConsentState.agreeToAll(scope: Self.scope, at: Date(timeIntervalSince1970: time))
+        #expect(try Self.context.event(for: decision).collectedAt == written)
     }
 }
