@@ -85,8 +85,14 @@ def test_item19_reject_all_keeps_disclosed_vendors_and_nothing_else(new_page):
     result = recorded(page)
     fields = decode(page)
     assert fields["disclosedVendors"] == shown_vendor_ids()
-    for name in ("purposeConsents", "vendorConsents", "specialFeatureOptins", "purposeLegitimateInterests", "vendorLegitimateInterests"):
+    for name in ("purposeConsents", "vendorConsents", "specialFeatureOptins", "purposeLegitimateInterests"):
         assert fields[name] == [], name
+    # TCF 2.3: a vendor whose only legitimate interest is a special purpose, which nobody can
+    # object to, keeps its bit after "Reject all"; every other vendor's is cleared.
+    doc = ns.build_document()
+    untouchable = [v["id"] for v in doc["vendors"] if v["legitimateInterest"] and not v["legIntPurposes"]]
+    assert untouchable, "the demo's 20 vendors include one with special purposes only on legitimate interest"
+    assert fields["vendorLegitimateInterests"] == untouchable
     assert result["ac"] == "2~~dv.89.1051.2677"  # item 25: nothing consented on reject all
     assert result["google"].startswith("non_personalized")
 
