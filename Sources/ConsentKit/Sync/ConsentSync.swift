@@ -1,3 +1,4 @@
+import ConsentdAPI
 import Foundation
 
 /// What the sync client needs of the manager; the manager is its only host.

@@ -1,3 +1,4 @@
+import ConsentdAPI
 import Foundation
 
 /// One decision waiting to reach consentd.

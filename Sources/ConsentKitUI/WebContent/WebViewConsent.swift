@@ -1,4 +1,5 @@
 import ConsentKit
+import IABConsentReader
 import Foundation
 import TCF
 
