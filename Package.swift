@@ -9,6 +9,9 @@ let package = Package(
     products: [
         .library(name: "TCF", targets: ["TCF"]),
         .library(name: "ConsentKit", targets: ["ConsentKit"]),
+        // For third-party SDKs (ad networks, analytics): the IAB keys a CMP wrote, read and judged,
+        // without the CMP itself.
+        .library(name: "IABConsentReader", targets: ["IABConsentReader"]),
         .library(name: "ConsentdAPI", targets: ["ConsentdAPI"]),
         // The JSON writer and the ISO 8601 reader and writer, shared by the SDK and consentd.
         .library(name: "ConsentKitFormats", targets: ["ConsentKitFormats"]),
@@ -18,30 +21,39 @@ let package = Package(
         .library(name: "ConsentKitObservation", targets: ["ConsentKitObservation"]),
         // The consent notice: the web page (HTML, CSS, JavaScript), its bridge, and on iOS its presenter.
         .library(name: "ConsentKitUI", targets: ["ConsentKitUI"]),
+        // A build-time tool's checks (an app's Info.plist against what it uses), for `consent doctor`.
+        .library(name: "ConsentKitDoctor", targets: ["ConsentKitDoctor"]),
     ],
     targets: [
         // JSONWriter and ISO8601: Foundation only, below every other target.
         .target(name: "ConsentKitFormats"),
         .target(name: "TCF", dependencies: ["ConsentKitFormats"]),
-        .target(name: "ConsentKit", dependencies: ["TCF", "ConsentdAPI", "ConsentKitFormats"]),
+        // The IAB keys and the store they live in, shared by the CMP (which writes them) and the
+        // reader (which reads them); re-exported by both.
+        .target(name: "IABStorage", dependencies: ["TCF"]),
+        .target(name: "ConsentKit", dependencies: ["TCF", "ConsentdAPI", "IABStorage", "ConsentKitFormats"]),
+        .target(name: "IABConsentReader", dependencies: ["IABStorage", "TCF"]),
+        .target(name: "ConsentKitDoctor"),
         // consentd's HTTP API types, shared by the SDK and the server; Foundation only.
         .target(name: "ConsentdAPI", dependencies: ["ConsentKitFormats"]),
         .target(name: "ConsentKitAppTracking", dependencies: ["ConsentKit"]),
         .target(name: "ConsentKitObservation", dependencies: ["ConsentKit"]),
-        .target(name: "ConsentKitUI", dependencies: ["ConsentKit", "TCF", "ConsentKitFormats"], resources: [.copy("Resources/notice"), .copy("Resources/cmp")]),
+        .target(name: "ConsentKitUI", dependencies: ["ConsentKit", "IABConsentReader", "TCF", "ConsentKitFormats"], resources: [.copy("Resources/notice"), .copy("Resources/cmp")]),
         .testTarget(
             name: "TCFTests",
             dependencies: ["TCF"]
         ),
         .testTarget(name: "ConsentKitFormatsTests", dependencies: ["ConsentKitFormats"]),
-        .testTarget(name: "ConsentKitTests", dependencies: ["ConsentKit", "TCF", "ConsentKitFormats"]),
+        .testTarget(name: "ConsentKitTests", dependencies: ["ConsentKit", "ConsentdAPI", "TCF", "ConsentKitFormats"]),
+        .testTarget(name: "IABConsentReaderTests", dependencies: ["IABConsentReader", "IABStorage", "TCF"]),
+        .testTarget(name: "ConsentKitDoctorTests", dependencies: ["ConsentKitDoctor"]),
         .testTarget(name: "ConsentKitAppTrackingTests", dependencies: ["ConsentKitAppTracking", "ConsentKit"]),
         .testTarget(name: "ConsentKitUITests", dependencies: ["ConsentKitUI", "ConsentKit", "TCF"]),
         .testTarget(name: "ConsentKitObservationTests", dependencies: ["ConsentKitObservation", "ConsentKit", "TCF"]),
         // Every Swift block of the DocC catalogs and the README, compiled (Snippets.swift) and compared.
         .testTarget(
             name: "DocumentationTests",
-            dependencies: ["ConsentKit", "TCF", "ConsentKitAppTracking", "ConsentKitObservation"]
+            dependencies: ["ConsentKit", "TCF", "ConsentKitAppTracking", "ConsentKitObservation", "ConsentKitUI", "IABConsentReader"]
         ),
         .testTarget(name: "ConsentdAPITests", dependencies: ["ConsentdAPI"]),
     ],
@@ -50,6 +62,6 @@ let package = Package(
 
 // Apple's privacy manifests, one per target that needs one (scripts/check-apple says which and
 // checks them; README "Privacy manifests" says why).
-for target in package.targets where ["ConsentKit", "ConsentKitAppTracking", "ConsentKitUI"].contains(target.name) {
+for target in package.targets where ["IABStorage", "ConsentKit", "ConsentKitAppTracking", "ConsentKitUI"].contains(target.name) {
     target.resources = (target.resources ?? []) + [.copy("PrivacyInfo.xcprivacy")]
 }

@@ -87,6 +87,7 @@ let package = Package(
                 .product(name: "TCF", package: "ConsentKit"),
                 .product(name: "ConsentKit", package: "ConsentKit"),
                 .product(name: "ConsentKitUI", package: "ConsentKit"),
+                .product(name: "ConsentKitDoctor", package: "ConsentKit"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "HeapStatistics",
             ]

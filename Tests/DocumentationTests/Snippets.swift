@@ -2,11 +2,14 @@
 // section, compiled here so the docs cannot rot. A region runs from `// snippet: NAME` to
 // `// end snippet`; DocumentationSyncTests checks that each ```swift block of the docs, marked
 // `<!-- snippet: NAME -->`, is that region word for word (indentation and imports aside).
-// Regions that need UIKit or SwiftUI sit behind the smallest #if; everything they call on
-// ConsentKit is also called in a region compiled here.
+// Regions that need UIKit, WebKit or SwiftUI (the shipped notice, `ConsentNotice` and
+// `.consentNotice`) sit behind the smallest #if, so Linux does not compile them; everything they
+// call on ConsentKit and ConsentKitUI is also called in code compiled here (`NoticeOnLinux`).
 import ConsentKit
 import ConsentKitAppTracking
 import ConsentKitObservation
+import ConsentKitUI
+import IABConsentReader
 import Foundation
 import TCF
 #if canImport(UIKit)
@@ -201,7 +204,7 @@ enum Snippets {
     }
 }
 
-#if canImport(UIKit)
+#if canImport(UIKit) && canImport(WebKit)
 // snippet: uikit
 @main
 final class AppDelegate: UIResponder, UIApplicationDelegate {
@@ -218,35 +221,94 @@ final class AppDelegate: UIResponder, UIApplicationDelegate {
 
 final class FeedViewController: UIViewController {
     var consent: ConsentManager { (UIApplication.shared.delegate as! AppDelegate).consent }
+    lazy var notice = ConsentNotice(manager: consent, settings: NoticeSettings(
+        publisherName: "Example News", privacyPolicyURL: URL(string: "https://example.com/privacy")))
 
     override func viewDidAppear(_ animated: Bool) {
         super.viewDidAppear(animated)
         Task {
             await consent.refreshed()
-            if consent.shouldAsk { /* present your notice */ }
+            await notice.presentIfRequired(from: self)   // only when the ask rules say so
             if consent.canRequestAds { /* load ads */ }
         }
+    }
+
+    @objc func privacySettingsTapped() {
+        Task { await notice.presentPreferences(from: self) }
     }
 }
 // end snippet
 #endif
 
-#if canImport(SwiftUI)
+#if canImport(SwiftUI) && canImport(UIKit) && canImport(WebKit)
 // snippet: swiftui
-@available(iOS 17.0, macOS 14.0, *)
 struct NewsApp: App {
-    @State private var consent = ConsentModel(manager: ConsentManager(consentd: ConsentdEndpoint(
+    let consent = ConsentManager(consentd: ConsentdEndpoint(
         baseURL: URL(string: "https://consent.example.com")!,
         publishableKey: "ck_pub_…",
-        publisherIds: ["pub-0000000000000001"])))
+        publisherIds: ["pub-0000000000000001"]))
+    @State private var showsNotice = false
 
     var body: some Scene {
         WindowGroup {
             Text("Feed")
-                .sheet(isPresented: .constant(consent.shouldAsk)) { Text("Your notice") }
-                .task { await consent.manager.refreshed() }
+                .consentNotice(isPresented: $showsNotice, notice: ConsentNotice(manager: consent, settings: NoticeSettings(
+                    publisherName: "Example News", privacyPolicyURL: URL(string: "https://example.com/privacy"))))
+                .task {
+                    consent.start()
+                    await consent.refreshed()
+                    showsNotice = consent.shouldAsk
+                }
         }
     }
 }
 // end snippet
 #endif
+
+#if canImport(UIKit) && canImport(WebKit)
+@MainActor
+enum NoticeSnippets {
+    static func minimal(viewController: UIViewController, startAds: () -> Void) async {
+        // snippet: notice-minimal
+        let consent = ConsentManager(consentd: ConsentdEndpoint(
+            baseURL: URL(string: "https://consent.example.com")!,
+            publishableKey: "ck_pub_…",
+            publisherIds: ["pub-0000000000000001"]))
+        let notice = ConsentNotice(manager: consent, settings: NoticeSettings(
+            publisherName: "Example News", privacyPolicyURL: URL(string: "https://example.com/privacy")))
+        consent.start()                                       // no network: the stored decision restored
+        await consent.refreshed()                             // the region and vendor list start() asked for
+        await notice.presentIfRequired(from: viewController)  // shown only when the ask rules say so
+        if consent.canRequestAds {
+            startAds()
+        }
+        // end snippet
+    }
+}
+#endif
+
+/// What the notice regions above call, compiled where they cannot be (Linux has no UIKit,
+/// WebKit or SwiftUI, so `ConsentNotice` and `.consentNotice` exist only on Apple platforms):
+/// `ConsentNotice.presentIfRequired` asks `askVerdict()` and, when it says so, opens a
+/// `NoticeSession` over the same manager and settings, which is what this does.
+enum NoticeOnLinux {
+    static func presentIfRequired(startAds: () -> Void) async throws {
+        let consent = ConsentManager(consentd: ConsentdEndpoint(
+            baseURL: URL(string: "https://consent.example.com")!,
+            publishableKey: "ck_pub_…",
+            publisherIds: ["pub-0000000000000001"]))
+        let settings = NoticeSettings(
+            publisherName: "Example News", privacyPolicyURL: URL(string: "https://example.com/privacy"))
+        consent.start()
+        await consent.refreshed()
+        let verdict = consent.askVerdict()
+        if verdict.shouldAsk {
+            _ = try NoticeSession(manager: consent, settings: settings, request: NoticeRequest(reason: verdict, allowsDismissal: false))
+        }
+        _ = try NoticeSession(manager: consent, settings: settings,
+                              request: NoticeRequest(reason: verdict, allowsDismissal: true, isUserInitiated: true))
+        if consent.canRequestAds {
+            startAds()
+        }
+    }
+}

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ConsentKit
+import ConsentKitDoctor
 import Foundation
 
 /// `consent doctor`: checks an app's Info.plist for the keys its consent setup needs, and the

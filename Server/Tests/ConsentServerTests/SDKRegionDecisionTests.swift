@@ -1,6 +1,4 @@
 @testable import ConsentServer
-// Not Hummingbird: it re-exports HTTPTypes' TransportRequest and TransportResponse, and here those names
-// mean the SDK's.
 import ConsentKit
 import Foundation
 import HummingbirdTesting

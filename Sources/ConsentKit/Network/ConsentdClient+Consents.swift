@@ -1,3 +1,4 @@
+import ConsentdAPI
 import Foundation
 
 /// An answer of consentd to a consent request: its status, body and `Retry-After`.

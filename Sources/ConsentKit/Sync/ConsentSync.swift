@@ -1,3 +1,4 @@
+import ConsentdAPI
 import Foundation
 
 /// The sync client: sends the outbox to consentd in the background, in order, and merges the

@@ -1,3 +1,4 @@
+import ConsentdAPI
 import Foundation
 
 /// How the manager keeps consentd's consent database in step with the device: on by default

@@ -1,4 +1,5 @@
 import ConsentKitFormats
+import ConsentdAPI
 import Foundation
 
 /// One decision waiting to reach consentd.

@@ -32,7 +32,9 @@ public final class ConsentNotice: NoticePresenting {
         self.host = host ?? { ConsentNotice.topViewController() }
     }
 
-    /// Shows the notice when the manager's ask rules say so; nil when they do not.
+    /// Shows the notice when the manager's ask rules say so; nil when they do not. The choice is
+    /// recorded through the manager either way, so callers may ignore the outcome.
+    @discardableResult
     public func presentIfRequired(from controller: UIViewController) async -> NoticeOutcome? {
         let verdict = manager.askVerdict()
         guard verdict.shouldAsk else { return nil }
@@ -41,6 +43,7 @@ public final class ConsentNotice: NoticePresenting {
 
     /// Opens the notice on the second layer with the present choices (the app's "Privacy and
     /// cookie settings" entry); it may be closed without a change.
+    @discardableResult
     public func presentPreferences(from controller: UIViewController) async -> NoticeOutcome {
         await present(NoticeRequest(reason: manager.askVerdict(), allowsDismissal: true, isUserInitiated: true), from: controller)
     }

@@ -1,6 +1,7 @@
 import ConsentKit
 import ConsentKitFormats
 import Foundation
+import IABConsentReader
 import TCF
 
 /// The app's consent, as its own web views take it: a script that gives the page a read-only

@@ -1,3 +1,4 @@
+import ConsentdAPI
 import Foundation
 import Testing
 @testable import ConsentKit

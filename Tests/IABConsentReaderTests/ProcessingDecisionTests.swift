@@ -1,6 +1,6 @@
 import Testing
 import TCF
-@testable import ConsentKit
+@testable import IABConsentReader
 
 /// The TCF v2.2 rules of `decision(for:purpose:)`, one per test. Vendor 7 declares purposes 2
 /// and 3 on consent, 7 and 8 on legitimate interest; `everySignal()` makes every purpose and

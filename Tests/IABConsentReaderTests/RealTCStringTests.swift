@@ -1,6 +1,6 @@
 import Testing
 import TCF
-@testable import ConsentKit
+@testable import IABConsentReader
 
 /// A real TC string (line 152 of `vectors/real-world-v2.txt`: policy version 5, GVL
 /// 130, publisher restrictions of all three types on purposes 2 and 7 to 11), decoded with

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TCF
-@testable import ConsentKit
+@testable import IABConsentReader
 
 @Suite("Reading the IAB keys into a snapshot")
 struct IABConsentSnapshotTests {

@@ -1,6 +1,6 @@
 /// A set of handlers to call with each `Value`: what stores and the manager use to tell their
 /// observers. A handler stays until its token is cancelled or dropped.
-final class Listeners<Value: Sendable>: Sendable {
+package final class Listeners<Value: Sendable>: Sendable {
     private struct Registry {
         var handlers: [Int: @Sendable (Value) -> Void] = [:]
         var next = 0
@@ -8,8 +8,11 @@ final class Listeners<Value: Sendable>: Sendable {
 
     private let registry = Locked(Registry())
 
+    /// No handler yet.
+    package init() {}
+
     /// Adds `handler`; keep the token.
-    func add(_ handler: @escaping @Sendable (Value) -> Void) -> ObservationToken {
+    package func add(_ handler: @escaping @Sendable (Value) -> Void) -> ObservationToken {
         let id = registry.withLock { registry in
             defer { registry.next += 1 }
             registry.handlers[registry.next] = handler
@@ -21,7 +24,7 @@ final class Listeners<Value: Sendable>: Sendable {
     }
 
     /// Calls every handler with `value`, outside the lock (a handler may add or cancel others).
-    func notify(_ value: Value) {
+    package func notify(_ value: Value) {
         for handler in registry.withLock({ Array($0.handlers.values) }) { handler(value) }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ConsentKit
+@testable import ConsentKitDoctor
 
 /// Reading Info.plist files: both formats, and the typed errors for what is not an Info.plist.
 @Suite("Doctor: Info.plist files")

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ConsentKit
+@testable import ConsentKitDoctor
 
 /// How a test writes its Info.plist file.
 enum PlistFormat: String, CaseIterable, Sendable, CustomTestStringConvertible {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TCF
-@testable import ConsentKit
+@testable import IABConsentReader
 
 // Helpers for the vendor-side tests: keys written the way a CMP writes them, straight into the
 // UserDefaults suite a `UserDefaultsStore` reads.

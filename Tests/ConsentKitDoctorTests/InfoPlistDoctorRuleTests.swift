@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ConsentKit
+@testable import ConsentKitDoctor
 
 /// The rules of the Info.plist check, on Info.plist files written to disk as XML and as binary.
 @Suite("Doctor: Info.plist rules")

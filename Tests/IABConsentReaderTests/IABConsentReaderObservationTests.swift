@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ConsentKit
+@testable import IABConsentReader
 
 /// The reader observes a `UserDefaultsStore`; the changes come from a second store over the same
 /// suite, as from a CMP built on ConsentKit elsewhere in the app.

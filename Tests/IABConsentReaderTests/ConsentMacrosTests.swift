@@ -1,5 +1,5 @@
 import Testing
-@testable import ConsentKit
+@testable import IABConsentReader
 
 @Suite("Ad-server macros")
 struct ConsentMacrosTests {
