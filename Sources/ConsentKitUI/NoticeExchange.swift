@@ -1,4 +1,5 @@
 import ConsentKit
+import ConsentdAPI
 import Foundation
 
 /// One showing of the notice, with no manager: the document built from what the host knows,

@@ -175,7 +175,7 @@ extension ConsentManager {
                 do { finish(.value(try await work())) } catch { finish(.failed(error)) }
             }
             let timer = Task {
-                do { try await sleeper.sleep(for: seconds) } catch { return }
+                do { try await sleeper.sleep(seconds: seconds) } catch { return }
                 finish(.timedOut)
             }
             tasks.withLock { $0 = [worker, timer] }

@@ -1,3 +1,4 @@
+import ConsentdAPI
 extension GoogleAdsChoice {
     /// The ads a decision records in Google's terms, given the Google status it reads as
     /// (``GoogleConsentStatus/of(_:config:gdprApplies:)``): ad-free when the user prefers the

@@ -7,12 +7,12 @@ protocol Sleeper: Sendable {
     /// Returns after `seconds` (at once for 0 or less).
     ///
     /// - Throws: `CancellationError` when the task is cancelled first.
-    func sleep(for seconds: TimeInterval) async throws
+    func sleep(seconds: TimeInterval) async throws
 }
 
 /// The real sleeper: `Task.sleep`.
 struct SystemSleeper: Sleeper {
-    func sleep(for seconds: TimeInterval) async throws {
+    func sleep(seconds: TimeInterval) async throws {
         // Bounded (about 31 years): a longer wait would overflow the nanoseconds.
         try await Task.sleep(nanoseconds: UInt64(min(max(seconds, 0), 1e9) * 1_000_000_000))
     }

@@ -1,3 +1,4 @@
+import ConsentdAPI
 import Foundation
 
 /// The drain: the outbox's pending events sent in order, per subject, by batch or alone, and

@@ -1,3 +1,4 @@
+import ConsentdAPI
 import Foundation
 
 /// The merge: the credential of each subject, and a pass's read of the current subject's state,

@@ -310,7 +310,7 @@ final class ConsentSync: Sendable {
             state.status.nextAttempt = due
             state.timer?.cancel()
             state.timer = Task.detached(priority: .utility) { [weak self, sleeper] in
-                do { try await sleeper.sleep(for: min(max(wait, 0), 86_400)) } catch { return }
+                do { try await sleeper.sleep(seconds: min(max(wait, 0), 86_400)) } catch { return }
                 guard !Task.isCancelled else { return }
                 self?.trigger(merge: false)
             }

@@ -1,3 +1,4 @@
+import ConsentdAPI
 import Foundation
 
 /// The device's side of the sync: the decision the keys hold, with its place in consentd's order

@@ -1,3 +1,4 @@
+import ConsentdAPI
 import Foundation
 
 /// What the keys reflect, for last-writer-wins: the time and event id of the decision held

@@ -1,6 +1,7 @@
+import ConsentdAPI
 import Foundation
-import Testing
 import TCF
+import Testing
 @testable import ConsentKit
 
 /// The Google choice a decision records (``GoogleAdsChoice/init(_:status:)``).

@@ -1,3 +1,4 @@
+import ConsentdAPI
 import Foundation
 @testable import ConsentKit
 

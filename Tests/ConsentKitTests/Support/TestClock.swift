@@ -41,7 +41,7 @@ final class TestClock: Sleeper {
         for continuation in woken { continuation.resume() }
     }
 
-    func sleep(for seconds: TimeInterval) async throws {
+    func sleep(seconds: TimeInterval) async throws {
         try Task.checkCancellation()
         guard seconds > 0 else { return }
         let id = UUID()

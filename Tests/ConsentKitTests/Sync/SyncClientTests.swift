@@ -1,6 +1,7 @@
+import ConsentdAPI
 import Foundation
-import Testing
 import TCF
+import Testing
 @testable import ConsentKit
 
 /// One device for the sync client's tests: a manager on consentd whose every sync request a

@@ -42,7 +42,7 @@ struct NoticeDemo: Sendable {
             } catch {
                 throw APIError(error)
             }
-            let body = try WebCMP.decode(DemoResultRequest.self, from: json)
+            let body = try RequestBody.decode(DemoResultRequest.self, from: json)
             guard case .object = body.message else { throw APIError.badRequest("message must be the notice's result object", field: "message") }
             options = body.options ?? Options()
             message = try JSONEncoder().encode(body.message)

@@ -138,7 +138,7 @@ struct WebCMP: Sendable {
             } catch {
                 throw APIError(error)
             }
-            let body = try WebCMP.decode(WebChoiceRequest.self, from: json)
+            let body = try RequestBody.decode(WebChoiceRequest.self, from: json)
             credential = body.credential
             language = body.language
             tcString = body.tcString
@@ -153,30 +153,6 @@ struct WebCMP: Sendable {
             } else {
                 throw APIError.badRequest("message (the notice's result) or appConsent (the app's decision) is required", field: "message")
             }
-        }
-    }
-
-    /// `T` decoded from `body`, a JSON object whose keys were checked: a required field missing
-    /// or a field of the wrong type is refused (400) with its path (`appConsent.subjectId`).
-    static func decode<T: Decodable>(_ type: T.Type, from body: Data) throws -> T {
-        func path(_ keys: [any CodingKey]) -> String { keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".") }
-        do {
-            return try JSONDecoder().decode(T.self, from: body)
-        } catch DecodingError.keyNotFound(let key, let context) {
-            let field = path(context.codingPath + [key])
-            throw APIError.badRequest("\(field) is required", field: field)
-        } catch DecodingError.valueNotFound(_, let context) {
-            let field = path(context.codingPath)
-            throw APIError.badRequest("\(field) is required", field: field)
-        } catch DecodingError.typeMismatch(let expected, let context) {
-            let field = path(context.codingPath)
-            let kind = expected == String.self ? "text" : expected == Bool.self ? "true or false" : "an object"
-            throw APIError.badRequest("\(field) must be \(kind)", field: field)
-        } catch DecodingError.dataCorrupted(let context) where !context.codingPath.isEmpty {
-            let field = path(context.codingPath)
-            throw APIError.badRequest("\(field): \(context.debugDescription)", field: field)
-        } catch {
-            throw APIError.badRequest("the body must be a JSON object")
         }
     }
 

@@ -65,7 +65,7 @@ struct NoticeController: CredentialInBodyRoutes {
         router.post("/demo/document") { request, _ -> Response in
             var request = request
             let body = try await request.jsonBody(limit: self.settings.bodyLimit)
-            let options = try WebCMP.decode(DemoOptions.self, from: body)
+            let options = try RequestBody.decode(DemoOptions.self, from: body)
             let json = try await self.cpuWork.run { try self.demo.exchange(options).document.json() }
             return jsonResponse(text: String(decoding: json, as: UTF8.self))
         }

@@ -42,7 +42,7 @@ struct WebCMPController: CredentialInBodyRoutes {
             } catch {
                 throw APIError(error)
             }
-            let session = try WebCMP.decode(WebSessionRequest.self, from: body)
+            let session = try RequestBody.decode(WebSessionRequest.self, from: body)
             let principal = try await self.authenticateWeb(credential: session.credential, action: "open a web page's consent session")
             let headerValue = self.resolver.countryHeader.flatMap { name in HTTPField.Name(name).flatMap { request.headers[$0] } }
             let region = self.resolver.decide(headerValue: headerValue, address: clientAddress(request, context, header: self.settings.clientIPHeader),
