@@ -9,8 +9,8 @@
 public struct ConsentTakeover: Sendable, Equatable {
     /// The CMP that collected the decision: the string's `CmpId` and `CmpVersion`.
     public let cmp: CMPIdentity
-    /// The key the string was read from: ``IABKey/tcString`` (a TC string) or
-    /// ``IABKey/consentString`` (a v1.1 consent string).
+    /// The key the string was read from: `IABKey.tcString` (a TC string) or
+    /// `IABKey.consentString` (a v1.1 consent string).
     public let key: String
 
     /// A takeover of the string stored under `key`, collected by `cmp`.

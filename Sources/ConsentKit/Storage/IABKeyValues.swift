@@ -18,7 +18,7 @@ public struct IABKeyGenerations: OptionSet, Sendable, Hashable {
 
 /// Every key the CMP owns, derived from a decision: a pure function, so what is stored is
 /// always exactly what the decision implies. Keys a decision does not set map to nil, which a
-/// ``KeyValueStore`` write turns into a removal, so keys that no longer apply disappear.
+/// `KeyValueStore` write turns into a removal, so keys that no longer apply disappear.
 ///
 /// `IABConsent_CMPPresent` is the exception: the v1 spec would have the publisher set it, so
 /// ConsentKit sets it (with the v1 keys) but never removes it.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The installation id: a random UUID that ConsentKit makes the first time it is needed and
-/// keeps in the app's ``KeyValueStore`` under ``storeKey``. It names this installation of the
+/// keeps in the app's `KeyValueStore` under ``storeKey``. It names this installation of the
 /// app (for consent records), never the device: it is not derived from the advertising or
 /// vendor identifier, and no other app can read it.
 ///

@@ -4,7 +4,7 @@ import Foundation
 /// manager's write lock (``EventHub/exclusive(_:)``), which a store observer called during a
 /// store write may take again to make a change, and whose outermost holder delivers the events.
 ///
-/// The SDK's one recursive lock; everything else is a ``Locked`` value. `@unchecked Sendable`:
+/// The SDK's one recursive lock; everything else is a `Locked` value. `@unchecked Sendable`:
 /// `NSRecursiveLock` is thread-safe, and `depth` is read and written only while holding it.
 final class RecursiveLock: @unchecked Sendable {
     private let lock = NSRecursiveLock()

@@ -21,7 +21,7 @@ import FoundationNetworking
 ///
 /// Why an actor with a lock inside (the SDK's one such type): the actor's isolation makes
 /// joining the refresh under way atomic with starting one (``refresh()`` has no suspension
-/// between the two), and the held list is behind a ``Locked`` because ``loadLocal()`` and
+/// between the two), and the held list is behind a `Locked` because ``loadLocal()`` and
 /// ``cached()`` are synchronous, called from any thread on the start path, where an actor's
 /// state cannot be read.
 public actor VendorListLoader {

@@ -74,7 +74,7 @@ public struct WebViewConsent: Sendable, Equatable {
     /// `vendorList`: pass the store the app gave its `ConsentManager` and the list it holds
     /// (``ConsentKit/ConsentManager/webViewConsent`` does).
     ///
-    /// Values of the wrong type are read as ``IABConsentReader`` reads them (`IABTCF_gdprApplies`
+    /// Values of the wrong type are read as `IABConsentReader` reads them (`IABTCF_gdprApplies`
     /// as 1, `"1"` or true); anything unreadable counts as absent.
     public init(keys store: any KeyValueStore, vendorList: VendorList?) {
         self.init(keys: store, vendorList: vendorList, apiSource: Self.bundledAPISource)
