@@ -1,3 +1,4 @@
+import ConsentdAPI
 @testable import ConsentServer
 // Not Hummingbird: it re-exports HTTPTypes' TransportRequest and TransportResponse, and here those names
 // mean the SDK's.
