@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "ConsentKit", dependencies: ["TCF", "ConsentdAPI", "IABStorage", "ConsentKitFormats"]),
         .target(name: "IABConsentReader", dependencies: ["IABStorage", "TCF"]),
         .target(name: "ConsentKitDoctor"),
-        // consentd's HTTP API types, shared by the SDK and the server; Foundation only.
+        // consentd's HTTP API types, shared by the SDK and the server; Foundation and ConsentKitFormats only.
         .target(name: "ConsentdAPI", dependencies: ["ConsentKitFormats"]),
         .target(name: "ConsentKitAppTracking", dependencies: ["ConsentKit"]),
         .target(name: "ConsentKitObservation", dependencies: ["ConsentKit"]),

@@ -9,7 +9,7 @@ import TCF
 /// (``document(_:)``), shows the notice with it, and sends the notice's result back
 /// (``decide(_:)``), which is checked against the same document and turned into the decision the
 /// SDK would record. The route appends it as a consent event of the app `demo-playground` by the
-/// rules of every other write (`Consentd.appendEvents`): the page's publishable key creates the
+/// rules of every other write (`ConsentAppender.appendEvents`): the page's publishable key creates the
 /// visitor's subject, and only the token it gets back writes that subject again.
 ///
 /// It uses the SDK's own pieces (ConsentKitUI's `NoticeDocument` and `NoticeResult`, the TCF
