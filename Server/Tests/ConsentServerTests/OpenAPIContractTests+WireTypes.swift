@@ -49,6 +49,14 @@ extension OpenAPIContractTests {
             ("DemoResultRequest", try encoder.encode(DemoResultRequest(
                 options: DemoOptions(mode: .google, language: "de", vendors: "all", reopen: true, adFree: true, tcString: fullRecord.tcString),
                 message: .object(["protocol": .integer(1), "type": .string("result")]), credential: "ck_pub_k_s", subjectId: "sub_1"))),
+            ("WebSession", try encoder.encode(WebSession(
+                gdprApplies: true, region: "eea", ask: "noDecision", cmpId: 300, cmpVersion: 2, gvlVersion: 45, tcfPolicyVersion: 4,
+                tcData: .object(["tcString": .string("CQ")]), uiTCData: .object(["tcString": .string("CQ")]), document: .object(["protocol": .integer(1)]),
+                storedStringRefused: "it does not decode", subjectToken: "ckt_e30.c2ln"))),
+            ("WebChoice", try encoder.encode(WebChoice(action: "acceptAll", recorded: WebChoice.Recorded(
+                tcString: fullRecord.tcString ?? "", addtlConsent: "2~89~dv.", tcData: .object(["tcString": .string("CQ")]), subjectId: "sub_1",
+                subjectToken: "ckt_e30.c2ln",
+                event: AppendResult(eventId: state.eventId, subjectId: "sub_1", outcome: .current, current: state, subjectToken: "ckt_e30.c2ln"))))),
         ]
     }
 
@@ -80,6 +88,9 @@ extension OpenAPIContractTests {
             ("WebChoiceRequest", try encoder.encode(WebChoiceRequest(credential: "ck_pub_k_s"))),
             ("DemoResultRequest", try encoder.encode(DemoResultRequest(message: .object([:]), credential: "ck_pub_k_s"))),
             ("DemoOptions", try encoder.encode(DemoOptions())),
+            ("WebSession", try encoder.encode(WebSession(
+                gdprApplies: nil, region: "unknown", ask: nil, cmpId: 300, cmpVersion: 2, gvlVersion: 45, tcfPolicyVersion: 4, tcData: nil))),
+            ("WebChoice", try encoder.encode(WebChoice(action: "dismissed"))),
         ]
     }
 

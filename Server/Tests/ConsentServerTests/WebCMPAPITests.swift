@@ -1,6 +1,7 @@
 @testable import ConsentServer
 import ConsentKit
 import ConsentKitUI
+import ConsentdAPI
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -21,7 +22,24 @@ struct WebCMPAPITests {
             body: Data(response.body.readableBytesView))
         #expect(problems.isEmpty, "\(problems)")
         #expect(response.headers[.accessControlAllowOrigin] == "*", "every answer of /v1/web/ may be read by the page, \(path) \(response.status)")
+        if response.status == .ok || response.status == .created {
+            let body = Data(response.body.readableBytesView)
+            switch path {
+            case "/v1/web/session": try expectSpoken(WebSession.self, body)
+            case "/v1/web/choices": try expectSpoken(WebChoice.self, body)
+            default: break
+            }
+        }
         return response
+    }
+
+    /// The answer reads as ConsentdAPI's type, and the type writes it back as it came: no field
+    /// the type does not know, none it would write differently.
+    static func expectSpoken<Answer: Codable>(_ type: Answer.Type, _ body: Data) throws {
+        let answer = try JSONDecoder().decode(Answer.self, from: body)
+        let written = try JSONSerialization.jsonObject(with: JSONEncoder().encode(answer)) as? NSDictionary
+        let sent = try JSONSerialization.jsonObject(with: body) as? NSDictionary
+        #expect(written == sent, "\(Answer.self) does not say what the server answered")
     }
 
     @Test("the scripts: the stub and the client's start; the CMP API, the start and the client; cacheable and loadable by any origin")

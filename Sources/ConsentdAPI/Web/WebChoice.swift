@@ -1,0 +1,88 @@
+/// The answer to `POST /v1/web/choices`: the notice's action and, when a choice was recorded
+/// (`201`), what the page keeps and shows. consentd writes it directly as JSON text (it embeds
+/// the `TCData` and the stored event as they were written); this type is the contract the
+/// server's answers are held to (`openapi.yaml`'s `WebChoice`).
+public struct WebChoice: Sendable, Equatable, Codable {
+    /// The notice's action (`acceptAll`, `rejectAll`, `save`, `dismissed`, ...; `sync` for an
+    /// app's consent).
+    public var action: String
+    /// The recorded choice; nil when the notice was closed without one.
+    public var recorded: Recorded?
+
+    /// What a recorded choice gives the page.
+    public struct Recorded: Sendable, Equatable {
+        /// The TC string the page keeps (`euconsent-v2`).
+        public var tcString: String
+        /// The Additional Consent string kept with it; nil when no ad-tech provider was disclosed.
+        public var addtlConsent: String?
+        /// The CMP API's `TCData` for the string.
+        public var tcData: JSONValue
+        /// The subject the choice was recorded for.
+        public var subjectId: String
+        /// The visitor's token, when the page's key created the subject.
+        public var subjectToken: String?
+        /// consentd's answer to the stored event.
+        public var event: AppendResult
+
+        /// A recorded choice.
+        public init(tcString: String, addtlConsent: String?, tcData: JSONValue, subjectId: String, subjectToken: String? = nil,
+                    event: AppendResult) {
+            self.tcString = tcString
+            self.addtlConsent = addtlConsent
+            self.tcData = tcData
+            self.subjectId = subjectId
+            self.subjectToken = subjectToken
+            self.event = event
+        }
+    }
+
+    /// An answer.
+    public init(action: String, recorded: Recorded? = nil) {
+        self.action = action
+        self.recorded = recorded
+    }
+
+    /// The answer's field names.
+    public enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
+        /// `action`.
+        case action
+        /// `tcString`.
+        case tcString
+        /// `addtlConsent`.
+        case addtlConsent
+        /// `tcData`.
+        case tcData
+        /// `subjectId`.
+        case subjectId
+        /// `subjectToken`.
+        case subjectToken
+        /// `event`.
+        case event
+    }
+
+    /// Reads an answer: a recorded choice when it carries a TC string.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        action = try container.decode(String.self, forKey: .action)
+        guard let tcString = try container.decodeIfPresent(String.self, forKey: .tcString) else { return }
+        recorded = Recorded(
+            tcString: tcString, addtlConsent: try container.decodeIfPresent(String.self, forKey: .addtlConsent),
+            tcData: try container.decode(JSONValue.self, forKey: .tcData), subjectId: try container.decode(String.self, forKey: .subjectId),
+            subjectToken: try container.decodeIfPresent(String.self, forKey: .subjectToken),
+            event: try container.decode(AppendResult.self, forKey: .event))
+    }
+
+    /// Writes the answer as consentd does: the action, and for a recorded choice every field
+    /// (`addtlConsent` null when there is none).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(action, forKey: .action)
+        guard let recorded else { return }
+        try container.encode(recorded.tcString, forKey: .tcString)
+        try container.encode(recorded.addtlConsent, forKey: .addtlConsent)
+        try container.encode(recorded.tcData, forKey: .tcData)
+        try container.encode(recorded.subjectId, forKey: .subjectId)
+        try container.encodeIfPresent(recorded.subjectToken, forKey: .subjectToken)
+        try container.encode(recorded.event, forKey: .event)
+    }
+}
