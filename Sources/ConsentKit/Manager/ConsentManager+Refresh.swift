@@ -39,7 +39,7 @@ extension ConsentManager {
             let source: RegionSource = decided == nil ? .lastKnown : .publisher
             return (setRegion(decided ?? state.withLock { $0.gdprApplies }, source: source), source, nil)
         }
-        let client = ConsentdClient(endpoint: endpoint, transport: configuration.transport)
+        let client = ConsentdClient(endpoint: endpoint, transport: configuration.transport, now: configuration.now)
         let timeout = configuration.regionTimeout.isFinite ? min(max(configuration.regionTimeout, 0), 600) : 600
         let outcome = await Self.withTimeout(seconds: timeout, sleeper: configuration.sleeper) { () async throws -> AppConfig in
             try await client.config(debugRegion: debugRegion, timeout: timeout)

@@ -75,7 +75,7 @@ public final class ConsentManager: Sendable {
         if let endpoint = configuration.consentd, configuration.sync.isEnabled {
             let (store, log) = (configuration.store, configuration.log)
             sync = ConsentSync(
-                settings: configuration.sync, client: ConsentdClient(endpoint: endpoint, transport: configuration.transport),
+                settings: configuration.sync, client: ConsentdClient(endpoint: endpoint, transport: configuration.transport, now: configuration.now),
                 now: configuration.now, sleeper: configuration.sleeper,
                 installationId: { InstallationIdentifier.id(in: store).uuidString.lowercased() },
                 report: { Self.publish($0, on: hub, log: log) })

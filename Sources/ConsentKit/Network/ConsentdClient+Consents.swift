@@ -71,11 +71,11 @@ extension ConsentdClient {
             throw .transport(url: request.url.absoluteString, message: String(describing: error))
         }
         return ConsentdAnswer(status: response.status, body: response.body,
-                              retryAfter: response.header("Retry-After").flatMap { Self.retryAfter($0) }, url: request.url.absoluteString)
+                              retryAfter: response.header("Retry-After").flatMap { Self.retryAfter($0, now: now()) }, url: request.url.absoluteString)
     }
 
     /// `Retry-After` as seconds: delta-seconds, or an HTTP date (RFC 9110 §10.2.3) from now.
-    static func retryAfter(_ value: String, now: Date = Date()) -> TimeInterval? {
+    static func retryAfter(_ value: String, now: Date) -> TimeInterval? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         if let seconds = Int(trimmed), seconds >= 0 { return TimeInterval(seconds) }
         let formatter = DateFormatter()

@@ -44,11 +44,15 @@ public struct ConsentdClient: Sendable {
     /// The server and the app's credentials.
     public let endpoint: ConsentdEndpoint
     let transport: any HTTPTransport
+    /// The clock an HTTP-date `Retry-After` is read against (the configuration's, in the SDK).
+    let now: @Sendable () -> Date
 
-    /// A client for `endpoint` over `http`.
-    public init(endpoint: ConsentdEndpoint, transport: any HTTPTransport = URLSessionHTTPTransport()) {
+    /// A client for `endpoint` over `transport`; `now` is the clock a `Retry-After` given as a
+    /// date is turned into seconds against.
+    public init(endpoint: ConsentdEndpoint, transport: any HTTPTransport = URLSessionHTTPTransport(), now: @escaping @Sendable () -> Date = { Date() }) {
         self.endpoint = endpoint
         self.transport = transport
+        self.now = now
     }
 
     /// `GET /v1/config` for the app's publishers; `debugRegion` forces the region decision.

@@ -233,6 +233,23 @@ struct SyncClientTests {
         #expect(device.requests == ["POST /v1/consents", "POST /v1/consents"])
     }
 
+    @Test("a Retry-After given as a date is read against the device's clock, not the wall clock")
+    func retryAfterDateOnTheDevicesClock() async throws {
+        // The test clock starts in October 2025, long before the wall clock: read against the
+        // wall clock, this date would already have passed and nothing would be waited for.
+        let start = TestClock().now()
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        let date = formatter.string(from: start.addingTimeInterval(90))
+        let device = try await Device([ConsentdAnswers.refusal(503, retryAfter: date)]).started()
+        try device.manager.agreeToAll()
+        _ = await device.manager.syncNow()
+        let wait = try #require(device.wait)
+        #expect(wait > 89 && wait <= 90, "waits \(wait) s for \(date)")
+    }
+
     @Test("a Retry-After of three thousand years, or a date in the year 9999, is held to the longest backoff",
           arguments: ["99999999999", "Fri, 31 Dec 9999 23:59:59 GMT"])
     func capsAbsurdRetryAfter(retryAfter: String) async throws {

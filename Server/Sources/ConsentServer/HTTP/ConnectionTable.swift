@@ -49,12 +49,14 @@ final class ConnectionTable: Sendable {
             if let address { state.perAddress[address, default: 0] += 1 }
             state.perListener[listener, default: 0] += 1
             guard state.perListener[listener, default: 0] >= cap,
-                  let oldest = state.entries.filter({ $0.key != id && $0.value.listener == listener && $0.value.idleSince != nil })
-                      .min(by: { $0.value.idleSince! < $1.value.idleSince! })
+                  let oldest = state.entries
+                      .compactMap({ key, entry in entry.idleSince.map { (key: key, since: $0, channel: entry.channel, listener: entry.listener) } })
+                      .filter({ $0.key != id && $0.listener == listener })
+                      .min(by: { $0.since < $1.since })
             else { return (Ticket(id: id), nil) }
             // Out of the table at once, so the next admission does not pick it again while it closes.
             Self.remove(oldest.key, from: &state)
-            return (Ticket(id: id), oldest.value.channel)
+            return (Ticket(id: id), oldest.channel)
         }
         evicted?.close(promise: nil)
         return ticket
