@@ -209,7 +209,7 @@ struct SQLitePool: ConnectionPool, @unchecked Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         createPrivately(path: path)
         // WAL is a property of the file: set it once, before the pool opens its connections.
-        let setup = try await SQLiteConnection.open(storage: .file(path: path), logger: logger).get()
+        let setup = try await SQLiteConnection.open(storage: .file(path: path), threadPool: SQLiteSource.threads, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any()).get()
         do {
             _ = try await setup.query("PRAGMA journal_mode = WAL").get()
             try await setup.close().get()
@@ -258,6 +258,17 @@ private func createPrivately(path: String) {
 struct SQLiteSource: ConnectionPoolSource {
     let path: String
 
+    /// The threads SQLite's blocking calls run on: every query, the fsync of each commit, and a
+    /// writer's wait for the lock (up to `busy_timeout`). Not NIO's process-wide pool, which has one
+    /// thread per core: two slow commits or lock waits there stalled every database of the
+    /// process, and other requests gave up waiting for a connection (`connectionRequestTimeout`,
+    /// answered 503), as the server tests showed on two cores.
+    static let threads: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: max(8, 2 * System.coreCount))
+        pool.start()
+        return pool
+    }()
+
     func makeConnection(logger: Logger, on eventLoop: any EventLoop) -> EventLoopFuture<SQLiteConnection> {
         // The connection must live on the loop asked for: the pool hands it back by its loop.
         eventLoop.makeFutureWithTask { try await open(logger: logger, on: eventLoop) }
@@ -265,7 +276,7 @@ struct SQLiteSource: ConnectionPoolSource {
 
     func open(logger: Logger, on eventLoop: any EventLoop = MultiThreadedEventLoopGroup.singleton.any()) async throws -> SQLiteConnection {
         let connection = try await SQLiteConnection.open(
-            storage: .file(path: path), threadPool: .singleton, logger: logger, on: eventLoop).get()
+            storage: .file(path: path), threadPool: Self.threads, logger: logger, on: eventLoop).get()
         do {
             // FULL: the WAL is synced at every commit, so an acknowledged write survives power loss.
             for pragma in ["PRAGMA synchronous = FULL", "PRAGMA busy_timeout = 10000", "PRAGMA foreign_keys = ON"] {
