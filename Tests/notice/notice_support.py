@@ -115,18 +115,24 @@ class Consentd:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def consentd_binary() -> str:
-    """CONSENTD_BIN, else the server package's debug build (built by scripts/test before these tests)."""
+def built_binary(variable: str, package: str, product: str) -> str:
+    """The executable `variable` names, else `product` of the debug build of the package in
+    `package` (scripts/test builds it before the tests that need it)."""
     import subprocess
 
-    if os.environ.get("CONSENTD_BIN"):
-        return os.environ["CONSENTD_BIN"]
-    folder = subprocess.run(["swift", "build", "--package-path", str(ROOT / "Server"), "--show-bin-path"],
+    if os.environ.get(variable):
+        return os.environ[variable]
+    folder = subprocess.run(["swift", "build", "--package-path", str(ROOT / package), "--show-bin-path"],
                             capture_output=True, text=True, check=True).stdout.strip()
-    binary = os.path.join(folder, "consentd")
+    binary = os.path.join(folder, product)
     if not os.path.exists(binary):
-        raise RuntimeError(f"{binary} is missing: run `swift build --package-path Server` first (scripts/test does)")
+        raise RuntimeError(f"{binary} is missing: run `swift build --package-path {package} --product {product}` first (scripts/test does)")
     return binary
+
+
+def consentd_binary() -> str:
+    """CONSENTD_BIN, else the server package's debug build."""
+    return built_binary("CONSENTD_BIN", "Server", "consentd")
 
 
 DISCLOSURE = {"disclosures": [
@@ -304,17 +310,8 @@ class NoticeDocuments:
 
 
 def notice_documents_binary() -> str:
-    """NOTICE_DOCUMENTS_BIN, else the Benchmarks package's debug build (scripts/test builds it)."""
-    import subprocess
-
-    if os.environ.get("NOTICE_DOCUMENTS_BIN"):
-        return os.environ["NOTICE_DOCUMENTS_BIN"]
-    folder = subprocess.run(["swift", "build", "--package-path", str(ROOT / "Benchmarks"), "--show-bin-path"],
-                            capture_output=True, text=True, check=True).stdout.strip()
-    binary = os.path.join(folder, "NoticeDocuments")
-    if not os.path.exists(binary):
-        raise RuntimeError(f"{binary} is missing: run `swift build --package-path Benchmarks --product NoticeDocuments` first (scripts/test does)")
-    return binary
+    """NOTICE_DOCUMENTS_BIN, else the Benchmarks package's debug build."""
+    return built_binary("NOTICE_DOCUMENTS_BIN", "Benchmarks", "NoticeDocuments")
 
 
 _writers: dict[str, NoticeDocuments] = {}
