@@ -61,7 +61,7 @@ struct ConsentEventCodingTests {
     func rawValues() {
         #expect(GoogleAdsChoice.allCases.map(\.rawValue) == ["personalized", "nonPersonalized", "adFree"])
         #expect(ConsentProof.Platform.allCases.map(\.rawValue) == ["ios", "android", "web", "other"])
-        #expect(ConsentProof.Method.allCases.map(\.rawValue) == ["acceptAll", "rejectAll", "custom", "sync", "programmatic"])
+        #expect(ConsentProof.Method.allCases.map(\.rawValue) == ["acceptAll", "rejectAll", "custom", "sync", "programmatic", "withdrawal", "underAge", "trackingDenied"])
         #expect(AppendOutcome.allCases.map(\.rawValue) == ["current", "history"])
     }
 

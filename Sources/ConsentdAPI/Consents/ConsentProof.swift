@@ -48,6 +48,15 @@ public struct ConsentProof: Sendable, Equatable, Codable {
         case sync
         /// The app set it through the API (for example from its own UI).
         case programmatic
+        /// The user or the app took the decision back (`clearDecision`, `removeAll`): the event
+        /// carries no consent, and the subject has no decision from then on.
+        case withdrawal
+        /// The user was tagged as under the age of consent, which withdraws every consent: the
+        /// event carries no consent.
+        case underAge
+        /// A refusal that follows the user's "Ask App Not to Track" in the system's tracking
+        /// prompt, recorded without a notice being shown.
+        case trackingDenied
     }
 
     /// The JSON field names, as the API spells them.
