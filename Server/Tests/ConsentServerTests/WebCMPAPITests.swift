@@ -145,10 +145,11 @@ struct WebCMPAPITests {
             let accept = #"{"protocol":1,"type":"result","action":"acceptAll","layer":1,"language":"en","noticeVersion":0}"#
             let chosen = try await Self.web(client, "/v1/web/choices", #"{"credential":"\#(key)","message":\#(accept)}"#)
             let tcString = try #require(chosen.object["tcString"] as? String)
-            let back = try await Self.web(client, "/v1/web/session", #"{"credential":"\#(key)","tcString":"\#(tcString)"}"#)
+            let ac = try #require(chosen.object["addtlConsent"] as? String)
+            let back = try await Self.web(client, "/v1/web/session", #"{"credential":"\#(key)","tcString":"\#(tcString)","addtlConsent":"\#(ac)"}"#)
             #expect(back.object["gdprApplies"] as? Bool == true && back.object["ask"] is NSNull)
             #expect((back.object["tcData"] as? [String: Any])?["gdprApplies"] as? Bool == true)
-            let outside = try await Self.web(client, "/v1/web/session", #"{"credential":"\#(key)","debugRegion":"not_eea","tcString":"\#(tcString)"}"#)
+            let outside = try await Self.web(client, "/v1/web/session", #"{"credential":"\#(key)","debugRegion":"not_eea","tcString":"\#(tcString)","addtlConsent":"\#(ac)"}"#)
             #expect(outside.object["gdprApplies"] as? Bool == false)
         }
     }
