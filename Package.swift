@@ -48,7 +48,7 @@ let package = Package(
         .testTarget(name: "IABConsentReaderTests", dependencies: ["IABConsentReader", "IABStorage", "TCF"]),
         .testTarget(name: "ConsentKitDoctorTests", dependencies: ["ConsentKitDoctor"]),
         .testTarget(name: "ConsentKitAppTrackingTests", dependencies: ["ConsentKitAppTracking", "ConsentKit"]),
-        .testTarget(name: "ConsentKitUITests", dependencies: ["ConsentKitUI", "ConsentKit", "TCF"]),
+        .testTarget(name: "ConsentKitUITests", dependencies: ["ConsentKitUI", "ConsentKit", "TCF", "IABConsentReader"]),
         .testTarget(name: "ConsentKitObservationTests", dependencies: ["ConsentKitObservation", "ConsentKit", "TCF"]),
         // Every Swift block of the DocC catalogs and the README, compiled (Snippets.swift) and compared.
         .testTarget(

@@ -150,6 +150,16 @@ enum Snippets {
         return result
     }
 
+    static func explainedTracking(
+        _ consent: ConsentManager, explainer: any TrackingExplaining, presenter: any NoticePresenting
+    ) async -> ConsentFlowResult {
+        // snippet: att-explainer
+        let policy = ConsentFlowPolicy.noticeFirst(tracking: .always).explainingTracking(with: explainer)
+        let explained = await ConsentFlow(manager: consent, policy: policy, notice: presenter).run()
+        // end snippet
+        return explained
+    }
+
     static func systemTracking(manager: ConsentManager, presenter: any NoticePresenting) async -> ConsentFlowResult {
         // snippet: att-flow-system
         let result = await ConsentFlow(manager: manager, policy: .trackingFirst, notice: presenter).run()

@@ -59,6 +59,35 @@ struct SDKRegionDecisionTests {
         #expect(tcString.vendorListVersion == 45)
     }
 
+    @Test("000-3, 001-9: consentd cannot tell the region: the user is asked, and once decided the keys say GDPR applies until consentd knows better")
+    func unknownRegionAppliesOnceDecided() async throws {
+        let server = try await TestServer.make()
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("sdk-e2e-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let store = InMemoryKeyValueStore()
+        try await server.consentd.application().test(.live) { live in
+            let port = try #require(live.port)
+            let unknown = try manager(port: port, publishable: server.publishable, country: nil, cache: cache, store: store)
+            await unknown.refreshed()
+            #expect(unknown.askVerdict() == .noDecision)
+            #expect(store.value(forKey: "IABTCF_gdprApplies") == nil)
+            #expect(unknown.privacyOptionsRequirement == .required)
+            try unknown.agreeToAll()
+            #expect(store.value(forKey: "IABTCF_gdprApplies") == .integer(1))
+            #expect(unknown.gdprApplies == .applies)
+            #expect(unknown.privacyOptionsRequirement == .required)
+
+            // The next launch, from the US: a known region says otherwise over the same decision.
+            let american = try manager(port: port, publishable: server.publishable, country: "US", cache: cache, store: store)
+            american.start(refreshing: false)
+            await american.refresh()
+            #expect(american.consent != nil)
+            #expect(store.value(forKey: "IABTCF_gdprApplies") == .integer(0))
+            #expect(american.privacyOptionsRequirement == .notRequired)
+        }
+        await server.consentd.close()
+    }
+
     @Test("outside the EEA GDPR does not apply; debug geography on a listed device makes it apply")
     func outsideAndDebug() async throws {
         let server = try await TestServer.make()

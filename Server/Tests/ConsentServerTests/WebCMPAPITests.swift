@@ -134,6 +134,26 @@ struct WebCMPAPITests {
         }
     }
 
+    @Test("000-3, 001-9: where the region is unknown the visitor is asked, and once decided GDPR applies to the decision (gdprApplies true, its TCData)")
+    func unknownRegionAppliesOnceDecided() async throws {
+        let server = try await TestServer.make()
+        try await server.test { client async throws in
+            let key = try await server.consentd.demoSite.key(server.consentd.keys)
+            let first = try await Self.web(client, "/v1/web/session", #"{"credential":"\#(key)"}"#)
+            #expect(first.object["region"] as? String == "unknown")
+            #expect(first.object["gdprApplies"] is NSNull && first.object["ask"] as? String == "noDecision")
+            let accept = #"{"protocol":1,"type":"result","action":"acceptAll","layer":1,"language":"en","noticeVersion":0}"#
+            let chosen = try await Self.web(client, "/v1/web/choices", #"{"credential":"\#(key)","message":\#(accept)}"#)
+            let tcString = try #require(chosen.object["tcString"] as? String)
+            let ac = try #require(chosen.object["addtlConsent"] as? String)
+            let back = try await Self.web(client, "/v1/web/session", #"{"credential":"\#(key)","tcString":"\#(tcString)","addtlConsent":"\#(ac)"}"#)
+            #expect(back.object["gdprApplies"] as? Bool == true && back.object["ask"] is NSNull)
+            #expect((back.object["tcData"] as? [String: Any])?["gdprApplies"] as? Bool == true)
+            let outside = try await Self.web(client, "/v1/web/session", #"{"credential":"\#(key)","debugRegion":"not_eea","tcString":"\#(tcString)","addtlConsent":"\#(ac)"}"#)
+            #expect(outside.object["gdprApplies"] as? Bool == false)
+        }
+    }
+
     @Test("refusals: GDPR not applying, unknown sites and keys, results the document did not offer, malformed bodies")
     func refusals() async throws {
         let server = try await TestServer.make()

@@ -36,11 +36,24 @@ public struct AskRules: Sendable, Equatable {
         self.whenRegionUnknown = whenRegionUnknown
     }
 
+    /// What every output says about GDPR, given the region decision and whether a decision is
+    /// held: the one rule for the IAB keys of both generations (and so for the vendor-side
+    /// reader, the `{gdpr}` macros and the web views' `TCData`), ``ConsentManager/gdprApplies``
+    /// and the web CMP. A known region is passed on as it is. Where the region is unknown under
+    /// ``RegionUnknownPolicy/ask``, a decision was collected because GDPR could not be ruled
+    /// out, so GDPR applies to it (`gdprApplies` 1) until a known region says otherwise;
+    /// without a decision, or under ``RegionUnknownPolicy/doNotAsk``, it stays undetermined.
+    public func gdprApplies(region: GDPRApplicability, hasDecision: Bool) -> GDPRApplicability {
+        region == .undetermined && hasDecision && whenRegionUnknown == .ask ? .applies : region
+    }
+
     /// Whether to ask a user whose region is not known.
     public enum RegionUnknownPolicy: Sendable, Equatable {
         /// Ask, as if GDPR applied (the default): consent is collected in the EEA *and where the
         /// location is unknown*, as Google's Consent SDK does. With consentd's defaults (no
         /// country header, no CIDR table) the region is always unknown, so everyone is asked.
+        /// Once the user has decided, every output treats GDPR as applying
+        /// (``AskRules/gdprApplies(region:hasDecision:)``) until a known region says otherwise.
         case ask
         /// Do not ask until the region is known (``Verdict/regionUnknown``): for publishers whose
         /// consentd always knows the country, who prefer no notice to a needless one.

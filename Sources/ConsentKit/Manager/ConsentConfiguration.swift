@@ -11,7 +11,9 @@ public struct ConsentConfiguration: Sendable {
     /// registered, else ``CMPIdentity/development`` (logged as a warning). Set it only when the
     /// app's own company is a registered CMP.
     public var cmp: CMPIdentity?
-    /// The key generations written: v2 by default.
+    /// The key generations written: v2 (`IABTCF_*`) by default. Seed 000's v1 keys
+    /// (`IABConsent_*`, `IABConsent_CMPPresent` and `IABConsent_SubjectToGDPR` among them) are off
+    /// by default; `.version1` or `.all` writes them, `IABConsent_CMPPresent` at `start()`.
     public var generations: IABKeyGenerations
     /// Where keys are written: `UserDefaults.standard` by default.
     public var store: any KeyValueStore

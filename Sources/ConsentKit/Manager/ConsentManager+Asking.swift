@@ -28,8 +28,12 @@ extension ConsentManager {
     public var canRequestAds: Bool { !askVerdict().shouldAsk }
 
     /// Whether the app must offer the user a way back to their choices (a "Privacy settings"
-    /// entry calling ``presentPrivacyOptions(with:)``): required wherever GDPR applies.
-    public var privacyOptionsRequirement: PrivacyOptionsRequirement { PrivacyOptionsRequirement(gdprApplies) }
+    /// entry calling ``presentPrivacyOptions(with:)``): required wherever the user may be asked
+    /// or has decided while GDPR is not known not to apply (``PrivacyOptionsRequirement``).
+    public var privacyOptionsRequirement: PrivacyOptionsRequirement {
+        let (region, decided) = state.withLock { ($0.gdprApplies, $0.consent != nil) }
+        return PrivacyOptionsRequirement(region: region, hasDecision: decided, rules: configuration.askRules)
+    }
 
     /// Shows the notice because the user asked for it (the app's "Privacy settings" entry): it
     /// opens with the present choices and may be closed without a change.
@@ -38,12 +42,16 @@ extension ConsentManager {
     }
 
     /// What a notice shown now covers: the held vendor list, the publisher's vendors (the
-    /// configuration's, else consentd's last answer, else, with no consentd configured, the
+    /// configuration's, else consentd's last answer, else, with consentd's own list, trimmed to
+    /// the publishers' vendors, the vendors of that list, else, with no consentd configured, the
     /// whole list) and the notice settings.
     ///
-    /// - Throws: ``ConsentKitError/noVendorList`` before a list is held;
+    /// - Throws: ``ConsentKitError/noVendorList`` before a list is held (a first launch offline
+    ///   without ``ConsentConfiguration/vendorListSnapshot``);
     ///   ``ConsentKitError/publisherVendorsUnknown`` while consentd has not yet said which
-    ///   vendors the publisher uses (so no decision covers vendors the publisher never chose).
+    ///   vendors the publisher uses and the list is the app's own
+    ///   (``ConsentConfiguration/vendorLists``), so no decision covers vendors the publisher
+    ///   never chose.
     public func scope() throws(ConsentKitError) -> ConsentScope {
         let config = appConfig
         let list = state.withLock { $0.vendorList }
@@ -56,6 +64,11 @@ extension ConsentManager {
             vendorIds = IDSet(validIds: config.vendorIds)
         } else if configuration.consentd == nil {
             vendorIds = nil
+        } else if configuration.vendorLists == nil {
+            // consentd's own list is trimmed to the publishers' vendors, downloaded or bundled
+            // (vendorListSnapshot): before consentd's first answer, on a first launch offline,
+            // its vendors are the publishers' (issue 26 N7).
+            vendorIds = list.activeVendorIds(at: configuration.now())
         } else {
             throw .publisherVendorsUnknown
         }

@@ -90,7 +90,9 @@ extension ConsentManager {
         throws(ConsentKitError) -> OutboxEntry {
         let settings = configuration.sync
         let context = ConsentEventContext(
-            method: method, noticeId: settings.noticeId, platform: settings.platform, cmp: cmp,
+            // A refusal after an ATT denial names the prompt the user answered, not a notice (N4).
+            method: method, noticeId: method == .trackingDenied ? ConsentSyncSettings.trackingPromptNoticeId : settings.noticeId,
+            platform: settings.platform, cmp: cmp,
             writesVersion1: configuration.generations.contains(.version1), appConfig: appConfig, gdprApplies: gdprApplies)
         do {
             let event = try context.event(for: decision, eventId: eventId)

@@ -58,7 +58,9 @@ public final class ConsentManager: Sendable {
     /// A manager; nothing happens until ``start()``.
     public init(configuration: ConsentConfiguration) {
         self.configuration = configuration
-        storage = ConsentStorage(store: configuration.store, cmp: configuration.cmp ?? .development, generations: configuration.generations)
+        storage = ConsentStorage(
+            store: configuration.store, cmp: configuration.cmp ?? .development, generations: configuration.generations,
+            askRules: configuration.askRules)
         if let given = configuration.vendorLists {
             vendorLists = .success(given)
         } else if let endpoint = configuration.consentd {
@@ -95,8 +97,12 @@ public final class ConsentManager: Sendable {
 
     /// The user's decision; nil when there is none.
     public var consent: ConsentState? { state.withLock { $0.consent } }
-    /// Whether GDPR applies, as last decided.
-    public var gdprApplies: GDPRApplicability { state.withLock { $0.gdprApplies } }
+    /// Whether GDPR applies, as every output says it: the region as last decided, except that a
+    /// decision held while the region is unknown was collected as if GDPR applied
+    /// (``AskRules/gdprApplies(region:hasDecision:)``).
+    public var gdprApplies: GDPRApplicability {
+        state.withLock { configuration.askRules.gdprApplies(region: $0.gdprApplies, hasDecision: $0.consent != nil) }
+    }
     /// consentd's last configuration answer: this launch's, or the one kept from an earlier
     /// launch until it comes.
     public var appConfig: AppConfig? {

@@ -3,7 +3,9 @@
 /// with what it had after each failure; the same failures also went out as
 /// ``ConsentEvent/error(_:)`` events.
 public struct RefreshReport: Sendable, Equatable {
-    /// The region decision after the refresh.
+    /// The region decision after the refresh: the region itself (undetermined when nobody could
+    /// tell); ``ConsentManager/gdprApplies`` says what the outputs make of it with the decision
+    /// held (``AskRules/gdprApplies(region:hasDecision:)``).
     public var gdprApplies: GDPRApplicability
     /// Where that decision came from.
     public var regionSource: RegionSource

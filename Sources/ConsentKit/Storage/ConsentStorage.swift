@@ -24,11 +24,15 @@ struct ConsentStorage: Sendable {
 
     let store: any KeyValueStore
     let generations: IABKeyGenerations
+    /// The rules whose ``AskRules/gdprApplies(region:hasDecision:)`` says what the IAB keys
+    /// publish for a region decision.
+    let askRules: AskRules
     private let identity: Locked<CMPIdentity>
 
-    init(store: any KeyValueStore, cmp: CMPIdentity, generations: IABKeyGenerations) {
+    init(store: any KeyValueStore, cmp: CMPIdentity, generations: IABKeyGenerations, askRules: AskRules = AskRules()) {
         self.store = store
         self.generations = generations
+        self.askRules = askRules
         identity = Locked(cmp)
     }
 
@@ -67,10 +71,13 @@ struct ConsentStorage: Sendable {
         store.write(changes)
     }
 
-    /// Writes every key for `state` and `gdprApplies`, and `also`, in one change: keys that no
-    /// longer apply are removed.
+    /// Writes every key for `state` and the region decision `gdprApplies`, and `also`, in one
+    /// change: keys that no longer apply are removed. The IAB keys say what the ask rules make
+    /// of the region (GDPR applies to a decision collected where it is unknown); the CMP's own
+    /// key keeps the region decision itself.
     func write(_ state: ConsentState?, gdprApplies: GDPRApplicability, also: [String: StoredValue?] = [:]) throws(TCFEncodingError) {
-        var changes = try IABKeyValues.values(for: state, gdprApplies: gdprApplies, cmp: cmp, generations: generations)
+        let published = askRules.gdprApplies(region: gdprApplies, hasDecision: state != nil)
+        var changes = try IABKeyValues.values(for: state, gdprApplies: published, cmp: cmp, generations: generations)
         changes.merge(also) { _, given in given }
         // updateValue keeps a nil (a removal); a subscript assignment of nil would drop the key.
         let record: StoredValue? = if let state { .string(try Self.record(state, cmp: cmp)) } else { nil }

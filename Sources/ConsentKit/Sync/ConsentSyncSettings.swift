@@ -29,6 +29,10 @@ public struct ConsentSyncSettings: Sendable {
     public var batchSize: Int
     /// The publisher's name for the notice, written into every event's proof (`noticeId`).
     public var noticeId: String
+
+    /// The proof's `noticeId` of a refusal recorded after an ATT denial (method
+    /// `trackingDenied`): what the user answered was the system's tracking prompt, not a notice.
+    public static let trackingPromptNoticeId = "app-tracking-transparency-prompt"
     /// The platform written into every event's proof: `ios` on iOS, `other` elsewhere.
     public var platform: ConsentProof.Platform
     /// The first wait after a failed attempt, in seconds; each further failure doubles it (with

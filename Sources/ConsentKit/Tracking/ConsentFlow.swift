@@ -8,6 +8,19 @@
 ///   checks that the manager recorded one before it requests ATT. When none was recorded it
 ///   records nothing, does not request ATT, and reports
 ///   ``ConsentFlowResult/Problem/noticeEndedWithoutChoice(_:)``; the next run shows the notice again.
+/// - A notice that cannot be built (no vendor list held, or the publisher's vendors not known:
+///   a first launch offline without a bundled snapshot) is not shown and does not hold ATT back
+///   launch after launch: the flow reports ``ConsentFlowResult/Problem/noticeUnavailable(_:)``
+///   and goes on as after a notice ended without a decision (under
+///   ``TrackingAfterNotice/always`` ATT is requested; under
+///   ``TrackingAfterNotice/ifAnyPurposeConsented`` it waits for a consent). The notice shows on a
+///   later run, once it can be built, unless ATT was denied meanwhile.
+/// - The policy's explainer (``ConsentFlowPolicy/trackingExplainer``) is shown right before the
+///   ATT prompt, only when the prompt follows.
+/// - After a denial in ``ConsentFlowPolicy/trackingFirst`` the refusal is recorded with the
+///   proof method `trackingDenied` and the notice id
+///   ``ConsentSyncSettings/trackingPromptNoticeId``: no notice was
+///   shown, so none is named.
 ///
 /// The notice is shown only when ``ConsentManager/askVerdict()`` says to ask. ATT is requested
 /// only while its status is not determined, so a run on every launch prompts once at most.
@@ -48,7 +61,7 @@ public struct ConsentFlow: Sendable {
     /// Runs the policy once and says what happened.
     public func run() async -> ConsentFlowResult {
         await manager.refreshed()
-        return switch policy {
+        return switch policy.order {
         case .trackingFirst: await trackingFirst()
         case .noticeFirst(let after): await noticeFirst(then: after)
         }
@@ -64,7 +77,8 @@ public struct ConsentFlow: Sendable {
         if status == .denied {
             result.steps.append(.noticeWithheld)
             do {
-                try manager.disagreeToAll()
+                // Recorded as what it is: a refusal after the ATT prompt, no notice shown (N4).
+                try manager.record(.disagreeToAll(scope: try manager.scope(), at: manager.configuration.now()), method: .trackingDenied)
                 result.steps.append(.disagreedToAll)
                 result.decisionRecorded = true
             } catch {
@@ -88,7 +102,13 @@ public struct ConsentFlow: Sendable {
                 result.steps.append(.noticeWithheld)
                 return result
             }
-            guard await presentNotice(verdict, trackingStatus: result.trackingStatus, into: &result) else { return result }
+            do {
+                _ = try manager.scope()
+                guard await presentNotice(verdict, trackingStatus: result.trackingStatus, into: &result) else { return result }
+            } catch {
+                // Nothing to show (N7): report it, and let ATT follow as after a notice without a decision.
+                result.problem = .noticeUnavailable(error)
+            }
         }
         if after == .ifAnyPurposeConsented, verdict != .gdprDoesNotApply, manager.consent?.purposeConsents.isEmpty ?? true {
             return result
@@ -105,6 +125,10 @@ public struct ConsentFlow: Sendable {
     /// Requests ATT while its status is not determined, and returns the status afterwards.
     private func requestTrackingIfUndetermined(_ steps: inout [ConsentFlowResult.Step]) async -> TrackingAuthorizationStatus? {
         guard let status = currentTrackingStatus, status == .notDetermined else { return currentTrackingStatus }
+        if let explainer = policy.trackingExplainer {
+            await explainer.explainTracking()
+            steps.append(.trackingExplained)
+        }
         let answer = await tracking.requestAuthorization()
         steps.append(.trackingRequested(answer: answer))
         return answer

@@ -2,13 +2,17 @@
 public struct ConsentFlowResult: Sendable, Equatable {
     /// A step the flow took.
     public enum Step: Sendable, Equatable {
+        /// The policy's explainer (``ConsentFlowPolicy/trackingExplainer``) was shown; the ATT
+        /// prompt came next.
+        case trackingExplained
         /// ATT was requested (its status was not determined) and answered this.
         case trackingRequested(answer: TrackingAuthorizationStatus)
         /// The notice was shown with this request and ended with this outcome.
         case noticePresented(NoticeRequest, NoticeOutcome)
         /// The manager said to ask, but ATT is denied: by Apple's rule the notice was not shown.
         case noticeWithheld
-        /// "Reject all" was recorded because ATT is denied (``ConsentFlowPolicy/trackingFirst``).
+        /// "Reject all" was recorded because ATT is denied (``ConsentFlowPolicy/trackingFirst``),
+        /// with the proof method `trackingDenied`.
         case disagreedToAll
     }
 
@@ -20,6 +24,11 @@ public struct ConsentFlowResult: Sendable, Equatable {
         case noticeEndedWithoutChoice(NoticeOutcome)
         /// Recording "reject all" failed.
         case decisionFailed(ConsentKitError)
+        /// The notice could not be built (``ConsentManager/scope()`` threw: no vendor list held,
+        /// or the publisher's vendors not yet known), so it was not shown; ATT followed as after
+        /// a notice that ended without a decision. A later run shows the notice once it can be
+        /// built.
+        case noticeUnavailable(ConsentKitError)
     }
 
     /// The steps, in the order taken.

@@ -169,18 +169,22 @@ struct FrontDoorTests {
         }
     }
 
-    @Test("with the region unknown the user is asked, and IABTCF_gdprApplies stays absent")
-    func unknownRegionKeepsTheKeyAbsent() async throws {
+    // Issue 26 §1 changed this test: it pinned the key absent and the requirement unknown after a choice in an
+    // unknown region; once the user was asked there, GDPR applies to the decision and the entry point is required.
+    @Test("000-3, 001-9: with the region unknown the user is asked; IABTCF_gdprApplies is absent until the choice, then 1")
+    func unknownRegionAppliesOnceDecided() async throws {
         let folder = try TestFolder()
         let store = InMemoryKeyValueStore()
         let manager = frontDoorManager(FakeConsentd(gdprApplies: nil), store: store, folder: folder)
         await manager.refreshed()
         #expect(manager.gdprApplies == .undetermined)
+        #expect(store.value(forKey: IABKey.gdprApplies) == nil)
         #expect(manager.askVerdict() == .noDecision)
         try manager.agreeToAll()
         #expect(store.value(forKey: IABKey.tcString) != nil)
-        #expect(store.value(forKey: IABKey.gdprApplies) == nil)
-        #expect(manager.privacyOptionsRequirement == .unknown)
+        #expect(store.value(forKey: IABKey.gdprApplies) == .integer(1))
+        #expect(manager.gdprApplies == .applies)
+        #expect(manager.privacyOptionsRequirement == .required)
     }
 
     @Test("canRequestAds: false while the user should be asked, true once decided, outside GDPR, or under age")
@@ -199,11 +203,13 @@ struct FrontDoorTests {
         #expect(outside.canRequestAds)
     }
 
-    @Test("privacy options are required where GDPR applies, and the entry point opens a dismissible, user-initiated notice")
+    // Issue 26 §1 changed this test: before the first refresh the region is unknown and the user may be asked,
+    // so the requirement is .required there (it was .unknown).
+    @Test("000-29, 001-10: privacy options are required where GDPR applies, and the entry point opens a dismissible, user-initiated notice")
     func privacyOptions() async throws {
         for (answer, requirement) in [(true, PrivacyOptionsRequirement.required), (false, .notRequired)] as [(Bool?, PrivacyOptionsRequirement)] {
             let manager = frontDoorManager(FakeConsentd(gdprApplies: answer), folder: try TestFolder())
-            #expect(manager.privacyOptionsRequirement == .unknown)
+            #expect(manager.privacyOptionsRequirement == .required)
             await manager.refreshed()
             #expect(manager.privacyOptionsRequirement == requirement)
         }

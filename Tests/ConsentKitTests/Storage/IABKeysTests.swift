@@ -89,7 +89,9 @@ struct IABKeysTests {
             #expect(defaults.object(forKey: "IABTCF_PublisherRestrictions7") != nil)
             #expect(defaults.object(forKey: "IABConsent_ConsentString") != nil)
             let unrestricted = ConsentState.agreeToAll(scope: testScope(), at: testDate)
-            try ConsentStorage(store: store, cmp: testCMP, generations: .version2).write(unrestricted, gdprApplies: .undetermined)
+            // Under doNotAsk a decision held where the region is unknown leaves it undetermined (under ask, GDPR applies to it).
+            try ConsentStorage(store: store, cmp: testCMP, generations: .version2, askRules: AskRules(whenRegionUnknown: .doNotAsk))
+                .write(unrestricted, gdprApplies: .undetermined)
             #expect(defaults.object(forKey: "IABTCF_gdprApplies") == nil)
             #expect(defaults.object(forKey: "IABTCF_PublisherRestrictions7") == nil)
             #expect(defaults.object(forKey: "IABConsent_ConsentString") == nil)

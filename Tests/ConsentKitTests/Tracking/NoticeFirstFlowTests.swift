@@ -121,7 +121,8 @@ struct NoticeFirstFlowTests {
         let tracking = SimulatedTrackingAuthorization(answer: .authorized)
         let manager = makeTrackingManager(gdpr: nil)
         let (result, notice, _) = await run(tracking, after: after, manager: manager)
-        #expect(manager.gdprApplies == .undetermined)
+        // Issue 26 §1: once the user decided where the region is unknown, GDPR applies to the decision (was .undetermined).
+        #expect(manager.gdprApplies == .applies)
         #expect(result.verdict == .noDecision)
         #expect(notice.presentations.map(\.promptsBefore) == [0])
         #expect(result.decisionRecorded)

@@ -46,7 +46,9 @@ struct WebCMP: Sendable {
             adTechProviders: providers.values.sorted { $0.id < $1.id }, nonPersonalizedOnly: publishers.contains(where: \.nonPersonalizedOnly))
     }
 
-    /// The answer to a page view, as JSON text: `gdprApplies`, `region`, `ask` (the ask rules'
+    /// The answer to a page view, as JSON text: `gdprApplies` (the region's, except that a
+    /// visitor holding a decision where the region is unknown gets true, the app's rule:
+    /// `AskRules.gdprApplies(region:hasDecision:)`), `region`, `ask` (the ask rules'
     /// reason, null when the stored decision holds or GDPR does not apply), the CMP's `cmpId`,
     /// `cmpVersion`, `gvlVersion`, `tcfPolicyVersion`, `tcData` (the CMP API's data for the stored
     /// string, or for "GDPR does not apply"; null when the visitor is to be asked or nothing is
@@ -88,8 +90,10 @@ struct WebCMP: Sendable {
 
         var json = JSONWriter(capacity: 4096, escaping: .standard)
         json.beginObject()
+        // A visitor whose region is unknown was asked because GDPR could not be ruled out: GDPR
+        // applies to the decision they hold, as in the app (AskRules.gdprApplies(region:hasDecision:)).
         json.key("gdprApplies")
-        json.raw(region.gdprApplies.map { $0 ? "true" : "false" } ?? "null")
+        json.raw(Self.rules.gdprApplies(region: gdpr, hasDecision: current != nil).flag.map { $0 ? "true" : "false" } ?? "null")
         json.key("region"); json.string(region.region.rawValue)
         json.key("ask")
         if verdict.shouldAsk { json.string(Self.name(of: verdict)) } else { json.null() }
