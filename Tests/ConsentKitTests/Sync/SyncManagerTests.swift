@@ -280,3 +280,55 @@ extension SyncManagerTests {
         #expect(storedMark(crashed)?.method == "withdrawal")
     }
 }
+
+/// FakeConsentd whose subject reads answer only after `delay` seconds: a consentd too slow for
+/// the first merge.
+private final class SlowSubjects: HTTPTransport {
+    let inner = FakeConsentd(gdprApplies: true)
+    let delay: TimeInterval
+
+    init(delay: TimeInterval) { self.delay = delay }
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        if request.url.path.hasPrefix("/v1/subjects/") { try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000)) }
+        return try await inner.send(request)
+    }
+}
+
+/// 002-12: a signed-in user's decision is merged before the app asks, within a bound.
+extension SyncManagerTests {
+    private func slowManager(folder: TestFolder, subjectDelay: TimeInterval, firstMergeTimeout: TimeInterval) -> ConsentManager {
+        ConsentManager(configuration: ConsentConfiguration(
+            consentd: endpoint, cmp: testCMP, store: InMemoryKeyValueStore(), transport: SlowSubjects(delay: subjectDelay), regionTimeout: 120,
+            cacheDirectory: folder.cacheDirectory, log: .silent, now: { testDate },
+            sync: ConsentSyncSettings(directory: syncDirectory(folder), initialBackoff: 600, maximumBackoff: 600, firstMergeTimeout: firstMergeTimeout)))
+    }
+
+    @Test("002-12: for a signed-in user, refreshed() waits for the first merge with their subject")
+    func refreshedWaitsForTheFirstMerge() async throws {
+        let manager = slowManager(folder: try TestFolder(), subjectDelay: 0.3, firstMergeTimeout: 20)
+        manager.start()
+        try manager.identify(userId: "user-1", token: "ckt_test")
+        let started = ContinuousClock.now
+        await manager.refreshed()
+        #expect(ContinuousClock.now - started >= .milliseconds(290))
+        #expect(manager.syncStatus?.lastSuccess != nil)
+        // Once merged, later calls do not wait again.
+        let again = ContinuousClock.now
+        await manager.refreshed()
+        #expect(ContinuousClock.now - again < .milliseconds(250))
+    }
+
+    @Test("002-12: the wait is bounded by firstMergeTimeout: with consentd too slow, refreshed() returns at the bound")
+    func firstMergeWaitIsBounded() async throws {
+        let manager = slowManager(folder: try TestFolder(), subjectDelay: 30, firstMergeTimeout: 0.5)
+        manager.start()
+        await manager.refreshed()
+        try manager.identify(userId: "user-1", token: "ckt_test")
+        let started = ContinuousClock.now
+        await manager.refreshed()
+        let waited = ContinuousClock.now - started
+        #expect(waited >= .milliseconds(450) && waited < .seconds(10), "\(waited)")
+        #expect(manager.shouldAsk)
+    }
+}
