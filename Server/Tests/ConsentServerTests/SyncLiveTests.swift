@@ -301,6 +301,40 @@ struct SyncLiveTests {
         }
     }
 
+    @Test("002-11: a decision B made before A's withdrawal but sent after it stays history, and B forgets it too")
+    func olderDecisionSentAfterTheWithdrawalLoses() async throws {
+        try await Self.withConsentd { session in
+            let (server, port) = (session.server, session.port)
+            let clock = Clock()
+            let user = "user-\(UUID().uuidString.prefix(8))"
+            let tokens: @Sendable () async throws -> String = { try await Self.mintToken(user, port: port, secret: server.secret) }
+            let a = await Device(port: port, publishable: server.publishable, clock: clock).started()
+            try a.manager.identify(userId: user, tokens: tokens)
+            try a.manager.agreeToAll()
+            _ = await a.manager.syncNow()
+            // B decides at +10 s, offline: its event waits in the outbox (backoff 30 s).
+            let b = await Device(port: port, publishable: server.publishable, clock: clock,
+                                 transport: FaultyTransport(faults: [.init(status: 503)])).started()
+            try b.manager.identify(userId: user, tokens: tokens)
+            clock.advance(10)
+            try b.manager.disagreeToAll()
+            _ = await b.manager.syncNow()
+            try #require(b.manager.syncStatus?.pending == 1)
+            // A takes its decision back at +30 s.
+            clock.advance(20)
+            a.manager.clearDecision()
+            #expect(await a.manager.syncNow()?.pending == 0)
+            // B's older decision arrives now: history; B follows the withdrawal.
+            clock.advance(60)
+            let synced = await b.manager.syncNow()
+            #expect(synced?.pending == 0)
+            #expect(b.manager.consent == nil)
+            let (_, body) = try await Self.get("/v1/subjects/\(user)", port: port, secret: server.secret)
+            #expect(((body as? [String: Any])?["consent"] as? [String: Any])?["proof"].flatMap { ($0 as? [String: Any])?["method"] as? String } == "withdrawal")
+            #expect(try await Self.eventIds(user, port: port, secret: server.secret).count == 3)
+        }
+    }
+
     @Test("002-11: A tags the user under age; consentd holds no decision (method underAge), and B's consent goes at its next merge")
     func underAgeOnOneDeviceWithdrawsOnTheOther() async throws {
         try await Self.withConsentd { session in
