@@ -43,11 +43,20 @@ public final class NoticeSession: Sendable {
     /// Builds the document for `request` from the manager's scope, decision, CMP identity and
     /// consentd's ad-tech providers. Custom texts mark the scope as using non-standard texts.
     ///
-    /// - Throws: ``NoticeSessionError``: no scope yet (``ConsentKit/ConsentKitError``), or a
-    ///   document that cannot be built (``NoticeDocumentError``).
+    /// - Throws: ``NoticeSessionError``: Google's form refused
+    ///   (``ConsentKit/GoogleAdsConsent/checkConsentFormCanLoad()``: for a user tagged under the
+    ///   age of consent, as Google's form refused to load), no scope yet
+    ///   (``ConsentKit/ConsentKitError``), or a document that cannot be built (``NoticeDocumentError``).
     public init(
         manager: ConsentManager, settings: NoticeSettings, request: NoticeRequest, textsDirectory: URL? = nil
     ) throws(NoticeSessionError) {
+        if settings.mode == .google {
+            do throws(GoogleConsentError) {
+                try GoogleAdsConsent(manager: manager).checkConsentFormCanLoad()
+            } catch {
+                throw .googleFormRefused(error)
+            }
+        }
         let scope: ConsentScope
         do {
             scope = try manager.scope()
@@ -102,10 +111,14 @@ public enum NoticeSessionError: Error, Sendable, Equatable, CustomStringConverti
     case scope(ConsentKitError)
     /// The document could not be built.
     case document(NoticeDocumentError)
+    /// Google's form may not be shown (``ConsentKit/GoogleConsentError/taggedUnderAgeOfConsent``:
+    /// the user is tagged under the age of consent).
+    case googleFormRefused(GoogleConsentError)
 
     /// What went wrong.
     public var description: String {
         switch self {
+        case .googleFormRefused(let error): "Google's consent form cannot be shown: \(error)"
         case .scope(let error): "the notice cannot be shown yet: \(error)"
         case .document(let error): "the notice cannot be shown: \(error)"
         }

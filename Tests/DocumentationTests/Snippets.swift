@@ -30,10 +30,16 @@ enum Snippets {
         return consent
     }
 
-    static func launch(_ consent: ConsentManager, presentNotice: () async -> Void, startAds: () -> Void) async {
+    static func launch(
+        _ consent: ConsentManager, signedInUserId: String?, consentToken: @escaping @Sendable () async throws -> String,
+        presentNotice: () async -> Void, startAds: () -> Void
+    ) async throws {
         // snippet: launch
         consent.start()                 // no network: keys published, the stored decision restored
-        await consent.refreshed()       // the region and vendor list that start() asked for
+        if let userId = signedInUserId {  // a signed-in user: their choice on other devices counts here
+            try consent.identify(userId: userId, tokens: consentToken)
+        }
+        await consent.refreshed()       // the region, the vendor list, a signed-in user's choice (≤ 1.5 s)
         if consent.shouldAsk {
             await presentNotice()       // your notice records the choice, see below
         }

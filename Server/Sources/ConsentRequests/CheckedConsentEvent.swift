@@ -237,9 +237,17 @@ extension CheckedConsentEvent {
         }
         let anyConsent = consent.tcString != nil || consent.consentStringV1 != nil || consent.googleAdsChoice != nil
             || consent.additionalConsent != nil || anyList
-        guard anyConsent else {
+        // A withdrawal (withdrawal, underAge) takes the decision back: it carries no consent.
+        if consent.proof.method.isWithdrawal {
+            guard !anyConsent else {
+                throw InvalidField(code: .invalidField, field: "proof.method",
+                                   message: "an event with proof.method \(consent.proof.method.rawValue) takes the decision back and carries no consent: "
+                                   + "leave out tcString, consentStringV1, googleAdsChoice, additionalConsent and the id lists")
+            }
+        } else if !anyConsent {
             throw InvalidField(code: .missingField, field: nil,
-                               message: "an event needs at least one of tcString, consentStringV1, googleAdsChoice, additionalConsent or an id list")
+                               message: "an event needs at least one of tcString, consentStringV1, googleAdsChoice, additionalConsent or an id list "
+                               + "(or proof.method withdrawal or underAge, which carries none)")
         }
         try Self.check(consent.proof)
         self.init(eventId: uuid.uuidString.lowercased(), subjectId: request.subjectId,

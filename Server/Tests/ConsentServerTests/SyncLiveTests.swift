@@ -227,6 +227,145 @@ struct SyncLiveTests {
         }
     }
 
+    @Test("002-12: device A decides; device B runs exactly the Getting Started launch snippet (start, identify, refreshed) and is not asked")
+    func newDeviceFollowingTheSnippetIsNotAsked() async throws {
+        try await Self.withConsentd { session in
+            let (server, port) = (session.server, session.port)
+            let clock = Clock()
+            let user = "user-\(UUID().uuidString.prefix(8))"
+            let tokens: @Sendable () async throws -> String = { try await Self.mintToken(user, port: port, secret: server.secret) }
+
+            let a = await Device(port: port, publishable: server.publishable, clock: clock).started()
+            try a.manager.identify(userId: user, tokens: tokens)
+            try a.manager.agreeToAll()
+            #expect(await a.manager.syncNow()?.pending == 0)
+
+            clock.advance(60)
+            let b = Device(port: port, publishable: server.publishable, clock: clock)
+            // B's backend takes 300 ms to mint a token: the merge cannot finish within the refresh,
+            // so only the wait for it keeps B from asking.
+            let consentToken: @Sendable () async throws -> String = {
+                try await Task.sleep(nanoseconds: 300_000_000)
+                return try await tokens()
+            }
+            // The launch snippet of GettingStarted.md, line for line (signed in), and nothing else:
+            // no syncNow().
+            let consent = b.manager
+            let signedInUserId: String? = user
+            consent.start()
+            if let userId = signedInUserId {
+                try consent.identify(userId: userId, tokens: consentToken)
+            }
+            await consent.refreshed()
+            #expect(!consent.shouldAsk)
+            #expect(consent.consent?.purposeConsents == a.manager.consent?.purposeConsents)
+            #expect(b.store.value(forKey: "IABTCF_TCString") == a.store.value(forKey: "IABTCF_TCString"))
+        }
+    }
+
+    @Test("002-11: A clears its decision; consentd then holds no decision, and B, which held it, forgets it at its next merge")
+    func clearedOnOneDeviceIsClearedOnTheOther() async throws {
+        try await Self.withConsentd { session in
+            let (server, port) = (session.server, session.port)
+            let clock = Clock()
+            let user = "user-\(UUID().uuidString.prefix(8))"
+            let tokens: @Sendable () async throws -> String = { try await Self.mintToken(user, port: port, secret: server.secret) }
+            let a = await Device(port: port, publishable: server.publishable, clock: clock).started()
+            try a.manager.identify(userId: user, tokens: tokens)
+            try a.manager.agreeToAll()
+            _ = await a.manager.syncNow()
+            let b = await Device(port: port, publishable: server.publishable, clock: clock).started()
+            try b.manager.identify(userId: user, tokens: tokens)
+            _ = await b.manager.syncNow()
+            try #require(b.manager.consent != nil && !b.manager.shouldAsk)
+
+            clock.advance(30)
+            a.manager.clearDecision()
+            #expect(await a.manager.syncNow()?.pending == 0)
+            let (status, body) = try await Self.get("/v1/subjects/\(user)", port: port, secret: server.secret)
+            #expect(status == 200)
+            let consent = try #require((body as? [String: Any])?["consent"] as? [String: Any])
+            #expect(Set(consent.keys) == ["proof"])
+            #expect((consent["proof"] as? [String: Any])?["method"] as? String == "withdrawal")
+
+            _ = await b.manager.syncNow()
+            #expect(b.manager.consent == nil)
+            #expect(b.store.value(forKey: "IABTCF_TCString") == nil)
+            #expect(b.manager.shouldAsk)
+            #expect(b.events.withLock { $0 }.contains(.remoteConsentApplied(nil)))
+            // B forgot a remote state: it sends nothing back, and A's next merge changes nothing.
+            #expect(b.manager.syncStatus?.pending == 0)
+            _ = await a.manager.syncNow()
+            #expect(a.manager.consent == nil)
+            #expect(try await Self.eventIds(user, port: port, secret: server.secret).count == 2)
+        }
+    }
+
+    @Test("002-11: a decision B made before A's withdrawal but sent after it stays history, and B forgets it too")
+    func olderDecisionSentAfterTheWithdrawalLoses() async throws {
+        try await Self.withConsentd { session in
+            let (server, port) = (session.server, session.port)
+            let clock = Clock()
+            let user = "user-\(UUID().uuidString.prefix(8))"
+            let tokens: @Sendable () async throws -> String = { try await Self.mintToken(user, port: port, secret: server.secret) }
+            let a = await Device(port: port, publishable: server.publishable, clock: clock).started()
+            try a.manager.identify(userId: user, tokens: tokens)
+            try a.manager.agreeToAll()
+            _ = await a.manager.syncNow()
+            // B decides at +10 s, offline: its event waits in the outbox (backoff 30 s).
+            let b = await Device(port: port, publishable: server.publishable, clock: clock,
+                                 transport: FaultyTransport(faults: [.init(status: 503)])).started()
+            try b.manager.identify(userId: user, tokens: tokens)
+            clock.advance(10)
+            try b.manager.disagreeToAll()
+            _ = await b.manager.syncNow()
+            try #require(b.manager.syncStatus?.pending == 1)
+            // A takes its decision back at +30 s.
+            clock.advance(20)
+            a.manager.clearDecision()
+            #expect(await a.manager.syncNow()?.pending == 0)
+            // B's older decision arrives now: history; B follows the withdrawal.
+            clock.advance(60)
+            let synced = await b.manager.syncNow()
+            #expect(synced?.pending == 0)
+            #expect(b.manager.consent == nil)
+            let (_, body) = try await Self.get("/v1/subjects/\(user)", port: port, secret: server.secret)
+            #expect(((body as? [String: Any])?["consent"] as? [String: Any])?["proof"].flatMap { ($0 as? [String: Any])?["method"] as? String } == "withdrawal")
+            #expect(try await Self.eventIds(user, port: port, secret: server.secret).count == 3)
+        }
+    }
+
+    @Test("002-11: A tags the user under age; consentd holds no decision (method underAge), and B's consent goes at its next merge")
+    func underAgeOnOneDeviceWithdrawsOnTheOther() async throws {
+        try await Self.withConsentd { session in
+            let (server, port) = (session.server, session.port)
+            let clock = Clock()
+            let user = "user-\(UUID().uuidString.prefix(8))"
+            let tokens: @Sendable () async throws -> String = { try await Self.mintToken(user, port: port, secret: server.secret) }
+            let a = await Device(port: port, publishable: server.publishable, clock: clock).started()
+            try a.manager.identify(userId: user, tokens: tokens)
+            try a.manager.agreeToAll()
+            _ = await a.manager.syncNow()
+            let b = await Device(port: port, publishable: server.publishable, clock: clock).started()
+            try b.manager.identify(userId: user, tokens: tokens)
+            _ = await b.manager.syncNow()
+            try #require(b.manager.consent?.vendorConsents == [1, 21, 755])
+
+            clock.advance(30)
+            a.manager.setTagForUnderAgeOfConsent(true)
+            #expect(await a.manager.syncNow()?.pending == 0)
+            let (_, body) = try await Self.get("/v1/subjects/\(user)", port: port, secret: server.secret)
+            let consent = try #require((body as? [String: Any])?["consent"] as? [String: Any])
+            #expect(Set(consent.keys) == ["proof"])
+            #expect((consent["proof"] as? [String: Any])?["method"] as? String == "underAge")
+            #expect(a.manager.consent?.vendorConsents.isEmpty == true)
+
+            _ = await b.manager.syncNow()
+            #expect(b.manager.consent == nil)
+            #expect(b.store.value(forKey: "IABTCF_VendorConsents") == nil)
+        }
+    }
+
     @Test("a choice made before signing in goes to the user's subject at identify, with its own time and proof")
     func choiceBeforeSignIn() async throws {
         try await Self.withConsentd { session in

@@ -11,9 +11,11 @@ extension ConsentState {
     /// collected from them, so no vendor and no Google ad-tech provider has consent, the
     /// personalised-advertising purposes (``personalisedAdvertisingPurposes``) are refused, also
     /// as the publisher's own purposes, and special features (precise geolocation, device
-    /// scanning) are not opted in. What the notice disclosed, legitimate interests (never
-    /// allowed for purposes 3 and 4) and the other purpose signals stay: with no vendor
-    /// consent they let no vendor process on consent. Every output follows (TC and v1.1
+    /// scanning) are not opted in. Every legitimate interest is objected to (vendors', purposes',
+    /// the publisher's and custom purposes'): no third party may select ads for, or measure, a
+    /// child on legitimate interest either (seed 001: TFUA switches third-party ad tech off).
+    /// What the notice disclosed and the other purpose consents stay: with no vendor consent and
+    /// no legitimate interest they let no vendor process. Every output follows (TC and v1.1
     /// strings, the IAB keys, the AC string, Google's status and Consent Mode).
     ///
     /// The same value when nothing is left to withdraw, so applying it twice changes nothing;
@@ -22,13 +24,13 @@ extension ConsentState {
         guard !vendorConsents.isEmpty || !adTechProviderConsents.isEmpty || !specialFeatureOptIns.isEmpty
             || !purposeConsents.intersection(Self.personalisedAdvertisingPurposes).isEmpty
             || !publisherConsents.intersection(Self.personalisedAdvertisingPurposes).isEmpty
+            || !vendorLegitimateInterests.isEmpty || !purposeLegitimateInterests.isEmpty
+            || !publisherLegitimateInterests.isEmpty || !customPurposeLegitimateInterests.isEmpty
         else { return self }
         return ConsentState(
             purposeConsents: purposeConsents.subtracting(Self.personalisedAdvertisingPurposes),
-            purposeLegitimateInterests: purposeLegitimateInterests, vendorLegitimateInterests: vendorLegitimateInterests,
             publisherConsents: publisherConsents.subtracting(Self.personalisedAdvertisingPurposes),
-            publisherLegitimateInterests: publisherLegitimateInterests, numCustomPurposes: numCustomPurposes,
-            customPurposeConsents: customPurposeConsents, customPurposeLegitimateInterests: customPurposeLegitimateInterests,
+            numCustomPurposes: numCustomPurposes, customPurposeConsents: customPurposeConsents,
             disclosedVendors: disclosedVendors, vendorListVersion: vendorListVersion, tcfPolicyVersion: tcfPolicyVersion,
             publisherCC: publisherCC, purposeOneTreatment: purposeOneTreatment, useNonStandardTexts: useNonStandardTexts,
             publisherRestrictions: publisherRestrictions, consentScreen: consentScreen, consentLanguage: consentLanguage,

@@ -153,9 +153,9 @@ public final class GoogleAdsConsent: Sendable {
     /// shown (``checkConsentFormCanLoad()``), ads are non-personalized (``adRequestParameters``
     /// gives `npa=1`), Consent Mode denies the advertising signals, and no consent stands in
     /// the stored decision (``ConsentManager/setTagForUnderAgeOfConsent(_:)``). Kept across
-    /// launches. Google's TFUA tag itself goes on the Google Mobile Ads request configuration
-    /// (`tagForUnderAge(ofConsent:)`), which the app sets from this value: ConsentKit does not
-    /// link Google's SDK.
+    /// launches. The TFUA tag is in ``adRequestParameters``; an app may also set it on the
+    /// Google Mobile Ads request configuration (`tagForUnderAge(ofConsent:)`) from this value:
+    /// ConsentKit does not link Google's SDK.
     public var isTaggedForUnderAgeOfConsent: Bool {
         manager.isTaggedForUnderAgeOfConsent
     }
@@ -184,11 +184,15 @@ public final class GoogleAdsConsent: Sendable {
     // MARK: Signals for ad requests
 
     /// The Google Mobile Ads extras: `["npa": "1"]` when ads must be non-personalized (status
-    /// non-personalized, a user under the age of consent, or status unknown where GDPR applies
-    /// or may apply), else empty.
+    /// non-personalized, or status unknown where GDPR applies or may apply), else empty. For a
+    /// user under the age of consent, Google's TFUA tag as well, in both of its spellings:
+    /// `tag_for_under_age_of_consent` (the ad request's extra, as Google's SDKs send it) and
+    /// `tfua` (the ad tag URL parameter), each `"1"`, with `npa=1` (seed 001: every ad request
+    /// of a tagged user carries TFUA).
     public var adRequestParameters: [String: String] {
+        if isTaggedForUnderAgeOfConsent { return ["npa": "1", "tag_for_under_age_of_consent": "1", "tfua": "1"] }
         let status = status
-        if status == .nonPersonalized || isTaggedForUnderAgeOfConsent || (status == .unknown && isRequestLocationInEEAOrUnknown) {
+        if status == .nonPersonalized || (status == .unknown && isRequestLocationInEEAOrUnknown) {
             return ["npa": "1"]
         }
         return [:]

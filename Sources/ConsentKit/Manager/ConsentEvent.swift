@@ -20,8 +20,9 @@ public enum ConsentEvent: Sendable, Equatable {
     /// A sync pass reached consentd: events were acknowledged or the subject's state was read.
     case synced(SyncStatus)
     /// A newer decision from consentd (another device, app or website of the user) was applied
-    /// here, after its ``consentChanged(_:)``.
-    case remoteConsentApplied(ConsentState)
+    /// here, after its ``consentChanged(_:)``; nil when it was a withdrawal (the decision was
+    /// taken back there, or the user tagged under the age of consent), so none stands here either.
+    case remoteConsentApplied(ConsentState?)
     /// Something failed; the CMP carried on with what it had.
     case error(ConsentKitError)
 }

@@ -63,13 +63,15 @@ extension ConsentManager {
     }
 
     /// Forgets the decision: its keys are removed (the CMP-present keys and the region decision
-    /// stay), and the user will be asked again.
+    /// stay), and the user will be asked again. With sync on, a withdrawal event goes to consentd
+    /// first (``withdraw(_:)``), so the subject and the user's other devices forget it too.
     public func clearDecision() {
         exclusive {
-            let mark = removalMark()
+            let withdrawal = withdraw(.withdrawal)
             state.withLock { $0.consent = nil }
-            writeKeys(mark: mark)
+            writeKeys(mark: withdrawal.mark)
             hub.enqueue(.consentChanged(nil))
+            if let queued = withdrawal.queued { sync?.committed(queued) }
         }
     }
 
@@ -81,12 +83,15 @@ extension ConsentManager {
     }
 
     /// Removes every key the CMP owns (both generations and its own records) and forgets the
-    /// decision: what a publisher removing the CMP, or a user's reset, needs.
+    /// decision: what a publisher removing the CMP, or a user's reset, needs. With sync on, a
+    /// withdrawal event goes to consentd first (``withdraw(_:)``).
     public func removeAll() {
         exclusive {
-            storage.removeAll(keeping: sync == nil ? [:] : removalMark().keyValue)
+            let withdrawal = withdraw(.withdrawal)
+            storage.removeAll(keeping: sync == nil ? [:] : withdrawal.mark.keyValue)
             state.withLock { $0.consent = nil }
             hub.enqueue(.consentChanged(nil))
+            if let queued = withdrawal.queued { sync?.committed(queued) }
         }
     }
 
@@ -95,15 +100,20 @@ extension ConsentManager {
     /// decision changed, then ``ConsentEvent/underAgeOfConsentChanged(_:)``, when anything
     /// changed.
     ///
-    /// Tagging withdraws what a child cannot give (``ConsentState/underAgeOfConsent(at:)``).
-    /// Untagging forgets the decision altogether, so the user is asked afresh: consent given
-    /// before the tag is not restored, and the withdrawn decision does not stand as if chosen.
+    /// Tagging withdraws what a child cannot give (``ConsentState/underAgeOfConsent(at:)``); with
+    /// sync on, the withdrawal goes to consentd first as an event with the proof method
+    /// `underAge` and no consent (``withdraw(_:)``), so the subject and the user's other devices
+    /// hold no decision either. Untagging forgets the decision on this device altogether, so
+    /// the user is asked afresh: consent given before the tag is not restored, and the withdrawn
+    /// decision does not stand as if chosen.
     public func setTagForUnderAgeOfConsent(_ tagged: Bool) {
         exclusive {
             guard tagged != isTaggedForUnderAgeOfConsent else { return }
             let (before, gdpr) = state.withLock { ($0.consent, $0.gdprApplies) }
             var after = tagged ? before?.underAgeOfConsent(at: configuration.now()) : nil
-            let tag: [String: StoredValue?] = [ConsentStorage.underAgeKey: tagged ? .bool(true) : nil]
+            let withdrawal = tagged && sync != nil ? withdraw(.underAge) : nil
+            var tag: [String: StoredValue?] = [ConsentStorage.underAgeKey: tagged ? .bool(true) : nil]
+            if let withdrawal { tag.merge(withdrawal.mark.keyValue) { _, mark in mark } }
             do throws(TCFEncodingError) {
                 try storage.write(after, gdprApplies: gdpr, also: tag)
             } catch {
@@ -115,6 +125,7 @@ extension ConsentManager {
             state.withLock { $0.consent = after }
             if after != before { hub.enqueue(.consentChanged(after)) }
             hub.enqueue(.underAgeOfConsentChanged(tagged))
+            if let queued = withdrawal?.queued { sync?.committed(queued) }
         }
     }
 

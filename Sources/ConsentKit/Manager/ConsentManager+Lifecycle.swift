@@ -67,10 +67,31 @@ extension ConsentManager {
     /// The report of the refresh ``start()`` began, waiting for it while it runs (starting the
     /// manager first if nobody did). Everything that needs the region awaits this rather than
     /// refreshing again.
+    ///
+    /// For a signed-in user (``identify(userId:token:)``) it then waits for the first merge of
+    /// this launch with their subject on consentd, at most
+    /// ``ConsentSyncSettings/firstMergeTimeout`` (1.5 s by default): a user who decided on
+    /// another device, or before a reinstall, holds that decision when ``shouldAsk`` is read
+    /// next, and is not asked again (seed 002: ask after the sync). Offline, or with consentd
+    /// slow, the wait ends at the bound and the merge lands later
+    /// (``ConsentEvent/remoteConsentApplied(_:)``).
     @discardableResult
     public func refreshed() async -> RefreshReport {
-        if let running = state.withLock({ $0.refresh }) { return await running.value }
-        return await (start() ?? beginRefresh()).value
+        let report = if let running = state.withLock({ $0.refresh }) {
+            await running.value
+        } else {
+            await (start() ?? beginRefresh()).value
+        }
+        await firstMerge()
+        return report
+    }
+
+    /// Waits, at most ``ConsentSyncSettings/firstMergeTimeout``, for a merge with the signed-in
+    /// user's subject when none has run yet in this process; returns at once otherwise.
+    private func firstMerge() async {
+        let seconds = configuration.sync.firstMergeTimeout
+        guard let sync, seconds > 0, sync.awaitsFirstMerge else { return }
+        _ = await Self.withTimeout(seconds: seconds, sleeper: configuration.sleeper) { await sync.trigger(merge: true).value }
     }
 
     /// Logs and reports what start() found of another CMP's consent; the caller holds the write

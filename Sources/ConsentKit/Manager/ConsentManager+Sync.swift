@@ -85,15 +85,13 @@ extension ConsentManager {
 
     // MARK: The manager's side
 
-    /// The consent event for `decision`: its strings, lists and proof.
+    /// The consent event for `decision`: its strings, lists and proof; for a withdrawal
+    /// `method` (``ConsentdAPI/ConsentProof/Method/isWithdrawal``), the event that takes it back
+    /// at the decision's time (``withdrawalEntry(of:method:subject:at:)``).
     func outboxEntry(for decision: ConsentState, method: ConsentProof.Method, subject: String, eventId: UUID = UUID())
         throws(ConsentKitError) -> OutboxEntry {
-        let settings = configuration.sync
-        let context = ConsentEventContext(
-            // A refusal after an ATT denial names the prompt the user answered, not a notice (N4).
-            method: method, noticeId: method == .trackingDenied ? ConsentSyncSettings.trackingPromptNoticeId : settings.noticeId,
-            platform: settings.platform, cmp: cmp,
-            writesVersion1: configuration.generations.contains(.version1), appConfig: appConfig, gdprApplies: gdprApplies)
+        if method.isWithdrawal { return withdrawalEntry(of: decision, method: method, subject: subject, at: decision.updated, eventId: eventId) }
+        let context = eventContext(method: method)
         do {
             let event = try context.event(for: decision, eventId: eventId)
             let tcString = if let encoded = event.consent.tcString { encoded } else { try decision.tcString(cmp: cmp).encoded() }
@@ -102,5 +100,22 @@ extension ConsentManager {
         } catch {
             throw .encoding(error)
         }
+    }
+
+    /// The event that takes `decision` back at `date` (no consent, only the proof), for
+    /// `subject`; its record is empty: no decision stands after it.
+    func withdrawalEntry(of decision: ConsentState?, method: ConsentProof.Method, subject: String, at date: Date, eventId: UUID = UUID())
+        -> OutboxEntry {
+        OutboxEntry(subject: subject, event: eventContext(method: method).withdrawal(of: decision, at: date, eventId: eventId), record: "")
+    }
+
+    /// How, where and for whom this manager's events are made.
+    private func eventContext(method: ConsentProof.Method) -> ConsentEventContext {
+        let settings = configuration.sync
+        return ConsentEventContext(
+            // A refusal after an ATT denial names the prompt the user answered, not a notice (N4).
+            method: method, noticeId: method == .trackingDenied ? ConsentSyncSettings.trackingPromptNoticeId : settings.noticeId,
+            platform: settings.platform, cmp: cmp,
+            writesVersion1: configuration.generations.contains(.version1), appConfig: appConfig, gdprApplies: gdprApplies)
     }
 }

@@ -18,13 +18,44 @@ extension ConsentManager {
         return SyncMark(collectedAt: held.collectedAt + 1, eventId: "", method: "")
     }
 
+    /// Takes the held decision back on consentd (`clearDecision`, `removeAll`, the under-age
+    /// tag): with sync on and a decision held or a user signed in (consentd may hold a decision
+    /// for them), the withdrawal event (`method`, no consent) goes to the outbox, at the
+    /// removal's time (``removalMark()``). Returns the mark the keys then keep (the event's, else
+    /// the removal's) and the event queued, which the caller hands to `ConsentSync.committed`
+    /// once the keys are written. An outbox that cannot be written is reported; the withdrawal
+    /// stands on the device all the same. The caller holds the write lock and calls this before
+    /// forgetting the decision.
+    func withdraw(_ method: ConsentProof.Method) -> (mark: SyncMark, queued: String?) {
+        let removal = removalMark()
+        guard let sync else { return (removal, nil) }
+        let subject = sync.currentSubject
+        guard consent != nil || OutboxEntry.userId(of: subject) != nil else { return (removal, nil) }
+        let date = Date(timeIntervalSince1970: Double(removal.collectedAt) / 1000)
+        let entry = withdrawalEntry(of: consent, method: method, subject: subject, at: date)
+        do throws(SyncError) {
+            try sync.enqueue(entry)
+        } catch {
+            configuration.log(.error, "\(error); the withdrawal is recorded on the device only")
+            hub.enqueue(.error(.sync(error)))
+            return (removal, nil)
+        }
+        return (SyncMark(collectedAt: removal.collectedAt, eventId: entry.eventId, method: method.rawValue), entry.eventId)
+    }
+
     /// The outbox's newest decision when it is newer than what the keys hold (a crash between
-    /// the two), with its mark; nil otherwise. Reads only the end of the outbox file.
-    func rollForward(restored: ConsentState?) -> (state: ConsentState, mark: SyncMark)? {
+    /// the two), with its mark; nil otherwise. A newest withdrawal rolls forward to no decision.
+    /// Reads only the end of the outbox file.
+    func rollForward(restored: ConsentState?) -> (state: ConsentState?, mark: SyncMark)? {
         guard let sync, let newest = Outbox.newestEntry(in: sync.settings.directory),
               let collected = RemoteDecision.parseTimestamp(newest.event.collectedAt) else { return nil }
-        let entryMark = SyncMark(date: collected, eventId: newest.eventId, method: newest.event.consent.proof.method.rawValue)
+        let method = newest.event.consent.proof.method
+        let entryMark = SyncMark(date: collected, eventId: newest.eventId, method: method.rawValue)
         if let held = place(of: restored), !(held < entryMark) { return nil }
+        if method.isWithdrawal {
+            configuration.log(.info, "the outbox's withdrawal \(newest.eventId) was newer than the stored keys (a crash between the two); the decision goes now")
+            return (nil, entryMark)
+        }
         guard let state = try? ConsentStorage.state(fromRecord: newest.record) else { return nil }
         configuration.log(.info, "the outbox's decision \(newest.eventId) was newer than the stored keys (a crash between the two); its keys are written now")
         return (state, entryMark)
@@ -76,26 +107,37 @@ extension ConsentManager: SyncLedger {
         if let failure { throw failure }
     }
 
+    /// A newer withdrawal (an event with a withdrawal method: the decision was taken back on
+    /// another device, or the user was tagged under age there) forgets the held decision.
     func apply(_ remote: SubjectState) -> Bool {
         guard let remoteMark = SyncMark(remote) else { return false }
-        let applied = exclusive { () -> ConsentState? in
-            if let held = place(of: consent), !(held < remoteMark) { return nil }
-            let scope = try? self.scope()
-            guard var decision = RemoteDecision.state(of: remote, scope: scope) else { return nil }
-            if isTaggedForUnderAgeOfConsent { decision = decision.underAgeOfConsent(at: configuration.now()) }
+        let withdrawn = remote.consent.proof.method.isWithdrawal
+        let applied = exclusive { () -> Bool in
+            if let held = place(of: consent), !(held < remoteMark) { return false }
+            var decision: ConsentState?
+            if withdrawn {
+                // Nothing held: nothing to forget.
+                guard consent != nil else { return false }
+            } else {
+                guard let made = RemoteDecision.state(of: remote, scope: try? self.scope()) else { return false }
+                decision = isTaggedForUnderAgeOfConsent ? made.underAgeOfConsent(at: configuration.now()) : made
+            }
             let gdpr = state.withLock { $0.gdprApplies }
             do throws(TCFEncodingError) {
                 try storage.write(decision, gdprApplies: gdpr, also: remoteMark.keyValue)
             } catch {
                 hub.enqueue(.error(.encoding(error)))
-                return nil
+                return false
             }
             state.withLock { $0.consent = decision }
             hub.enqueue(.consentChanged(decision))
             hub.enqueue(.remoteConsentApplied(decision))
-            return decision
+            return true
         }
-        if applied != nil { configuration.log(.info, "applied the newer decision \(remote.eventId) of subject \(remote.subjectId) from consentd") }
-        return applied != nil
+        if applied {
+            let what = withdrawn ? "withdrawal" : "decision"
+            configuration.log(.info, "applied the newer \(what) \(remote.eventId) of subject \(remote.subjectId) from consentd")
+        }
+        return applied
     }
 }

@@ -125,8 +125,8 @@ public final class ConsentManager: Sendable {
     /// Whether the user is tagged as under the age of consent: the notice is not shown
     /// (``AskRules`` answers ``AskRules/Verdict/underAgeOfConsent``), and no consent stands:
     /// every decision held while tagged is ``ConsentState/underAgeOfConsent(at:)`` (no vendor
-    /// or ad-tech provider consent, no personalised-advertising purposes, no special features),
-    /// so every output says so. Kept across launches.
+    /// or ad-tech provider consent, no personalised-advertising purposes, no special features,
+    /// every legitimate interest objected to), so every output says so. Kept across launches.
     public var isTaggedForUnderAgeOfConsent: Bool {
         configuration.store.value(forKey: ConsentStorage.underAgeKey)?.bool ?? false
     }

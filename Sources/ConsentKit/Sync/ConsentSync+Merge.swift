@@ -70,10 +70,12 @@ extension ConsentSync {
                 }
                 succeeded()
                 if heldLedger?.apply(remote) != true { queueHeldDecisionIfUnsent(subject: subject, remote: remote, files: files) }
+                merged(identity.userId)
                 return .success(true)
             case 404:
                 succeeded()
                 queueHeldDecisionIfUnsent(subject: subject, remote: nil, files: files)
+                merged(identity.userId)
                 return .success(true)
             case let status where (status == 401 || status == 403) && attempt == 0 && subject != OutboxEntry.installation:
                 continue
@@ -83,6 +85,12 @@ extension ConsentSync {
             }
         }
         return .failure(Stop())
+    }
+
+    /// Notes that the signed-in user's subject (when one is signed in) was merged.
+    private func merged(_ userId: String?) {
+        guard let userId else { return }
+        state.withLock { $0.mergedUser = userId }
     }
 
     /// Seed 002's "local is newer": queues the decision held for `subject` unless consentd

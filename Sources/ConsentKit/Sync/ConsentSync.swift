@@ -55,6 +55,8 @@ final class ConsentSync: Sendable {
         var timer: Task<Void, Never>?
         /// A merge was asked for and has not succeeded yet: the next pass merges.
         var mergeOwed = false
+        /// The signed-in user whose subject consentd answered for in this process (a merge ran).
+        var mergedUser: String?
     }
 
     private struct PassQueue {
@@ -169,6 +171,13 @@ final class ConsentSync: Sendable {
         if let files { _ = self.files.withLock { _ in try? files.outbox.markSent([eventId]) } }
         state.withLock { _ = $0.uncommitted.remove(eventId) }
         if let files { refreshStatus(files) }
+    }
+
+    /// Whether a user is signed in whose subject no merge read yet in this process: their
+    /// decision may be on consentd, not on this device (a new device, a reinstall).
+    var awaitsFirstMerge: Bool {
+        guard let user = withFiles({ $0.identity.userId }) ?? nil else { return false }
+        return state.withLock { $0.mergedUser != user }
     }
 
     /// The subject the manager's decisions are written for now.

@@ -42,13 +42,18 @@ public struct ConsentSyncSettings: Sendable {
     public var maximumBackoff: TimeInterval
     /// Seconds each request to consentd may take.
     public var requestTimeout: TimeInterval
+    /// The longest ``ConsentManager/refreshed()`` waits, for a signed-in user, for the first
+    /// merge with their subject (1.5 s by default; 0 does not wait): a user who decided on
+    /// another device, or before a reinstall, is then not asked again.
+    public var firstMergeTimeout: TimeInterval
 
     /// Settings; every value has the default described on its property.
     public init(
         isEnabled: Bool = true, directory: URL = ConsentSyncSettings.defaultDirectory, capacity: Int = 1_000,
         batchSize: Int = ConsentBatchRequest.maximumCount, noticeId: String = "consentkit-notice",
         platform: ConsentProof.Platform = ConsentSyncSettings.currentPlatform, initialBackoff: TimeInterval = 2,
-        maximumBackoff: TimeInterval = 600, requestTimeout: TimeInterval = 15, credentialStore: (any SyncCredentialStore)? = nil
+        maximumBackoff: TimeInterval = 600, requestTimeout: TimeInterval = 15, credentialStore: (any SyncCredentialStore)? = nil,
+        firstMergeTimeout: TimeInterval = 1.5
     ) {
         self.isEnabled = isEnabled
         self.directory = directory
@@ -60,6 +65,7 @@ public struct ConsentSyncSettings: Sendable {
         self.initialBackoff = max(0.01, initialBackoff)
         self.maximumBackoff = max(self.initialBackoff, maximumBackoff)
         self.requestTimeout = requestTimeout
+        self.firstMergeTimeout = max(0, firstMergeTimeout)
     }
 
     /// Settings that send nothing.

@@ -33,9 +33,12 @@ public final class ConsentNotice: NoticePresenting {
     }
 
     /// Shows the notice when the manager's ask rules say so; nil when they do not. The choice is
-    /// recorded through the manager either way, so callers may ignore the outcome.
+    /// recorded through the manager either way, so callers may ignore the outcome. It first
+    /// awaits ``ConsentKit/ConsentManager/refreshed()`` (the region, the vendor list and, for a
+    /// signed-in user, the first merge with their subject, bounded).
     @discardableResult
     public func presentIfRequired(from controller: UIViewController) async -> NoticeOutcome? {
+        await manager.refreshed()
         let verdict = manager.askVerdict()
         guard verdict.shouldAsk else { return nil }
         return await present(NoticeRequest(reason: verdict, allowsDismissal: false), from: controller)

@@ -31,7 +31,7 @@ struct UnderAgeOfConsentTests {
         return (manager, google)
     }
 
-    @Test("tagging withdraws every vendor's consent, the personalised-advertising purposes and special features, keeping the rest")
+    @Test("001-26: tagging withdraws every vendor's consent, the personalised-advertising purposes and special features, keeping the other purpose consents")
     func decisionUnderAge() async throws {
         let (manager, _) = try await acceptedAll()
         let before = try #require(manager.consent)
@@ -41,7 +41,6 @@ struct UnderAgeOfConsentTests {
         #expect(after.adTechProviderConsents.isEmpty)
         #expect(after.specialFeatureOptIns.isEmpty)
         #expect(after.purposeConsents == before.purposeConsents.subtracting([3, 4]))
-        #expect(after.vendorLegitimateInterests == before.vendorLegitimateInterests)
         #expect(after.disclosedVendors == before.disclosedVendors)
         #expect(after.created == before.created)
         #expect(after.underAgeOfConsent(at: testDate.addingTimeInterval(60)) == after)
@@ -84,12 +83,48 @@ struct UnderAgeOfConsentTests {
         #expect(google.additionalConsentString == "2~~dv.1.35")
     }
 
+    @Test("001-26: tagging objects to every legitimate interest: vendors', purposes', the publisher's, in the decision and the TC string")
+    func legitimateInterestsUnderAge() async throws {
+        let store = InMemoryKeyValueStore()
+        let (manager, _) = try await acceptedAll(store: store)
+        try #require(!(manager.consent?.vendorLegitimateInterests.isEmpty ?? true))
+        try #require(!(manager.consent?.purposeLegitimateInterests.isEmpty ?? true))
+        manager.setTagForUnderAgeOfConsent(true)
+        let after = try #require(manager.consent)
+        #expect(after.vendorLegitimateInterests.isEmpty && after.purposeLegitimateInterests.isEmpty)
+        #expect(after.publisherLegitimateInterests.isEmpty && after.customPurposeLegitimateInterests.isEmpty)
+        let string = try TCString(decoding: try #require(store.value(forKey: IABKey.tcString)?.string))
+        #expect(string.vendorLegitimateInterests.isEmpty && string.purposesLITransparency.isEmpty)
+        #expect(store.value(forKey: IABKey.vendorLegitimateInterests)?.string?.contains("1") == false)
+    }
+
+    @Test("001-26: a decision recorded while tagged keeps no legitimate interest either")
+    func legitimateInterestsWhileTagged() async throws {
+        let http = ScriptedTransport.always(TransportResponse(status: 200, body: configJSON(gdprApplies: true)))
+        let manager = makeManager(http: http)
+        await manager.refreshed()
+        manager.setTagForUnderAgeOfConsent(true)
+        try manager.agreeToAll()
+        #expect(manager.consent?.vendorLegitimateInterests.isEmpty == true)
+        #expect(manager.consent?.purposeLegitimateInterests.isEmpty == true)
+    }
+
+    @Test("001-24: every ad request of a tagged user carries TFUA (tag_for_under_age_of_consent=1, tfua=1) with npa=1; untagged, none")
+    func tfuaUnderAge() async throws {
+        let (manager, google) = try await acceptedAll()
+        #expect(google.adRequestParameters == [:])
+        manager.setTagForUnderAgeOfConsent(true)
+        #expect(google.adRequestParameters == ["npa": "1", "tag_for_under_age_of_consent": "1", "tfua": "1"])
+        manager.setTagForUnderAgeOfConsent(false)
+        #expect(google.adRequestParameters["tag_for_under_age_of_consent"] == nil && google.adRequestParameters["tfua"] == nil)
+    }
+
     @Test("Google's signals agree: non-personalized, npa=1, Consent Mode denies ad_storage, ad_user_data and ad_personalization")
     func googleSignalsUnderAge() async throws {
         let (manager, google) = try await acceptedAll()
         manager.setTagForUnderAgeOfConsent(true)
         #expect(google.status == .nonPersonalized)
-        #expect(google.adRequestParameters == ["npa": "1"])
+        #expect(google.adRequestParameters["npa"] == "1")
         let signals = google.consentMode()
         #expect(signals.adStorage == .denied)
         #expect(signals.adUserData == .denied)

@@ -1,3 +1,4 @@
+import ConsentdAPI
 import Foundation
 import Testing
 import TCF
@@ -114,8 +115,8 @@ struct SyncManagerTests {
         restarted.start(refreshing: false)
         #expect(restarted.consent == nil)
         #expect(store.value(forKey: IABKey.tcString) == nil)
-        // The decision made is still sent: it was made.
-        #expect(try pendingEntries(folder).count == 1)
+        // The decision made is still sent: it was made; its withdrawal follows it (002-11).
+        #expect(try pendingEntries(folder).map(\.event.consent.proof.method) == [.acceptAll, .withdrawal])
     }
 
     @Test("removeAll: the decision does not come back from the outbox at the next start", arguments: clockStarts, [1.0, 0.0])
@@ -195,5 +196,139 @@ struct SyncManagerTests {
         #expect(ConsentdClient.retryAfter("soon", now: now) == nil)
         #expect(ConsentdClient.retryAfter("-5", now: now) == nil)
         #expect(ConsentdClient.retryAfter("", now: now) == nil)
+    }
+}
+
+/// 002-11: taking a decision back is a consent event too, so consentd and the user's other
+/// devices do not keep consent the user took back.
+extension SyncManagerTests {
+    /// A started manager on FakeConsentd with "accept all" recorded (its event pending).
+    private func acceptedAll(store: InMemoryKeyValueStore, folder: TestFolder, clock: TestClock) async throws -> ConsentManager {
+        let manager = syncManager(store: store, folder: folder, now: clock.now)
+        #expect(await manager.refreshed().succeeded)
+        try manager.agreeToAll()
+        await manager.syncNow()
+        return manager
+    }
+
+    @Test("002-11: clearDecision queues a withdrawal event: method withdrawal, no consent, after the decision; the keys' mark is its")
+    func clearDecisionQueuesWithdrawal() async throws {
+        let (folder, clock, store) = (try TestFolder(), TestClock(testDate), InMemoryKeyValueStore())
+        let manager = try await acceptedAll(store: store, folder: folder, clock: clock)
+        let decided = try #require(manager.consent)
+        clock.advance(5)
+        manager.clearDecision()
+        let withdrawal = try #require(try pendingEntries(folder).last)
+        #expect(withdrawal.event.consent.proof.method == .withdrawal)
+        #expect(withdrawal.event.consent == ConsentRecord(proof: withdrawal.event.consent.proof))
+        #expect(withdrawal.event.collectedAt == isoMilliseconds(testDate.addingTimeInterval(5)))
+        #expect(withdrawal.event.consent.proof.noticeVersion == String(decided.noticeVersion))
+        #expect(storedMark(store) == SyncMark(date: testDate.addingTimeInterval(5), eventId: withdrawal.eventId, method: "withdrawal"))
+    }
+
+    @Test("002-11: removeAll queues a withdrawal event and keeps only its mark")
+    func removeAllQueuesWithdrawal() async throws {
+        let (folder, clock, store) = (try TestFolder(), TestClock(testDate), InMemoryKeyValueStore())
+        let manager = try await acceptedAll(store: store, folder: folder, clock: clock)
+        manager.removeAll()
+        let entries = try pendingEntries(folder)
+        #expect(entries.map(\.event.consent.proof.method) == [.acceptAll, .withdrawal])
+        #expect(entries.last?.event.consent.tcString == nil)
+        #expect(storedMark(store)?.eventId == entries.last?.eventId)
+        #expect(store.value(forKey: IABKey.tcString) == nil)
+    }
+
+    @Test("002-11: tagging under age queues an underAge event with no consent; the device keeps what stands of the decision")
+    func underAgeQueuesWithdrawal() async throws {
+        let (folder, clock, store) = (try TestFolder(), TestClock(testDate), InMemoryKeyValueStore())
+        let manager = try await acceptedAll(store: store, folder: folder, clock: clock)
+        clock.advance(1)
+        manager.setTagForUnderAgeOfConsent(true)
+        let withdrawal = try #require(try pendingEntries(folder).last)
+        #expect(withdrawal.event.consent.proof.method == .underAge)
+        #expect(withdrawal.event.consent == ConsentRecord(proof: withdrawal.event.consent.proof))
+        #expect(manager.consent?.vendorConsents.isEmpty == true && manager.consent?.purposeConsents.isEmpty == false)
+        #expect(storedMark(store)?.eventId == withdrawal.eventId)
+        // Untagging forgets the decision on this device only: nothing more is sent.
+        manager.setTagForUnderAgeOfConsent(false)
+        #expect(try pendingEntries(folder).count == 2)
+    }
+
+    @Test("002-11: with no decision held and nobody signed in, a removal sends nothing (no subject is made for nothing)")
+    func nothingToWithdraw() async throws {
+        let (folder, clock, store) = (try TestFolder(), TestClock(testDate), InMemoryKeyValueStore())
+        let manager = syncManager(store: store, folder: folder, now: clock.now)
+        #expect(await manager.refreshed().succeeded)
+        manager.clearDecision()
+        manager.setTagForUnderAgeOfConsent(true)
+        manager.removeAll()
+        #expect(try pendingEntries(folder).isEmpty)
+    }
+
+    @Test("002-11: a crash after the withdrawal reached the outbox and before the keys: the next start forgets the decision")
+    func withdrawalRollsForward() async throws {
+        let (folder, clock, store) = (try TestFolder(), TestClock(testDate), InMemoryKeyValueStore())
+        let manager = try await acceptedAll(store: store, folder: folder, clock: clock)
+        let before = store.allValues
+        clock.advance(1)
+        manager.clearDecision()
+        let crashed = InMemoryKeyValueStore(before)
+        let restarted = syncManager(store: crashed, folder: folder, now: clock.now)
+        restarted.start(refreshing: false)
+        #expect(restarted.consent == nil)
+        #expect(crashed.value(forKey: IABKey.tcString) == nil)
+        #expect(storedMark(crashed)?.method == "withdrawal")
+    }
+}
+
+/// FakeConsentd whose subject reads answer only after `delay` seconds: a consentd too slow for
+/// the first merge.
+private final class SlowSubjects: HTTPTransport {
+    let inner = FakeConsentd(gdprApplies: true)
+    let delay: TimeInterval
+
+    init(delay: TimeInterval) { self.delay = delay }
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        if request.url.path.hasPrefix("/v1/subjects/") { try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000)) }
+        return try await inner.send(request)
+    }
+}
+
+/// 002-12: a signed-in user's decision is merged before the app asks, within a bound.
+extension SyncManagerTests {
+    private func slowManager(folder: TestFolder, subjectDelay: TimeInterval, firstMergeTimeout: TimeInterval) -> ConsentManager {
+        ConsentManager(configuration: ConsentConfiguration(
+            consentd: endpoint, cmp: testCMP, store: InMemoryKeyValueStore(), transport: SlowSubjects(delay: subjectDelay), regionTimeout: 120,
+            cacheDirectory: folder.cacheDirectory, log: .silent, now: { testDate },
+            sync: ConsentSyncSettings(directory: syncDirectory(folder), initialBackoff: 600, maximumBackoff: 600, firstMergeTimeout: firstMergeTimeout)))
+    }
+
+    @Test("002-12: for a signed-in user, refreshed() waits for the first merge with their subject")
+    func refreshedWaitsForTheFirstMerge() async throws {
+        let manager = slowManager(folder: try TestFolder(), subjectDelay: 0.3, firstMergeTimeout: 20)
+        manager.start()
+        try manager.identify(userId: "user-1", token: "ckt_test")
+        let started = Date()
+        await manager.refreshed()
+        #expect(Date().timeIntervalSince(started) >= 0.29)
+        #expect(manager.syncStatus?.lastSuccess != nil)
+        // Once merged, later calls do not wait again.
+        let again = Date()
+        await manager.refreshed()
+        #expect(Date().timeIntervalSince(again) < 0.25)
+    }
+
+    @Test("002-12: the wait is bounded by firstMergeTimeout: with consentd too slow, refreshed() returns at the bound")
+    func firstMergeWaitIsBounded() async throws {
+        let manager = slowManager(folder: try TestFolder(), subjectDelay: 30, firstMergeTimeout: 0.5)
+        manager.start()
+        await manager.refreshed()
+        try manager.identify(userId: "user-1", token: "ckt_test")
+        let started = Date()
+        await manager.refreshed()
+        let waited = Date().timeIntervalSince(started)
+        #expect(waited >= 0.45 && waited < 10, "\(waited) s")
+        #expect(manager.shouldAsk)
     }
 }

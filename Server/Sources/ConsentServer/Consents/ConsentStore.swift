@@ -92,7 +92,9 @@ public final class ConsentStore: Sendable {
             credential: credential, keyId: keyId, consentJSON: consentJSON, fingerprint: fingerprint)
     }
 
-    /// The subject's current state, nil when the subject has none.
+    /// The subject's current state, nil when the subject has none. A withdrawal event
+    /// (`proof.method` `withdrawal` or `underAge`, no consent) as the current state means the
+    /// subject has no decision (docs/decisions/0008).
     public func current(appId: String, subjectId: String) async throws -> SubjectState? {
         try await currentJSON(appId: appId, subjectId: subjectId).map {
             try JSONDecoder().decode(SubjectState.self, from: Data($0.utf8))
