@@ -42,12 +42,22 @@ public final class NoticeSession: Sendable {
 
     /// Builds the document for `request` from the manager's scope, decision, CMP identity and
     /// consentd's ad-tech providers. Custom texts mark the scope as using non-standard texts.
+    /// Google's form is built only where Google's would load
+    /// (``ConsentKit/GoogleAdsConsent/checkConsentFormCanLoad()``).
     ///
-    /// - Throws: ``NoticeSessionError``: no scope yet (``ConsentKit/ConsentKitError``), or a
+    /// - Throws: ``NoticeSessionError``: Google's form where it may not load
+    ///   (``ConsentKit/GoogleConsentError``), no scope yet (``ConsentKit/ConsentKitError``), or a
     ///   document that cannot be built (``NoticeDocumentError``).
     public init(
         manager: ConsentManager, settings: NoticeSettings, request: NoticeRequest, textsDirectory: URL? = nil
     ) throws(NoticeSessionError) {
+        if settings.mode == .google {
+            do {
+                try GoogleAdsConsent(manager: manager).checkConsentFormCanLoad()
+            } catch {
+                throw .formCannotLoad(error)
+            }
+        }
         let scope: ConsentScope
         do {
             scope = try manager.scope()
@@ -102,10 +112,14 @@ public enum NoticeSessionError: Error, Sendable, Equatable, CustomStringConverti
     case scope(ConsentKitError)
     /// The document could not be built.
     case document(NoticeDocumentError)
+    /// Google's form may not load for this user: GDPR does not apply where the user is, or the
+    /// user is tagged under the age of consent.
+    case formCannotLoad(GoogleConsentError)
 
     /// What went wrong.
     public var description: String {
         switch self {
+        case .formCannotLoad(let error): "Google's consent form cannot be shown: \(error)"
         case .scope(let error): "the notice cannot be shown yet: \(error)"
         case .document(let error): "the notice cannot be shown: \(error)"
         }
