@@ -42,11 +42,13 @@ public final class NoticeSession: Sendable {
 
     /// Builds the document for `request` from the manager's scope, decision, CMP identity and
     /// consentd's ad-tech providers. Custom texts mark the scope as using non-standard texts.
+    /// Google's form is built only where Google's would load
+    /// (``ConsentKit/GoogleAdsConsent/checkConsentFormCanLoad()``).
     ///
-    /// - Throws: ``NoticeSessionError``: Google's form refused
-    ///   (``ConsentKit/GoogleAdsConsent/checkConsentFormCanLoad()``: for a user tagged under the
-    ///   age of consent, as Google's form refused to load), no scope yet
-    ///   (``ConsentKit/ConsentKitError``), or a document that cannot be built (``NoticeDocumentError``).
+    /// - Throws: ``NoticeSessionError``: Google's form where it may not load
+    ///   (``ConsentKit/GoogleAdsConsent/checkConsentFormCanLoad()``: GDPR does not apply, or the user
+    ///   is tagged under the age of consent), no scope yet (``ConsentKit/ConsentKitError``), or a
+    ///   document that cannot be built (``NoticeDocumentError``).
     public init(
         manager: ConsentManager, settings: NoticeSettings, request: NoticeRequest, textsDirectory: URL? = nil
     ) throws(NoticeSessionError) {
@@ -111,8 +113,9 @@ public enum NoticeSessionError: Error, Sendable, Equatable, CustomStringConverti
     case scope(ConsentKitError)
     /// The document could not be built.
     case document(NoticeDocumentError)
-    /// Google's form may not be shown (``ConsentKit/GoogleConsentError/taggedUnderAgeOfConsent``:
-    /// the user is tagged under the age of consent).
+    /// Google's form may not load for this user, as Google's did not: GDPR does not apply where
+    /// the user is (``ConsentKit/GoogleConsentError/notInEEA``), or the user is tagged under the
+    /// age of consent (``ConsentKit/GoogleConsentError/taggedUnderAgeOfConsent``).
     case googleFormRefused(GoogleConsentError)
 
     /// What went wrong.

@@ -75,8 +75,20 @@ enum Snippets {
             publishableKey: "ck_pub_…",
             publisherIds: ["pub-0000000000000001"]))
         configuration.askRules = AskRules(whenRegionUnknown: .doNotAsk)
-        configuration.debug = RegionDebugSettings(geography: .eea, deviceIdentifiers: ["8D3C…"])
         configuration.vendorListSnapshot = Bundle.main.url(forResource: "vendor-list", withExtension: "json")
+        let consent = ConsentManager(configuration: configuration)
+        // end snippet
+        return consent
+    }
+
+    static func debugGeography() async -> ConsentManager {
+        // snippet: debug-geography
+        var configuration = ConsentConfiguration(consentd: ConsentdEndpoint(
+            baseURL: URL(string: "https://consent.example.com")!,
+            publishableKey: "ck_pub_…",
+            publisherIds: ["pub-0000000000000001"]))
+        configuration.device = await DeviceInfo.current(identifiers: SystemDeviceIdentifiers())   // the IDFV, logged at start
+        configuration.debug = RegionDebugSettings(geography: .eea, deviceIdentifiers: ["8D3C5E2A-41F0-4B7E-9C1D-2A6B3F4E5D60"])
         let consent = ConsentManager(configuration: configuration)
         // end snippet
         return consent

@@ -85,6 +85,15 @@ test('a TCF notice needs a vendor; a Google notice a vendor or an ad-tech provid
   assert.equal(M.validate(documentWith({ mode: 'google', vendors: [], adTechProviders: null }))[0], 'no_vendors');
 });
 
+test('001-12: a Google notice offers personalized or non-personalized ads, at least one', () => {
+  const google = (offers) => M.validate(documentWith({ mode: 'google', google: offers }));
+  assert.deepEqual(plain(google({ personalizedOffered: false, nonPersonalizedOffered: false })),
+    ['malformed_document', 'A Google notice must offer personalized or non-personalized ads.']);
+  assert.equal(google({ personalizedOffered: false, nonPersonalizedOffered: true }), null);
+  assert.equal(google({ personalizedOffered: true, nonPersonalizedOffered: false }), null);
+  assert.equal(google({ personalizedOffered: false }), null);
+});
+
 // ------------------------------------------------------------------------------------ normalise
 
 test('normalise gives every optional part its empty value and keeps what is there', () => {

@@ -34,6 +34,8 @@ CHROMIUM = os.environ.get("NOTICE_CHROMIUM", "/usr/bin/chromium")
 LANGUAGES = ["en", "de", "fr", "es", "it", "nl", "pl", "pt", "ru", "ar"]
 RTL_LANGUAGES = {"ar", "he", "fa", "ur"}
 NO_LI_PURPOSES = {1, 3, 4, 5, 6}
+# Where the tests' screenshots go, for a human to look at (never compared, never committed).
+ARTIFACTS = pathlib.Path(os.environ.get("NOTICE_ARTIFACTS", "/tmp/notice-artifacts"))
 
 
 # ------------------------------------------------------------------------------------ browser
@@ -377,7 +379,8 @@ def build_document(language: str = "en", vendor_count: int | None = 20, mode: st
     None), in `language` where the list's official translation covers it (`vendor_list` "v2": GVL
     v2 #224, which the 2020 translations cover), else in English with `languageFallback`.
     `overrides` replace top-level fields afterwards (`adFree={"offered": True}` is asked of the
-    builder). By default a TCF document in a language other than English comes from the v2
+    builder, and so are `personalized=False` and `nonPersonalized=False`, NoticeSettings'
+    offersPersonalized and offersNonPersonalized). By default a TCF document in a language other than English comes from the v2
     consentd, so that the official translation covers its list.
 
     Storage disclosure URLs point at consentd's proxy, relative to its origin (the page's); the
@@ -387,6 +390,9 @@ def build_document(language: str = "en", vendor_count: int | None = 20, mode: st
     options = {"mode": mode, "language": language, "vendors": "all" if vendor_count is None else "20", "reopen": reopen}
     if "adFree" in overrides:
         options["adFree"] = bool(overrides["adFree"].get("offered"))
+    for option in ("personalized", "nonPersonalized"):
+        if option in overrides:
+            options[option] = bool(overrides.pop(option))
     if tc_string:
         options["tcString"] = tc_string
     doc = document_writer("v3" if vendor_list == "v3-storage" else vendor_list).write(options)
@@ -429,6 +435,14 @@ def open_notice(page, doc, as_string: bool = False, base: str | None = None):
     load_page(page, base)
     configure(page, doc, as_string)
     return page
+
+
+def screenshot(page, name: str) -> pathlib.Path:
+    """Writes the page as ARTIFACTS/name.png (for a human to look at) and returns the path."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    return path
 
 
 def messages(page) -> list:

@@ -1,5 +1,7 @@
 """The consent notice in Google mode (modelled on Google's legacy Consent SDK form), in headless
 Chromium: the three choices, the explainer, the partner list and the non-personalized-only form."""
+import pytest
+
 import notice_support as ns
 
 ns.require_browser()
@@ -97,3 +99,39 @@ def test_google_dismissed(new_page):
 def test_google_mode_with_only_ad_tech_providers(new_page):
     page = ns.open_notice(new_page(), google_doc(vendors=[]))
     assert ns.last_message(page)["type"] == "ready"
+
+
+# 001-12: Google's shouldOfferPersonalizedAds / shouldOfferNonPersonalizedAds / shouldOfferAdFree,
+# as NoticeSettings' offersPersonalized / offersNonPersonalized / offersAdFree, through the Swift builder.
+
+def test_001_12_google_form_without_personalized_ads_offers_non_personalized_ones_only(new_page):
+    doc = ns.build_document(mode="google", personalized=False, adFree={"offered": False})
+    assert doc["google"] == {"personalizedOffered": False, "nonPersonalizedOffered": True}
+    page = ns.open_notice(new_page(), doc)
+    ns.screenshot(page, "001-12-google-without-personalized")
+    assert [b.get_attribute("data-action") for b in page.locator(".ck-footer button").all()] == ["nonPersonalized"]
+    assert doc["texts"]["googleNpaOnly"] in page.locator('section[data-layer="g1"]').inner_text()
+    button(page, "nonPersonalized").click()
+    assert ns.last_message(page)["action"] == "nonPersonalized"
+
+
+def test_001_12_google_form_without_non_personalized_ads_offers_personalized_ones_and_ad_free(new_page):
+    doc = ns.build_document(mode="google", nonPersonalized=False, adFree={"offered": True})
+    assert doc["google"] == {"personalizedOffered": True, "nonPersonalizedOffered": False}
+    page = ns.open_notice(new_page(), doc)
+    ns.screenshot(page, "001-12-google-without-non-personalized")
+    labels = page.locator(".ck-footer button").all_inner_texts()
+    assert labels == [doc["texts"]["googleYes"], doc["texts"]["googleAdFree"]]
+    assert button(page, "nonPersonalizedInfo").count() == 0 and button(page, "nonPersonalized").count() == 0
+    button(page, "adFree").click()
+    assert ns.last_message(page)["action"] == "adFree"
+
+
+def test_001_12_google_form_offering_no_kind_of_ads_is_refused_by_the_builder_and_the_page(new_page):
+    with pytest.raises(AssertionError, match="no kind of ads"):
+        ns.build_document(mode="google", personalized=False, nonPersonalized=False, adFree={"offered": True})
+    doc = google_doc(google={"personalizedOffered": False, "nonPersonalizedOffered": False})
+    page = ns.open_notice(new_page(), doc)
+    message = ns.last_message(page)
+    assert message["type"] == "loadError" and message["code"] == "malformed_document"
+    assert page.locator(".ck-footer button").count() == 0

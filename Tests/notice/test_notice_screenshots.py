@@ -2,16 +2,13 @@
 phone portrait 390x844, landscape 844x390 and tablet 820x1180, light and dark, in English,
 Russian and Arabic, plus Google mode. Written to env NOTICE_ARTIFACTS (default
 /tmp/notice-artifacts); never committed."""
-import os
-import pathlib
-
 import pytest
 
 import notice_support as ns
 
 ns.require_browser()
 
-ARTIFACTS = pathlib.Path(os.environ.get("NOTICE_ARTIFACTS", "/tmp/notice-artifacts"))
+ARTIFACTS = ns.ARTIFACTS
 VIEWPORTS = {"phone": (390, 844), "landscape": (844, 390), "tablet": (820, 1180)}
 
 

@@ -8,7 +8,8 @@
 // `POST /demo/document`), and so is the publisher: "Example News", notice version 3, three Google
 // ad-tech providers, vendors "20" (nineteen, then Google) or "all" of the list.
 //   {"mode": "tcf" | "google", "language": "de", "vendors": "20" | "all", "reopen": true,
-//    "adFree": true, "tcString": "C…"}
+//    "adFree": true, "personalized": false, "nonPersonalized": false, "tcString": "C…"}
+// ("personalized" and "nonPersonalized": NoticeSettings.offersPersonalized and offersNonPersonalized, on by default.)
 // A language is shown when an official translation in --translations (purposes-xx.json) covers
 // the list, else the document is English and says why (languageFallback), as in an app.
 import ConsentdAPI
@@ -67,6 +68,8 @@ struct Options: Decodable {
     var vendors: String?
     var reopen: Bool?
     var adFree: Bool?
+    var personalized: Bool?
+    var nonPersonalized: Bool?
     var tcString: String?
 }
 
@@ -120,7 +123,8 @@ struct Builder {
         }
         let settings = NoticeSettings(
             mode: mode, publisherName: "Example News", privacyPolicyURL: URL(string: "https://news.example.com/privacy"),
-            offersAdFree: options.adFree ?? (mode == .google), language: language, storageDisclosureBase: URL(string: "/v1/vendor-list/storage"))
+            offersAdFree: options.adFree ?? (mode == .google), offersPersonalized: options.personalized ?? true,
+            offersNonPersonalized: options.nonPersonalized ?? true, language: language, storageDisclosureBase: URL(string: "/v1/vendor-list/storage"))
         let reopen = options.reopen ?? false
         return try NoticeDocument.build(
             scope: scope, settings: settings, cmp: cmp, current: current,

@@ -167,10 +167,13 @@ public final class GoogleAdsConsent: Sendable {
         manager.setTagForUnderAgeOfConsent(tagged)
     }
 
-    /// Refuses to load a consent form for a user tagged under the age of consent, as Google's
-    /// form did.
+    /// Refuses to load a consent form, as Google's form did, for a user tagged under the age of
+    /// consent and where GDPR does not apply (``isRequestLocationInEEAOrUnknown`` false: consent
+    /// is not needed there). ConsentKitUI's `NoticeSession` checks it before it builds Google's
+    /// form.
     public func checkConsentFormCanLoad() throws(GoogleConsentError) {
         if isTaggedForUnderAgeOfConsent { throw .taggedUnderAgeOfConsent }
+        if !isRequestLocationInEEAOrUnknown { throw .notInEEA }
     }
 
     /// Forgets the decision, the under-age tag and consentd's kept answer (providers, region),
@@ -234,11 +237,17 @@ public final class GoogleAdsConsent: Sendable {
 public enum GoogleConsentError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The user is tagged as under the age of consent: no consent form may be shown.
     case taggedUnderAgeOfConsent
+    /// GDPR does not apply where the user is (the region decision says so): the consent form is
+    /// not shown, and ads may be requested without it (``GoogleAdsConsent/canRequestAds``).
+    case notInEEA
 
     /// What was refused.
     public var description: String {
         switch self {
         case .taggedUnderAgeOfConsent: "the user is tagged as under the age of consent: the consent form may not be shown, ads are non-personalized"
+        case .notInEEA:
+            "GDPR does not apply where the user is: Google's consent form is not shown there (request ads without it; "
+                + "use a debug geography to test the form)"
         }
     }
 }

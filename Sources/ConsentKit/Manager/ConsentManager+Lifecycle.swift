@@ -48,7 +48,12 @@ extension ConsentManager {
             hub.enqueue(.ready(decision, gdpr))
             return true
         }
-        if first { warnIfDevelopmentCMP() }
+        if first {
+            warnIfDevelopmentCMP()
+            #if DEBUG
+            configuration.log(.info, configuration.debug.startMessage(on: configuration.device))   // 001-27, debug builds only
+            #endif
+        }
         guard refreshing else { return nil }
         if !first, let begun = state.withLock({ $0.refresh }) { return begun }
         return beginRefresh()

@@ -38,4 +38,10 @@ public enum NoticeOutcome: Sendable, Equatable {
     case decided
     /// The user closed the notice without a choice.
     case dismissed
+    /// The notice could not be shown, or its answer could not be recorded: nothing was
+    /// written. The reason is for the developer (the presenter also logs it): no scope yet (no
+    /// vendor list offline), a document that cannot be built, Google's form where GDPR does not
+    /// apply or for a user under the age of consent, a page that did not load or refused its
+    /// document. Google's `load(completionHandler:)` reported these as its error.
+    case failed(String)
 }

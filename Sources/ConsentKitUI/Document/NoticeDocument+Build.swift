@@ -11,9 +11,13 @@ extension NoticeDocument {
     /// list is in it and the notice has texts for it; otherwise the whole screen is English and
     /// ``languageFallback`` says why.
     ///
+    /// In Google mode the form offers the kinds of ads the settings allow and the scope can give
+    /// (``Google``); "Pay for the ad-free version" is offered in either mode when
+    /// ``NoticeSettings/offersAdFree``.
+    ///
     /// - Throws: ``NoticeDocumentError`` for a theme that fails its checks, a missing privacy
-    ///   policy, no vendor to disclose, an unknown custom text key, or a vendor list in a language
-    ///   the notice has no texts for.
+    ///   policy, no vendor to disclose, an unknown custom text key, a vendor list in a language
+    ///   the notice has no texts for, or a Google form that would offer no kind of ads.
     public static func build(
         scope: ConsentScope, settings: NoticeSettings, cmp: CMPIdentity, current: ConsentState?, request: NoticeRequest,
         adTechProviders: [AppConfig.AdTechProvider] = [], textsDirectory: URL? = nil
@@ -48,6 +52,13 @@ extension NoticeDocument {
             specialFeatures = specialFeatures.union(listed[index].specialFeatures)
         }
         let language = texts.language
+        let google = settings.mode == .google
+            ? Google(
+                personalizedOffered: settings.offersPersonalized && !scope.nonPersonalizedOnly
+                    && scope.vendorIds.contains(GoogleConsentStatus.googleVendorId),
+                nonPersonalizedOffered: settings.offersNonPersonalized)
+            : nil
+        if let google, !google.personalizedOffered, !google.nonPersonalizedOffered { throw .noGoogleChoice }
         let present = current.flatMap { $0.tcfPolicyVersion == (list.tcfPolicyVersion ?? $0.tcfPolicyVersion) ? $0 : nil }
 
         return NoticeDocument(
@@ -68,10 +79,7 @@ extension NoticeDocument {
                 vendor(listed[$0], language: language, storageBase: settings.storageDisclosureBase, restrictions: scope.publisherRestrictions)
             },
             adTechProviders: providers.map { AdTechProvider(id: $0.id, name: $0.name, privacyPolicyUrl: $0.privacyPolicyUrl) },
-            current: present.map(NoticeChoices.init(_:)),
-            google: settings.mode == .google
-                ? Google(personalizedOffered: !scope.nonPersonalizedOnly && scope.vendorIds.contains(GoogleConsentStatus.googleVendorId))
-                : nil)
+            current: present.map(NoticeChoices.init(_:)), google: google)
     }
 
     /// The UI texts and, when they are not in the language asked for, why.

@@ -132,6 +132,7 @@ extension NoticeDocument {
             if let google {
                 out.beginObject()
                 out.field("personalizedOffered", google.personalizedOffered)
+                out.field("nonPersonalizedOffered", google.nonPersonalizedOffered)
                 out.endObject()
             } else {
                 out.null()

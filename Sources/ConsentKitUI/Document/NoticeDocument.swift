@@ -125,14 +125,19 @@ public struct NoticeDocument: Sendable, Equatable, Codable {
 
     /// Ad-free offer.
     public struct AdFree: Sendable, Equatable, Codable {
-        /// Whether "Pay for the ad-free version" is offered.
+        /// Whether "Pay for the ad-free version" is offered (Google's form and the TCF notice's
+        /// first layer).
         public var offered: Bool
     }
 
-    /// Google's form.
+    /// Google's form: which kinds of ads it offers (at least one).
     public struct Google: Sendable, Equatable, Codable {
-        /// False: the publisher serves non-personalized ads only.
+        /// Whether personalized ads are offered: the publisher's setting
+        /// (``NoticeSettings/offersPersonalized``), Google among its vendors, and no publisher
+        /// serving non-personalized ads only.
         public var personalizedOffered: Bool
+        /// Whether non-personalized ads are offered (``NoticeSettings/offersNonPersonalized``).
+        public var nonPersonalizedOffered: Bool
     }
 
     /// The protocol version (1).
@@ -232,6 +237,11 @@ public enum NoticeDocumentError: Error, Sendable, Equatable, CustomStringConvert
     case languageUnavailable(requested: String, vendorList: String)
     /// A bundled resource could not be read.
     case resourceUnreadable(String)
+    /// Google's form would offer neither personalized nor non-personalized ads: the settings
+    /// turn both off, or turn non-personalized ads off where personalized ones cannot be offered
+    /// (Google, vendor 755, is not among the publisher's vendors, or a publisher serves only
+    /// non-personalized ads).
+    case noGoogleChoice
 
     /// What is wrong.
     public var description: String {
@@ -244,6 +254,9 @@ public enum NoticeDocumentError: Error, Sendable, Equatable, CustomStringConvert
             "the notice cannot be shown in \(requested): the vendor list is in \(list) and the notice has no UI texts for it; "
                 + "ask consentd for a language the notice has texts for (NoticeTexts.languages())"
         case .resourceUnreadable(let detail): "a notice resource could not be read: \(detail)"
+        case .noGoogleChoice:
+            "Google's form would offer no kind of ads: turn NoticeSettings.offersNonPersonalized on, or offersPersonalized "
+                + "with Google (vendor 755) among the publisher's vendors and personalized ads allowed"
         }
     }
 }

@@ -7,6 +7,8 @@ public struct NoticeSettings: Sendable, Equatable {
         /// The TCF notice: purposes or stacks, vendors, "Accept all", "Reject all", "Manage options".
         case tcf
         /// Google's consent form: personalized ads, non-personalized ads, the ad-free version.
+        /// It is built only where GDPR applies or may apply, as Google's was
+        /// (``ConsentKit/GoogleAdsConsent/checkConsentFormCanLoad()``).
         case google
     }
 
@@ -32,8 +34,19 @@ public struct NoticeSettings: Sendable, Equatable {
     public var theme: NoticeTheme
     /// Stacks or purposes on the first layer.
     public var firstLayer: FirstLayer
-    /// Whether the publisher sells an ad-free version ("Pay for the ad-free version").
+    /// Whether the publisher sells an ad-free version: "Pay for the ad-free version" on Google's
+    /// form and on the TCF notice's first layer (Google's `shouldOfferAdFree`, off by default).
     public var offersAdFree: Bool
+    /// Google's form: whether it offers personalized ads ("Yes, continue to see relevant ads";
+    /// Google's `shouldOfferPersonalizedAds`, on by default). Personalized ads are offered only
+    /// when this is on, Google (vendor 755) is among the publisher's vendors and no publisher
+    /// serves non-personalized ads only. The TCF notice ignores it ("Accept all" is its own).
+    public var offersPersonalized: Bool
+    /// Google's form: whether it offers non-personalized ads ("No, see ads that are less
+    /// relevant"; Google's `shouldOfferNonPersonalizedAds`, on by default). A Google form that
+    /// offers neither kind of ads is not built (``NoticeDocumentError/noGoogleChoice``). The
+    /// TCF notice ignores it.
+    public var offersNonPersonalized: Bool
     /// The publisher's own wording for UI texts, by text key (`texts/en.json` lists the keys),
     /// in the notice's language. Any custom text marks decisions as made on non-standard texts
     /// (`UseNonStandardTexts`).
@@ -49,7 +62,7 @@ public struct NoticeSettings: Sendable, Equatable {
     public init(
         mode: Mode = .tcf, publisherName: String, appName: String? = nil, logo: String? = nil, privacyPolicyURL: URL?,
         theme: NoticeTheme = .standard, firstLayer: FirstLayer = .stacks, offersAdFree: Bool = false,
-        customTexts: [String: String] = [:], language: String? = nil, storageDisclosureBase: URL? = nil
+        offersPersonalized: Bool = true, offersNonPersonalized: Bool = true, customTexts: [String: String] = [:], language: String? = nil, storageDisclosureBase: URL? = nil
     ) {
         self.mode = mode
         self.publisherName = publisherName
@@ -59,6 +72,8 @@ public struct NoticeSettings: Sendable, Equatable {
         self.theme = theme
         self.firstLayer = firstLayer
         self.offersAdFree = offersAdFree
+        self.offersPersonalized = offersPersonalized
+        self.offersNonPersonalized = offersNonPersonalized
         self.customTexts = customTexts
         self.language = language
         self.storageDisclosureBase = storageDisclosureBase

@@ -33,7 +33,9 @@ public final class ConsentNotice: NoticePresenting {
     }
 
     /// Shows the notice when the manager's ask rules say so; nil when they do not. The choice is
-    /// recorded through the manager either way, so callers may ignore the outcome. It first
+    /// recorded through the manager either way, so callers may ignore the outcome;
+    /// ``ConsentKit/NoticeOutcome/failed(_:)`` says the notice could not be shown (offline on a
+    /// first launch without a vendor list snapshot, say), which is not a dismissal. It first
     /// awaits ``ConsentKit/ConsentManager/refreshed()`` (the region, the vendor list and, for a
     /// signed-in user, the first merge with their subject, bounded).
     @discardableResult
@@ -54,8 +56,7 @@ public final class ConsentNotice: NoticePresenting {
     /// ``ConsentKit/NoticePresenting``: shows the notice from the host view controller.
     public func present(_ request: NoticeRequest) async -> NoticeOutcome {
         guard let controller = host() else {
-            manager.configuration.log(.warning, "ConsentNotice: no view controller to present the notice from")
-            return .dismissed
+            return Self.failed(.failed("no view controller to present the notice from"), log: manager.configuration.log)
         }
         return await present(request, from: controller)
     }
@@ -65,13 +66,18 @@ public final class ConsentNotice: NoticePresenting {
         do {
             session = try NoticeSession(manager: manager, settings: settings, request: request)
         } catch {
-            manager.configuration.log(.warning, "ConsentNotice: \(error)")
-            return .dismissed
+            return Self.failed(NoticeOutcome(error), log: manager.configuration.log)
         }
         return await withCheckedContinuation { continuation in
             let notice = NoticeViewController(session: session) { continuation.resume(returning: $0) }
             controller.present(notice, animated: true)
         }
+    }
+
+    /// Logs a failed outcome's reason as a warning and returns the outcome.
+    nonisolated static func failed(_ outcome: NoticeOutcome, log: ConsentLog) -> NoticeOutcome {
+        if case .failed(let reason) = outcome { log(.warning, "ConsentNotice: \(reason)") }
+        return outcome
     }
 
     private static func topViewController() -> UIViewController? {
@@ -122,7 +128,9 @@ final class NoticeViewController: UIViewController, WKNavigationDelegate, WKScri
         super.viewDidLoad()
         NotificationCenter.default.addObserver(
             self, selector: #selector(applyTextSize), name: UIContentSizeCategory.didChangeNotification, object: nil)
-        guard let page = NoticeResources.page, let folder = NoticeResources.directory else { return finish(.dismissed) }
+        guard let page = NoticeResources.page, let folder = NoticeResources.directory else {
+            return finish(.failed("the notice page is missing from ConsentKitUI's resources"))
+        }
         webView.loadFileURL(page, allowingReadAccessTo: folder)
     }
 
@@ -134,6 +142,18 @@ final class NoticeViewController: UIViewController, WKNavigationDelegate, WKScri
     func webView(_ webView: WKWebView, didFinish navigation: WKNavigation!) {
         applyTextSize()
         webView.evaluateJavaScript("ConsentKitNotice.configure(\(session.documentJSON))")
+    }
+
+    func webView(_ webView: WKWebView, didFailProvisionalNavigation navigation: WKNavigation!, withError error: any Error) {
+        finish(.failed("the notice page did not load: \(error.localizedDescription)"))
+    }
+
+    func webView(_ webView: WKWebView, didFail navigation: WKNavigation!, withError error: any Error) {
+        finish(.failed("the notice page did not load: \(error.localizedDescription)"))
+    }
+
+    func webViewWebContentProcessDidTerminate(_ webView: WKWebView) {
+        finish(.failed("the notice page's web content process ended"))
     }
 
     /// Dynamic Type reaches the page as text zoom.
@@ -157,19 +177,14 @@ final class NoticeViewController: UIViewController, WKNavigationDelegate, WKScri
     func userContentController(_ controller: WKUserContentController, didReceive message: WKScriptMessage) {
         guard JSONSerialization.isValidJSONObject(message.body),
               let data = try? JSONSerialization.data(withJSONObject: message.body) else { return }
-        switch session.receive(data) {
-        case .decided: finish(.decided)
-        case .dismissed: finish(.dismissed)
-        case .loadFailed(let code, let text):
-            session.manager.configuration.log(.warning, "ConsentNotice: the page refused its document: \(code) \(text)")
-            finish(.dismissed)
-        case .refused, .failed: session.manager.configuration.log(.warning, "ConsentNotice: nothing recorded: \(message.body)")
-        case .ready: break
-        }
+        // The page closes itself after a result or a load error; every outcome ends the showing.
+        if let outcome = session.receive(data).outcome { finish(outcome) }
     }
 
+    /// Reports `outcome` once (a failure also to the log) and closes the notice.
     private func finish(_ outcome: NoticeOutcome) {
         guard let completion else { return }
+        _ = ConsentNotice.failed(outcome, log: session.manager.configuration.log)
         self.completion = nil
         webView.configuration.userContentController.removeScriptMessageHandler(forName: "consentkit")
         if dismissesItself, let presenter = presentingViewController {
@@ -193,6 +208,8 @@ private final class WeakMessageHandler: NSObject, WKScriptMessageHandler {
 extension View {
     /// Presents the consent notice over the view while `isPresented` is true (the app's
     /// "Privacy and cookie settings", or after asking ``ConsentKit/ConsentManager/shouldAsk``).
+    /// `onOutcome` hears how it ended, ``ConsentKit/NoticeOutcome/failed(_:)`` included (the
+    /// notice could not be shown; `isPresented` goes back to false).
     public func consentNotice(isPresented: Binding<Bool>, notice: ConsentNotice, onOutcome: @escaping (NoticeOutcome) -> Void = { _ in }) -> some View {
         fullScreenCover(isPresented: isPresented) {
             NoticeSheet(notice: notice, isPresented: isPresented, onOutcome: onOutcome).ignoresSafeArea()
@@ -207,8 +224,16 @@ private struct NoticeSheet: UIViewControllerRepresentable {
 
     func makeUIViewController(context: Context) -> UIViewController {
         let request = NoticeRequest(reason: notice.manager.askVerdict(), allowsDismissal: true, isUserInitiated: !notice.manager.shouldAsk)
-        guard let session = try? NoticeSession(manager: notice.manager, settings: notice.settings, request: request) else {
-            DispatchQueue.main.async { isPresented = false }
+        let session: NoticeSession
+        do {
+            session = try NoticeSession(manager: notice.manager, settings: notice.settings, request: request)
+        } catch {
+            let outcome = ConsentNotice.failed(NoticeOutcome(error), log: notice.manager.configuration.log)
+            // Not while SwiftUI is updating the view.
+            Task { @MainActor in
+                isPresented = false
+                onOutcome(outcome)
+            }
             return UIViewController()
         }
         return NoticeViewController(session: session, dismissesItself: false) { outcome in

@@ -77,13 +77,13 @@ public struct NoticeResult: Sendable, Equatable {
             throw .noticeVersionMismatch(shown: document.noticeVersion, answered: noticeVersion)
         }
         switch action {
-        case .nonPersonalized where document.mode != .google:
+        case .nonPersonalized where document.google?.nonPersonalizedOffered != true:
             throw .actionNotOffered(action)
         case .adFree where !document.adFree.offered:
             throw .actionNotOffered(action)
         case .dismissed where !document.allowsDismissal:
             throw .actionNotOffered(action)
-        case .acceptAll where document.mode == .google && document.google?.personalizedOffered == false:
+        case .acceptAll where document.mode == .google && document.google?.personalizedOffered != true:
             throw .actionNotOffered(action)
         case .save where document.mode == .google:
             throw .actionNotOffered(action)

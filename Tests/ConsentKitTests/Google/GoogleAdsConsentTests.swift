@@ -29,7 +29,7 @@ struct GoogleAdsConsentTests {
         #expect(google.isRequestLocationInEEAOrUnknown)
     }
 
-    @Test("the 2019 rename: a provider renamed keeps the status; one removed keeps it; one added makes it unknown")
+    @Test("001-6 (known departure, GoogleAds.md): a provider renamed keeps the status; one removed keeps it; one added makes it unknown")
     func reconsentOnlyOnAdditions() async throws {
         let store = InMemoryKeyValueStore()
         let (first, google) = googleManager(store: store, providers: [(540, "Yieldr"), (1170, "Other")])

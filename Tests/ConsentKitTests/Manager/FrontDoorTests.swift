@@ -45,6 +45,7 @@ final class LogLines: Sendable {
     private let lines = Locked<[(ConsentLog.Level, String)]>([])
     var log: ConsentLog { ConsentLog { level, message in self.lines.withLock { $0.append((level, message)) } } }
     var warnings: [String] { lines.withLock { $0.filter { $0.0 == .warning }.map(\.1) } }
+    var infos: [String] { lines.withLock { $0.filter { $0.0 == .info }.map(\.1) } }
 }
 
 /// A manager configured the way the README shows: consentd named once, everything else derived.

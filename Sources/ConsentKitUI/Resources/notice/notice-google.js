@@ -34,8 +34,12 @@ const NoticeGoogle = (function () {
     // "less relevant ads", and the list of partners.
     function appName() { return doc.publisher.appName || doc.publisher.name || ''; }
 
+    // Which kinds of ads the form offers (at least one: the host and validate() see to it).
+    function offersPersonalized() { return doc.google.personalizedOffered !== false; }
+    function offersNonPersonalized() { return doc.google.nonPersonalizedOffered !== false; }
+
     function buildGoogleMain() {
-      var npaOnly = doc.google.personalizedOffered === false;
+      var npaOnly = !offersPersonalized();
       var s = layerSection('g1', npaOnly ? t('googleNpaTitle') : t('googleQuestion'));
       var title = s.firstChild;
       s.insertBefore(h('div', { class: 'ck-google-head' }, [h('strong', { class: 'ck-app-name', text: appName() })]), title);
@@ -49,11 +53,13 @@ const NoticeGoogle = (function () {
     }
     function googleMainFooter() {
       var buttons = [];
-      if (doc.google.personalizedOffered !== false) {
-        buttons.push(actionButton('acceptAll', t('googleYes'), true, function () { finish('acceptAll', 1); }));
-        buttons.push(actionButton('nonPersonalizedInfo', t('googleNo'), true, function () { showLayer('g2'); }));
-      } else {
+      if (!offersPersonalized()) {
         buttons.push(actionButton('nonPersonalized', t('googleAgree'), true, function () { finish('nonPersonalized', 1); }));
+      } else {
+        buttons.push(actionButton('acceptAll', t('googleYes'), true, function () { finish('acceptAll', 1); }));
+        if (offersNonPersonalized()) {
+          buttons.push(actionButton('nonPersonalizedInfo', t('googleNo'), true, function () { showLayer('g2'); }));
+        }
       }
       if (doc.adFree.offered === true) buttons.push(actionButton('adFree', t('googleAdFree'), false, function () { finish('adFree', 1); }));
       return h('div', { class: 'ck-column' }, [h('div', { class: 'ck-stack-buttons' }, buttons)]);

@@ -261,11 +261,14 @@ const NoticeLayers = (function () {
         'data-action': action, text: label, onclick: onClick });
     }
     function firstFooter() {
-      return footerButtons([
+      var buttons = [
         actionButton('acceptAll', t('acceptAll'), true, function () { finish('acceptAll'); }),
         actionButton('rejectAll', t('rejectAll'), true, function () { finish('rejectAll'); }),
         actionButton('manage', t('manageOptions'), false, function () { showLayer(2); })
-      ]);
+      ];
+      // The publisher sells an ad-free version: a third answer beside accepting and rejecting.
+      if (doc.adFree.offered === true) buttons.push(actionButton('adFree', t('adFree'), false, function () { finish('adFree'); }));
+      return footerButtons(buttons);
     }
     function choicesFooter() {
       return footerButtons([

@@ -55,7 +55,7 @@
  *   features: Object<string, NoticeDeclaration>, specialFeatures: Object<string, NoticeDeclaration>,
  *   dataCategories: Object<string, NoticeDeclaration>, stacks: NoticeStack[],
  *   vendors: NoticeVendor[], adTechProviders: NoticeAdTechProvider[],
- *   adFree: { offered?: boolean }, google: { personalizedOffered?: boolean },
+ *   adFree: { offered?: boolean }, google: { personalizedOffered?: boolean, nonPersonalizedOffered?: boolean },
  *   current?: NoticeCurrent | null, theme?: Object<string, any>
  * }} NoticeDocument
  */
@@ -151,6 +151,9 @@ const NoticeModel = (function () {
     }
     if (d.mode === 'tcf' && vendors.length === 0) return ['no_vendors', 'A TCF notice needs at least one vendor.'];
     if (d.mode === 'google' && vendors.length === 0 && atps.length === 0) return ['no_vendors', 'A Google notice needs at least one ad-tech provider or vendor.'];
+    if (d.mode === 'google' && isObject(d.google) && d.google.personalizedOffered === false && d.google.nonPersonalizedOffered === false) {
+      return ['malformed_document', 'A Google notice must offer personalized or non-personalized ads.'];
+    }
     return null;
   }
 
