@@ -17,7 +17,10 @@ import TCF
 struct WebCMP: Sendable {
     let catalog: VendorListCatalog
     let cmp: CMPIdentity
-    let configuration: PublisherConfiguration
+    /// The publishers and websites, re-read while consentd runs.
+    let publishers: PublisherDirectory
+    /// The publishers and websites in use now (the demo's site included when it is on).
+    var configuration: PublisherConfiguration { publishers.forWebsites }
 
     /// The ask rules for websites: a decision holds 13 months.
     static let rules = AskRules()
