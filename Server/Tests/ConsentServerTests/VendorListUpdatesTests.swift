@@ -197,4 +197,26 @@ struct VendorListUpdatesTests {
         object["vendorListVersion"] = version
         return try JSONSerialization.data(withJSONObject: object)
     }
+
+    @Test("000-20: a list of TCF policy version 5 with standardTexts replaces the bundled one and is served whole: config, full and trimmed lists",
+          .timeLimit(.minutes(2)))
+    func policyFiveIsServed() async throws {
+        let policy5 = try gvlFixture("gvl-v3_vendor-list-v46-policy5_synthetic.json")
+        let catalog = try VendorListCatalog.bundled()
+        #expect(try catalog.replace(with: policy5))
+        #expect(catalog.vendorList.tcfPolicyVersion == 5)
+        #expect(catalog.vendorList.standardTexts["features"]?.hasPrefix("(Synthetic text") == true)
+        let server = try await TestServer.make(catalog: catalog)
+        try await server.test { client in
+            let config = try await client.send(.get, "/v1/config?publisherIds=pub-news", bearer: server.publishable)
+            #expect(config.object["tcfPolicyVersion"] as? Int == 5)
+            #expect(config.object["vendorListVersion"] as? Int == 46)
+            let full = try await client.send(.get, "/v1/vendor-list.json")
+            #expect(Bytes(Data(full.body.readableBytesView)) == Bytes(policy5))
+            let trimmed = try await client.send(.get, "/v1/vendor-list/trimmed?publisherIds=pub-news", bearer: server.publishable)
+            #expect(trimmed.object["tcfPolicyVersion"] as? Int == 5)
+            #expect((trimmed.object["standardTexts"] as? [String: String])?["features"]?.hasPrefix("(Synthetic text") == true)
+            #expect(try VendorList(jsonData: Data(trimmed.body.readableBytesView)).standardTexts == catalog.vendorList.standardTexts)
+        }
+    }
 }
