@@ -62,6 +62,8 @@ public final class Consentd: Sendable {
         try settings.checkCMP()
         let descriptorLimit = ListenerCaps.raiseDescriptorLimit()
         let publishers = try settings.publishersFile.map { try PublisherConfiguration.load(path: $0) } ?? .empty
+        // SIGHUP re-reads that file (PublisherReloader); one that comes before the reloader runs is ignored, not fatal.
+        if settings.publishersFile != nil { signal(SIGHUP, SIG_IGN) }
         let table = try settings.cidrTableFile.map { try CIDRTable.load(path: $0) } ?? CIDRTable()
         let secret = try settings.secretHex.map { try ServerSecret(hex: $0) } ?? ServerSecret.loadOrCreate(at: settings.secretFile)
         let catalog = try VendorListCatalog.load(vendorListFile: settings.vendorListFile, translationsDirectory: settings.translationsDirectory)

@@ -15,7 +15,8 @@ import ServiceLifecycle
 /// within ``retry``, so a node that starts offline serves the bundled copy only until the
 /// upstream answers. With each list it fetches the translation (`purposes-xx.json`, next to the
 /// list) of every language the catalog wants: the languages loaded and those clients asked for.
-/// A language asked for the first time is fetched within ``tick``.
+/// A language asked for the first time is fetched within ``tick``. While the upstream cannot be
+/// reached no translation is asked for.
 public struct VendorListRefresher: Service {
     /// Where the list comes from; the translations are its siblings.
     public var url: String
@@ -52,7 +53,7 @@ public struct VendorListRefresher: Service {
             while !Task.isCancelled {
                 if ContinuousClock.now >= due {
                     let (outcome, maxAge) = await fetchList()
-                    await fetchTranslations(catalog.wantedLanguages)
+                    if outcome.reached { await fetchTranslations(catalog.wantedLanguages) }
                     due = .now + nextFetch(after: outcome, maxAge: maxAge)
                 } else {
                     await fetchTranslations(catalog.newlyRequestedLanguages)
@@ -77,13 +78,19 @@ public struct VendorListRefresher: Service {
         case unchanged
         /// The fetch or the file failed; what was held stays.
         case kept(reason: String)
+
+        /// Whether the upstream answered with a list (so its translations are worth asking for).
+        var reached: Bool {
+            if case .kept = self { return false }
+            return true
+        }
     }
 
-    /// Fetches the list, then the translations of ``VendorListCatalog/wantedLanguages``, once;
-    /// returns what happened to the list.
+    /// Fetches the list, then (when the upstream answered with one) the translations of
+    /// ``VendorListCatalog/wantedLanguages``, once; returns what happened to the list.
     public func refresh() async -> Outcome {
         let (outcome, _) = await fetchList()
-        await fetchTranslations(catalog.wantedLanguages)
+        if outcome.reached { await fetchTranslations(catalog.wantedLanguages) }
         return outcome
     }
 
@@ -95,7 +102,7 @@ public struct VendorListRefresher: Service {
 
     /// Fetches the translation of each of `languages` (lowercase codes) and loads those that decode.
     func fetchTranslations(_ languages: [String]) async {
-        for language in languages {
+        for language in languages where !Task.isCancelled {
             let address = translationURL(language)
             do {
                 let (body, _) = try await fetch(address)
