@@ -36,6 +36,8 @@ struct WebCMP: Sendable {
 
     /// The website of `appId`; 404 `website_unknown` when none is configured.
     func site(appId: String) throws -> Site {
+        // One read: a reload between two would mix two configurations.
+        let configuration = self.configuration
         guard let website = configuration.websites[appId] else {
             throw APIError(.notFound, "website_unknown",
                            "no website is configured for the app \(appId): list it under websites in the publisher configuration")
