@@ -86,7 +86,8 @@ class Consentd:
         self.url = f"http://127.0.0.1:{port}"
         self.process = subprocess.Popen(
             [consentd_binary(), "--port", str(port), "--database", f"sqlite:{self.folder}/consentd.sqlite",
-             "--secret-file", f"{self.folder}/secret", "--allow-debug-region", "true", *arguments],
+             "--secret-file", f"{self.folder}/secret", "--allow-debug-region", "true",
+             "--vendor-list-updates", "false", *arguments],
             stdout=open(f"{self.folder}/log", "w"), stderr=subprocess.STDOUT)
         for _ in range(300):
             try:

@@ -60,11 +60,17 @@ struct ConsentdCommand: AsyncParsableCommand {
     @Option(help: "What an anonymous subject may store per 24 h, EVENTS/BYTES; 0 turns a bound off (default 200/2097152). [CONSENTD_ANONYMOUS_QUOTA]")
     var anonymousQuota: String?
 
-    @Option(help: "Upstream vendor list URL to refresh from. [CONSENTD_VENDOR_LIST_URL]")
+    @Option(help: "Upstream vendor list to refresh from; its translations (purposes-xx.json) are fetched from its folder (default https://vendor-list.consensu.org/v3/vendor-list.json, the IAB's). [CONSENTD_VENDOR_LIST_URL]")
     var vendorListUrl: String?
 
-    @Option(help: "Seconds between vendor list refreshes (default 21600). [CONSENTD_VENDOR_LIST_REFRESH]")
+    @Option(help: "Fetch the vendor list and its translations from --vendor-list-url (true or false; default true). Set false on a host without network: the bundled list is served. [CONSENTD_VENDOR_LIST_UPDATES]")
+    var vendorListUpdates: String?
+
+    @Option(help: "Seconds between vendor list refreshes when the upstream sends no Cache-Control max-age (default 21600). [CONSENTD_VENDOR_LIST_REFRESH]")
     var vendorListRefresh: Int?
+
+    @Option(help: "Seconds between checks of the publisher configuration file for changes; SIGHUP re-reads it at once (default 60). [CONSENTD_PUBLISHERS_RELOAD]")
+    var publishersReload: Int?
 
     @Option(help: "Cache-Control max-age of vendor lists in seconds (default 3600). [CONSENTD_VENDOR_LIST_MAX_AGE]")
     var vendorListMaxAge: Int?
@@ -175,7 +181,20 @@ struct ConsentdCommand: AsyncParsableCommand {
             guard let seconds = Double(value), seconds >= 0 else { throw ValidationError("the key cache must be 0 or more seconds") }
             settings.keyCacheSeconds = seconds
         }
-        settings.vendorListURL = setting(vendorListUrl, "CONSENTD_VENDOR_LIST_URL")
+        if let value = setting(vendorListUrl, "CONSENTD_VENDOR_LIST_URL") {
+            guard let url = URL(string: value), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+                throw ValidationError("CONSENTD_VENDOR_LIST_URL: \(value) is not an http(s) URL")
+            }
+            settings.vendorListURL = value
+        }
+        if let value = setting(vendorListUpdates, "CONSENTD_VENDOR_LIST_UPDATES") {
+            guard let flag = Bool(value) else { throw ValidationError("CONSENTD_VENDOR_LIST_UPDATES: \(value) is not true or false") }
+            settings.vendorListUpdates = flag
+        }
+        if let value = setting(publishersReload.map(String.init), "CONSENTD_PUBLISHERS_RELOAD") {
+            guard let seconds = Int(value), seconds >= 1 else { throw ValidationError("CONSENTD_PUBLISHERS_RELOAD: \(value) is not 1 or more seconds") }
+            settings.publishersReload = .seconds(seconds)
+        }
         settings.vendorListFile = setting(vendorListFile, "CONSENTD_VENDOR_LIST_FILE")
         settings.translationsDirectory = setting(translations, "CONSENTD_TRANSLATIONS")
         if let value = setting(demo, "CONSENTD_DEMO") {

@@ -297,7 +297,9 @@ struct ConsentdHTTPTests {
         let process = Process()
         process.executableURL = Bundle.main.bundleURL.appendingPathComponent("consentd")
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        // Tests never reach the internet: no vendor-list updates unless a test asks for them.
+        process.environment = ProcessInfo.processInfo.environment.merging(["CONSENTD_VENDOR_LIST_UPDATES": "false"]) { $1 }
+            .merging(environment) { $1 }
         let directory = ConsentdSettingsTests.temporaryDirectory()
         let output = directory.appendingPathComponent("stdout"), error = directory.appendingPathComponent("stderr")
         for file in [output, error] { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }

@@ -61,7 +61,9 @@ struct ConsentdSettingsTests {
         let process = Process()
         process.executableURL = Bundle.main.bundleURL.appendingPathComponent("consentd")
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        // Tests never reach the internet: no vendor-list updates unless a test asks for them.
+        process.environment = ProcessInfo.processInfo.environment.merging(["CONSENTD_VENDOR_LIST_UPDATES": "false"]) { $1 }
+            .merging(environment) { $1 }
         let stdout = Pipe(), stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr

@@ -110,7 +110,9 @@ final class ConsentdProcess: @unchecked Sendable {
             process.executableURL = consentd
             process.arguments = arguments
         }
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        // Tests never reach the internet: no vendor-list updates unless a test asks for them.
+        process.environment = ProcessInfo.processInfo.environment.merging(["CONSENTD_VENDOR_LIST_UPDATES": "false"]) { $1 }
+            .merging(environment) { $1 }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = standardError ?? FileHandle.nullDevice

@@ -172,6 +172,8 @@ class Consentd:
             "--port", "0",
             "--database", self.database,
             "--secret-file", str(self.secret_file),
+            # Tests never reach the internet: the bundled vendor list only.
+            "--vendor-list-updates", "false",
         ]
         if self.publishers:
             command += ["--publishers", str(self.publishers)]

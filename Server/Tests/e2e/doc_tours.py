@@ -18,7 +18,8 @@ the tour ends nothing it started may still run. What differs from pasting, and n
     and `swift run --package-path Server PRODUCT ARGS…` runs that directory's PRODUCT;
   * every `8080` in a tour (as a word of its own) becomes a free port, so that a consentd
     already listening on this machine does not answer in the tour's place;
-  * DATABASE_URL and the CONSENTD_* variables are removed from the environment.
+  * DATABASE_URL and the CONSENTD_* variables are removed from the environment, and
+    CONSENTD_VENDOR_LIST_UPDATES=false is set, so that no tour reaches the internet.
 
     python3 Server/Tests/e2e/doc_tours.py [--bin DIR] [--keep] [--list] [FILE…]
 
@@ -243,6 +244,8 @@ def tour_environment(shim_dir: Path, logs: Path) -> dict[str, str]:
                    if key != "DATABASE_URL" and not key.startswith("CONSENTD_")}
     environment["PATH"] = f"{shim_dir}{os.pathsep}{environment.get('PATH', '')}"
     environment["DOC_TOUR_LOGS"] = str(logs)
+    # The tours run as pasted, but never reach the internet: no vendor-list updates.
+    environment["CONSENTD_VENDOR_LIST_UPDATES"] = "false"
     return environment
 
 

@@ -8,7 +8,7 @@ import TCF
 ///    none is kept) → as if it applied, the default, or not yet, as ``whenRegionUnknown`` says.
 ///    A user tagged as under the age of consent → never (no consent can be collected from them).
 /// 2. No stored decision → ask.
-/// 3. The decision's TCF policy version is older than the vendor list's → ask.
+/// 3. The decision's TCF policy version differs from the vendor list's → ask.
 /// 4. Vendors the publisher uses were added since the decision (in the list now, not among the
 ///    decision's disclosed vendors) → ask. Only additions count: a renamed vendor keeps its id
 ///    and a removed one is no longer used, so neither re-prompts. Not applied while the
@@ -109,7 +109,7 @@ public struct AskRules: Sendable, Equatable {
         case decisionHolds
         /// Ask: there is no decision.
         case noDecision
-        /// Ask: the decision was made under an older TCF policy.
+        /// Ask: the decision was made under another TCF policy version than the vendor list's.
         case policyVersionChanged(decided: Int, current: Int)
         /// Ask: these vendors were added since the decision.
         case vendorsAdded(IDSet)
@@ -141,7 +141,9 @@ public struct AskRules: Sendable, Equatable {
         }
         if situation.underAgeOfConsent { return .underAgeOfConsent }
         guard let decision = situation.decision else { return .noDecision }
-        if let current = situation.tcfPolicyVersion, decision.tcfPolicyVersion < current {
+        // The TCF: "if the policy version number in the latest GVL is different from the value in
+        // your TC String, then you need to re-establish transparency and consent" (any policy, 4, 5, …).
+        if let current = situation.tcfPolicyVersion, decision.tcfPolicyVersion != current {
             return .policyVersionChanged(decided: decision.tcfPolicyVersion, current: current)
         }
         if let added = situation.publisherVendorIds?.subtracting(decision.disclosedVendors), !added.isEmpty {

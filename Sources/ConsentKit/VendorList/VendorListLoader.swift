@@ -74,6 +74,19 @@ public actor VendorListLoader {
         loadLocal().vendorList
     }
 
+    /// Whether the held list is due for a refresh, without the network: the `max-age` of its
+    /// last download or revalidation has passed at the loader's clock, it came from another
+    /// ``VendorListSource/url``, or it carries no validators (the bundled snapshot, or nothing).
+    /// While it is false ``refresh()`` makes no request.
+    public nonisolated func isStale() -> Bool {
+        let now = clock()
+        return state.withLock { state in
+            loadIfNeeded(&state)
+            guard let header = state.held?.header, header.url == source.url else { return true }
+            return !CacheControl.isFresh(validatedAt: header.validatedAt, maxAge: header.maxAge, now: now)
+        }
+    }
+
     /// Brings the held list up to date with the source, if it is stale.
     ///
     /// Never throws and never loses the held copy: a failure is returned as
@@ -252,5 +265,10 @@ extension VendorListLoader: VendorListLoading {
     public func refreshVendorList() async throws -> VendorList? {
         if case .failed(let error) = await refresh() { throw error }
         return cached()
+    }
+
+    /// Whether the held list's `max-age` has passed (``isStale()``).
+    public func vendorListIsStale() async -> Bool {
+        isStale()
     }
 }

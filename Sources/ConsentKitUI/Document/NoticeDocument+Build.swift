@@ -36,7 +36,8 @@ extension NoticeDocument {
         if vendors.isEmpty, settings.mode == .tcf || providers.isEmpty { throw .noVendors }
 
         let (texts, fallback) = try Self.texts(settings: settings, scope: scope, directory: textsDirectory)
-        var merged = texts.texts
+        // A policy 5 list's standard texts stand in for the notice's own; the publisher's custom texts still win.
+        var merged = texts.withStandardTexts(of: list).texts
         for (key, text) in settings.customTexts {
             guard merged[key] != nil else { throw .unknownTextKey(key) }
             merged[key] = text

@@ -1,5 +1,6 @@
 import ConsentKit
 import Foundation
+import TCF
 
 /// The notice's UI texts in one language: `Resources/notice/texts/{language}.json`, one file per
 /// language, every file with the same keys.
@@ -34,6 +35,20 @@ public struct NoticeTexts: Sendable, Equatable {
         }
         cache.withLock { $0[file] = texts }
         return texts
+    }
+
+    /// The texts with the vendor list's standard texts (``VendorList/standardTexts``, lists of
+    /// TCF policy version 5) in place of the notice's own: the text of section `features` becomes
+    /// `featuresIntro`, and so on for every section the notice has an intro for (`<section>Intro`).
+    /// Applied only when the list is in the texts' language, so a screen never mixes two;
+    /// unchanged for a list without standard texts.
+    public func withStandardTexts(of list: VendorList) -> NoticeTexts {
+        guard !list.standardTexts.isEmpty, list.language.lowercased() == language else { return self }
+        var replaced = texts
+        for (section, text) in list.standardTexts where replaced["\(section)Intro"] != nil {
+            replaced["\(section)Intro"] = text
+        }
+        return NoticeTexts(language: language, texts: replaced)
     }
 
     /// The files read so far (they are resources: they do not change while the app runs).

@@ -2,8 +2,9 @@
 import ConsentKit
 import UIKit
 
-/// Syncs the manager with consentd each time the app returns to the foreground (docs/sync.md):
-/// keep one for the app's lifetime.
+/// Each time the app returns to the foreground, syncs the manager with consentd (docs/sync.md)
+/// and, when the held vendor list's `max-age` has passed, refreshes it
+/// (``ConsentManager/refreshIfVendorListStale()``): keep one for the app's lifetime.
 ///
 /// ```swift
 /// let foregroundSync = ForegroundSync(manager: consent)
@@ -19,7 +20,10 @@ public final class ForegroundSync {
         observer = NotificationCenter.default.addObserver(
             forName: UIApplication.willEnterForegroundNotification, object: nil, queue: .main
         ) { _ in
-            Task.detached(priority: .utility) { await manager.syncNow() }
+            Task.detached(priority: .utility) {
+                await manager.refreshIfVendorListStale()
+                await manager.syncNow()
+            }
         }
     }
 

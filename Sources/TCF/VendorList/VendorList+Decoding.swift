@@ -3,7 +3,8 @@ import Foundation
 
 extension VendorList {
     /// Decodes a vendor list in any published format: TCF v1.1 `vendorlist.json`, or a TCF v2
-    /// `vendor-list.json` of specification version 2 or 3.
+    /// `vendor-list.json` of specification version 2 or 3, of any TCF policy version (its
+    /// `standardTexts`, an object of texts by section, included).
     ///
     /// Sections may be JSON objects keyed by id (v2, v3) or arrays (v1). Members the formats do
     /// not define are skipped, so additions to the format do not break loading; a top-level
@@ -34,6 +35,7 @@ extension VendorList {
                 specialFeatures: document.specialFeatures ?? [:],
                 stacks: document.stacks ?? [:],
                 dataCategories: document.dataCategories ?? [:],
+                standardTexts: document.standardTexts ?? [:],
                 vendors: try required(document.vendors, "vendors")
             )
         }
@@ -57,7 +59,8 @@ extension VendorListTranslation {
             features: document.features ?? [:],
             specialFeatures: document.specialFeatures ?? [:],
             stacks: document.stacks ?? [:],
-            dataCategories: document.dataCategories ?? [:]
+            dataCategories: document.dataCategories ?? [:],
+            standardTexts: document.standardTexts ?? [:]
         )
     }
 }
@@ -76,6 +79,7 @@ private struct VendorListDocument {
     var specialFeatures: [Int: Declaration]?
     var stacks: [Int: Stack]?
     var dataCategories: [Int: Declaration]?
+    var standardTexts: [String: String]?
     var vendors: [Int: Vendor]?
 
     static func read(from reader: inout JSONReader) throws(VendorListError) -> VendorListDocument {
@@ -104,6 +108,10 @@ private struct VendorListDocument {
             case "specialFeatures": document.specialFeatures = try reader.readEntries(Declaration.read)
             case "stacks": document.stacks = try reader.readEntries(Stack.read)
             case "dataCategories": document.dataCategories = try reader.readEntries(Declaration.read)
+            case "standardTexts":
+                var texts: [String: String] = [:]
+                try reader.readObject { reader, key throws(VendorListError) in texts[key] = try reader.readString() }
+                document.standardTexts = texts
             case "vendors": document.vendors = try reader.readEntries(Vendor.read)
             default: try reader.skipValue()
             }

@@ -31,6 +31,11 @@ public struct VendorList: Sendable, Equatable {
     public internal(set) var stacks: [Int: Stack]
     /// Data categories by id (v3).
     public internal(set) var dataCategories: [Int: Declaration]
+    /// The standard texts a notice shows around the declarations, by the section they belong to
+    /// (`"features"`: what features are and how they are used), as lists of policy version 5 carry
+    /// them (`standardTexts`, May 2026); empty for older lists. Kept whatever their keys, so a
+    /// later addition reaches the notice without a change here.
+    public internal(set) var standardTexts: [String: String]
     /// Vendors by id, deleted ones included (see ``Vendor/deletedDate``).
     public let vendors: [Int: Vendor]
 
@@ -40,7 +45,7 @@ public struct VendorList: Sendable, Equatable {
         language: String = "EN",
         purposes: [Int: Declaration], specialPurposes: [Int: Declaration] = [:], features: [Int: Declaration] = [:],
         specialFeatures: [Int: Declaration] = [:], stacks: [Int: Stack] = [:], dataCategories: [Int: Declaration] = [:],
-        vendors: [Int: Vendor]
+        standardTexts: [String: String] = [:], vendors: [Int: Vendor]
     ) {
         self.gvlSpecificationVersion = gvlSpecificationVersion
         self.vendorListVersion = vendorListVersion
@@ -53,6 +58,7 @@ public struct VendorList: Sendable, Equatable {
         self.specialFeatures = specialFeatures
         self.stacks = stacks
         self.dataCategories = dataCategories
+        self.standardTexts = standardTexts
         self.vendors = vendors
     }
 

@@ -20,12 +20,14 @@ public struct VendorListTranslation: Sendable, Equatable {
     public let stacks: [Int: Stack]
     /// Translated data categories by id (GVL v3 translations).
     public let dataCategories: [Int: Declaration]
+    /// Translated standard texts by section (``VendorList/standardTexts``).
+    public let standardTexts: [String: String]
 
     /// A translation with the given texts.
     public init(
         vendorListVersion: Int?, purposes: [Int: Declaration], specialPurposes: [Int: Declaration] = [:],
         features: [Int: Declaration] = [:], specialFeatures: [Int: Declaration] = [:],
-        stacks: [Int: Stack] = [:], dataCategories: [Int: Declaration] = [:]
+        stacks: [Int: Stack] = [:], dataCategories: [Int: Declaration] = [:], standardTexts: [String: String] = [:]
     ) {
         self.vendorListVersion = vendorListVersion
         self.purposes = purposes
@@ -34,6 +36,7 @@ public struct VendorListTranslation: Sendable, Equatable {
         self.specialFeatures = specialFeatures
         self.stacks = stacks
         self.dataCategories = dataCategories
+        self.standardTexts = standardTexts
     }
 }
 
@@ -41,7 +44,7 @@ extension VendorList {
     /// The list with its texts replaced by `translation`'s, and ``language`` set to `language`.
     ///
     /// Only texts change: names, descriptions, legal descriptions and illustrations of the
-    /// declarations and stacks the translation has. Ids, stack compositions, `consentable` and
+    /// declarations and stacks the translation has, and the standard texts the list has. Ids, stack compositions, `consentable` and
     /// `rightToObject` stay as the list has them; a declaration the list lacks is ignored. A
     /// stack the translation lacks is left out, so no stack is shown in another language; a
     /// declaration it lacks keeps the list's text, so check ``untranslated(by:)`` first when
@@ -55,6 +58,7 @@ extension VendorList {
         Self.merge(translation.features, into: &list.features)
         Self.merge(translation.specialFeatures, into: &list.specialFeatures)
         Self.merge(translation.dataCategories, into: &list.dataCategories)
+        list.standardTexts.merge(translation.standardTexts.filter { list.standardTexts[$0.key] != nil }) { $1 }
         for (id, text) in translation.stacks where list.stacks[id] != nil {
             list.stacks[id]!.name = text.name
             list.stacks[id]!.description = text.description
@@ -63,8 +67,9 @@ extension VendorList {
     }
 
     /// What `translation` lacks to give this list in one language: the purposes, special
-    /// purposes, features, special features and data categories of the list it has no text for
-    /// (`"purpose 11"`), by section and id; empty when it covers them all.
+    /// purposes, features, special features, data categories and standard texts of the list it
+    /// has no text for (`"purpose 11"`, `"standard text features"`), by section and id; empty
+    /// when it covers them all.
     ///
     /// A GVL v2 translation lacks the v3 lists' purpose 11 and data categories, so it never
     /// covers a v3 list. Stacks are not counted: a list can be shown without one, so a notice
@@ -78,6 +83,7 @@ extension VendorList {
             + missing("feature", features, translation.features)
             + missing("special feature", specialFeatures, translation.specialFeatures)
             + missing("data category", dataCategories, translation.dataCategories)
+            + standardTexts.keys.sorted().filter { translation.standardTexts[$0] == nil }.map { "standard text \($0)" }
     }
 
     private static func merge(_ texts: [Int: Declaration], into declarations: inout [Int: Declaration]) {

@@ -19,8 +19,10 @@ public final class Consentd: Sendable {
     public let database: Database
     /// The vendor lists.
     public let catalog: VendorListCatalog
-    /// The publishers.
-    public let publishers: PublisherConfiguration
+    /// The publishers, re-read from ``ServerSettings/publishersFile`` while consentd runs.
+    public let publisherDirectory: PublisherDirectory
+    /// The publishers in use now.
+    public var publishers: PublisherConfiguration { publisherDirectory.current }
     /// The region decision.
     public let resolver: RegionResolver
     /// The credentials: keys, subject tokens, their rate limits (and the store and secret they use).
@@ -60,6 +62,8 @@ public final class Consentd: Sendable {
         try settings.checkCMP()
         let descriptorLimit = ListenerCaps.raiseDescriptorLimit()
         let publishers = try settings.publishersFile.map { try PublisherConfiguration.load(path: $0) } ?? .empty
+        // SIGHUP re-reads that file (PublisherReloader); one that comes before the reloader runs is ignored, not fatal.
+        if settings.publishersFile != nil { signal(SIGHUP, SIG_IGN) }
         let table = try settings.cidrTableFile.map { try CIDRTable.load(path: $0) } ?? CIDRTable()
         let secret = try settings.secretHex.map { try ServerSecret(hex: $0) } ?? ServerSecret.loadOrCreate(at: settings.secretFile)
         let catalog = try VendorListCatalog.load(vendorListFile: settings.vendorListFile, translationsDirectory: settings.translationsDirectory)
@@ -101,7 +105,10 @@ public final class Consentd: Sendable {
         self.settings = settings
         self.database = database
         self.catalog = catalog
-        self.publishers = publishers
+        let demo = settings.demo
+        self.publisherDirectory = PublisherDirectory(publishers, file: settings.publishersFile) { configuration in
+            demo ? DemoSite.adding(to: configuration, catalog: catalog) : configuration
+        }
         self.resolver = resolver
         self.authenticator = Authenticator(keys: APIKeys(database: database, cacheSeconds: settings.keyCacheSeconds), secret: secret,
                                            store: ConsentStore(database: database, secret: secret), settings: settings)
@@ -113,7 +120,7 @@ public final class Consentd: Sendable {
             catalog: catalog, cmp: CMPIdentity(cmpId: settings.cmp.id, cmpVersion: settings.cmp.version))
         self.web = WebCMP(
             catalog: catalog, cmp: CMPIdentity(cmpId: settings.cmp.id, cmpVersion: settings.cmp.version),
-            configuration: settings.demo ? DemoSite.adding(to: publishers, catalog: catalog) : publishers)
+            publishers: publisherDirectory)
         self.logger = logger
     }
 
@@ -131,10 +138,10 @@ public final class Consentd: Sendable {
         router.add(middleware: WebCORSMiddleware())
         addCommonMiddleware(to: router)
         router.addRoutes(OperationsController(database: database).endpoints)
-        router.addRoutes(ConfigController(authenticator: authenticator, publishers: publishers, resolver: resolver, catalog: catalog,
+        router.addRoutes(ConfigController(authenticator: authenticator, publishers: publisherDirectory, resolver: resolver, catalog: catalog,
                                           cmp: settings.cmp, allowDebugRegion: settings.allowDebugRegion,
                                           clientIPHeader: settings.clientIPHeader).endpoints, atPath: "/v1/config")
-        router.addRoutes(VendorListsController(authenticator: authenticator, catalog: catalog, publishers: publishers,
+        router.addRoutes(VendorListsController(authenticator: authenticator, catalog: catalog, publishers: publisherDirectory,
                                                storageDisclosures: storageDisclosures, maxAge: settings.vendorListMaxAge).endpoints,
                          atPath: "/v1")
         router.addRoutes(ConsentsController(authenticator: authenticator, appender: appender, bodyLimit: settings.bodyLimit,
@@ -162,14 +169,31 @@ public final class Consentd: Sendable {
         router.add(middleware: BodyBudgetMiddleware(budget: guards.bodyBudget))
     }
 
-    /// The HTTP application, with the vendor-list refresher when an upstream is configured and
-    /// the demo's second port when the demo is on: `HEAD` answered on every `GET` route, each
+    /// The vendor-list refresher the application runs: one for ``ServerSettings/vendorListURL``
+    /// (the IAB's list by default), nil only when ``ServerSettings/vendorListUpdates`` is off.
+    public var vendorListRefresher: VendorListRefresher? {
+        guard settings.vendorListUpdates else { return nil }
+        return VendorListRefresher(url: settings.vendorListURL, interval: settings.vendorListRefresh, catalog: catalog, logger: logger)
+    }
+
+    /// The re-reader of the publisher configuration the application runs, when it was read from a file.
+    var publisherReloader: PublisherReloader? {
+        guard publisherDirectory.file != nil else { return nil }
+        return PublisherReloader(directory: publisherDirectory, interval: settings.publishersReload, logger: logger)
+    }
+
+    /// The HTTP application, with the vendor-list refresher (unless vendor-list updates are
+    /// off), the publisher configuration's re-reader (when it comes from a file), and the
+    /// demo's second port when the demo is on: `HEAD` answered on every `GET` route, each
     /// connection under a ``ConnectionGuard``, at most ``ListenerCaps/main`` at once (see
     /// ``listener(_:port:cap:responder:services:onServerRunning:)``).
     public func application(onServerRunning: @escaping @Sendable (String) async -> Void = { _ in }) -> some ApplicationProtocol {
         var services: [any Service] = []
-        if let url = settings.vendorListURL {
-            services.append(VendorListRefresher(url: url, interval: settings.vendorListRefresh, catalog: catalog, logger: logger))
+        if let refresher = vendorListRefresher {
+            services.append(refresher)
+        }
+        if let reloader = publisherReloader {
+            services.append(reloader)
         }
         if settings.demo {
             services.append(demoFrameApplication())

@@ -28,10 +28,22 @@ public struct ServerSettings: Sendable {
     public var vendorListFile: String?
     /// A folder of official translations (`purposes-xx.json`) to load instead of the bundled ones.
     public var translationsDirectory: String?
-    /// An upstream vendor list to refresh from; nil keeps the bundled one.
-    public var vendorListURL: String?
-    /// How often to refresh from `vendorListURL`.
+    /// The IAB's published Global Vendor List (GVL v3); its official translations lie next to it
+    /// (`purposes-xx.json`).
+    public static let iabVendorListURL = "https://vendor-list.consensu.org/v3/vendor-list.json"
+    /// The upstream vendor list consentd refreshes from (and whose folder holds the translations
+    /// it fetches): the IAB's by default, or a mirror.
+    public var vendorListURL = Self.iabVendorListURL
+    /// Whether consentd fetches the vendor list and its translations from ``vendorListURL`` at all:
+    /// on by default; turn it off on a host without network, which then serves the bundled list
+    /// (or ``vendorListFile``) forever.
+    public var vendorListUpdates = true
+    /// How long a fetched list is kept before the next fetch when the upstream sends no
+    /// `Cache-Control: max-age` (with one, its `max-age` decides, as the TCF requires).
     public var vendorListRefresh: Duration = .seconds(6 * 3600)
+    /// The publisher configuration's re-read: every this often when ``publishersFile`` changed on
+    /// disk, and at once on `SIGHUP`.
+    public var publishersReload: Duration = .seconds(60)
     /// `Cache-Control: max-age` of vendor lists, in seconds.
     public var vendorListMaxAge = 3600
     /// The largest request body accepted, in bytes.

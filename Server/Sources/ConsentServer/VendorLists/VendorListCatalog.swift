@@ -7,28 +7,37 @@ import TCF
 ///
 /// It starts from the snapshot bundled with the server and may be replaced by a newer list
 /// (`replace(with:)`); a list that does not decode, or is older than the one held, is refused and
-/// the last good copy stays.
+/// the last good copy stays. Translations likewise: the bundled ones, replaced by the official
+/// files the refresher fetches (`replaceTranslation(_:with:)`) for the languages loaded and the
+/// languages clients ask for (``wantedLanguages``).
 public final class VendorListCatalog: Sendable {
     private struct Held: Sendable {
         var list: VendorList
         var document: ServedDocument
         var trimmed: [String: ServedDocument] = [:]
+        var translations: [String: (document: ServedDocument, translation: VendorListTranslation)] = [:]
+        /// Languages clients asked for that no translation is loaded for and no fetch was tried
+        /// yet; with ``failed``, at most ``requestedLanguageLimit``.
+        var requested: Set<String> = []
+        /// Languages asked for whose fetch failed: tried again with the next list only.
+        var failed: Set<String> = []
     }
 
     private let held: Mutex<Held>
-    private let translations: [String: (document: ServedDocument, translation: VendorListTranslation)]
     /// How many trimmed lists are cached before the cache starts over.
     static let trimmedCacheLimit = 512
+    /// How many languages nothing is loaded for are remembered to be fetched (made-up tags must
+    /// not make consentd fetch without bound).
+    static let requestedLanguageLimit = 64
 
     /// Creates a catalog from a vendor list and translation files (`language → purposes-xx.json`).
     public init(vendorList: Data, translations: [String: Data] = [:]) throws {
         let list = try VendorList(jsonData: vendorList)
-        self.held = Mutex(Held(list: list, document: ServedDocument(body: vendorList)))
         var loaded: [String: (ServedDocument, VendorListTranslation)] = [:]
         for (language, data) in translations {
             loaded[language.lowercased()] = (ServedDocument(body: data), try VendorListTranslation(jsonData: data))
         }
-        self.translations = loaded
+        self.held = Mutex(Held(list: list, document: ServedDocument(body: vendorList), translations: loaded))
     }
 
     /// The vendor list and translations bundled with consentd (GVL v3), or the list in
@@ -63,11 +72,73 @@ public final class VendorListCatalog: Sendable {
     var cachedTrimmedCount: Int { held.withLock { $0.trimmed.count } }
 
     /// The languages a translation is loaded for.
-    public var languages: [String] { translations.keys.sorted() }
+    public var languages: [String] { held.withLock { $0.translations.keys.sorted() } }
+
+    /// The languages whose official translation the refresher fetches with the list: those
+    /// loaded and those clients asked for (`trimmed(vendorIds:language:)`), lowercase, sorted.
+    public var wantedLanguages: [String] {
+        held.withLock { $0.requested.union($0.failed).union($0.translations.keys).sorted() }
+    }
+
+    /// The languages asked for since the last fetch of the list that nothing is loaded for and no
+    /// fetch was tried for yet.
+    public var newlyRequestedLanguages: [String] { held.withLock { $0.requested.sorted() } }
 
     /// The translation file for a language, nil when none is loaded.
     public func translation(_ language: String) -> ServedDocument? {
-        translations[language.lowercased()]?.document
+        held.withLock { $0.translations[language.lowercased()]?.document }
+    }
+
+    /// Loads `data` as the translation of `language` (`de`, `pt-br`), in place of the one held.
+    /// Returns whether it changed; throws (keeping the old one) when `data` is not a translation file.
+    /// It is served only with a list it covers (see ``trimmed(vendorIds:language:)``).
+    @discardableResult
+    public func replaceTranslation(_ language: String, with data: Data) throws -> Bool {
+        let translation: VendorListTranslation
+        do {
+            translation = try VendorListTranslation(jsonData: data)
+        } catch {
+            throw VendorListUpdateError.invalid("\(error)")
+        }
+        let language = language.lowercased()
+        let document = ServedDocument(body: data)
+        return held.withLock { held in
+            if held.translations[language]?.document.etag == document.etag { return false }
+            held.translations[language] = (document, translation)
+            held.requested.remove(language)
+            held.failed.remove(language)
+            // Cached lists in that language were cut with the old texts.
+            held.trimmed.removeAll()
+            return true
+        }
+    }
+
+    /// Remembers that a client asked for `language`, so that the refresher fetches its official
+    /// translation; a tag that is no language code (`xx` or `xx-yy`), or one past
+    /// ``requestedLanguageLimit``, is not remembered.
+    func noteRequested(_ language: String) {
+        guard Self.isLanguageCode(language) else { return }
+        held.withLock { held in
+            guard held.translations[language] == nil, !held.failed.contains(language),
+                  held.requested.count + held.failed.count < Self.requestedLanguageLimit else { return }
+            held.requested.insert(language)
+        }
+    }
+
+    /// Remembers that fetching `language`'s translation failed: it is tried again with the next
+    /// list, not at each look for new languages.
+    func noteFetchFailed(_ language: String) {
+        held.withLock { held in
+            guard held.translations[language] == nil, held.requested.remove(language) != nil else { return }
+            held.failed.insert(language)
+        }
+    }
+
+    /// Whether `tag` is a lowercase language code as the IAB names its files: `de`, `pt-br`, `sr-cyrl`.
+    static func isLanguageCode(_ tag: String) -> Bool {
+        let parts = tag.split(separator: "-", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), parts[0].count == 2 else { return false }
+        return parts.allSatisfy { (2...4).contains($0.count) && $0.allSatisfy { ("a"..."z").contains($0) } }
     }
 
     /// Replaces the list with `data` when it decodes and is at least as new as the one held.
@@ -89,7 +160,9 @@ public final class VendorListCatalog: Sendable {
             }
             let document = ServedDocument(body: data)
             if document.etag == held.document.etag { return false }
-            held = Held(list: list, document: document)
+            held.list = list
+            held.document = document
+            held.trimmed.removeAll()
             return true
         }
     }
@@ -111,7 +184,9 @@ public final class VendorListCatalog: Sendable {
     /// its `languageFallback` added, so that made-up tags neither build a list each nor push the
     /// lists in use out of the cache.
     public func trimmed(vendorIds: [Int], language: String?) throws -> ServedDocument {
-        if let requested = language?.lowercased(), requested != "en", translations[requested] == nil {
+        if let requested = language?.lowercased(), requested != "en", translation(requested) == nil {
+            noteRequested(requested)
+            let languages = self.languages
             let english = try trimmed(vendorIds: vendorIds, language: nil)
             let reason = "no \(requested.uppercased()) translation is loaded"
                 + (languages.isEmpty ? "" : " (loaded: \(languages.map { $0.uppercased() }.joined(separator: ", ")))")
@@ -129,7 +204,7 @@ public final class VendorListCatalog: Sendable {
     /// ``trimmed(vendorIds:language:)`` for English or a loaded translation, through the cache.
     private func cachedTrimmed(vendorIds: [Int], language: String?) throws -> ServedDocument {
         let requested = language.map { $0.lowercased() }.flatMap { $0 == "en" ? nil : $0 }
-        let (source, etag, list) = held.withLock { ($0.document.body, $0.document.etag, $0.list) }
+        let (source, etag, list, translations) = held.withLock { ($0.document.body, $0.document.etag, $0.list, $0.translations) }
         var translation: ServedDocument?
         var fallback: String?
         if let requested, requested != "en" {
@@ -144,7 +219,7 @@ public final class VendorListCatalog: Sendable {
                 }
             }
         }
-        let key = "\(etag)|\(requested ?? "")|\(vendorIds.map(String.init).joined(separator: ","))"
+        let key = "\(etag)|\(requested ?? "")|\(translations[requested ?? ""]?.document.etag ?? "")|\(vendorIds.map(String.init).joined(separator: ","))"
         if let cached = held.withLock({ $0.trimmed[key] }) { return cached }
 
         guard var object = try JSONSerialization.jsonObject(with: source) as? [String: Any] else {
@@ -156,6 +231,10 @@ public final class VendorListCatalog: Sendable {
         }
         object["language"] = "EN"
         if let translation, let requested, let translated = try JSONSerialization.jsonObject(with: translation.body) as? [String: Any] {
+            // standardTexts (policy version 5 lists): the texts the translation has replace the list's.
+            if let texts = translated["standardTexts"] as? [String: Any] {
+                object["standardTexts"] = (object["standardTexts"] as? [String: Any] ?? [:]).merging(texts) { $1 }
+            }
             for section in ["purposes", "specialPurposes", "features", "specialFeatures", "stacks", "dataCategories"] {
                 guard var entries = object[section] as? [String: Any] else { continue }
                 let texts = translated[section] as? [String: Any] ?? [:]

@@ -17,7 +17,10 @@ import TCF
 struct WebCMP: Sendable {
     let catalog: VendorListCatalog
     let cmp: CMPIdentity
-    let configuration: PublisherConfiguration
+    /// The publishers and websites, re-read while consentd runs.
+    let publishers: PublisherDirectory
+    /// The publishers and websites in use now (the demo's site included when it is on).
+    var configuration: PublisherConfiguration { publishers.forWebsites }
 
     /// The ask rules for websites: a decision holds 13 months.
     static let rules = AskRules()
@@ -33,6 +36,8 @@ struct WebCMP: Sendable {
 
     /// The website of `appId`; 404 `website_unknown` when none is configured.
     func site(appId: String) throws -> Site {
+        // One read: a reload between two would mix two configurations.
+        let configuration = self.configuration
         guard let website = configuration.websites[appId] else {
             throw APIError(.notFound, "website_unknown",
                            "no website is configured for the app \(appId): list it under websites in the publisher configuration")

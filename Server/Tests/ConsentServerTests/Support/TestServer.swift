@@ -48,6 +48,8 @@ struct TestServer {
         settings.rateLimitPerKey = RateLimit(perSecond: 0)
         // The tests pretend regions (debugRegion, debug_geo); production honours them only when allowed.
         settings.allowDebugRegion = true
+        // Tests never reach the internet: a test of the refresher names a local upstream.
+        settings.vendorListUpdates = false
         configure(&settings)
         var logger = Logger(label: "consentd-test")
         logger.logLevel = .critical

@@ -6,7 +6,7 @@ import Hummingbird
 /// list versions and CMP identity), for a publishable or secret key.
 struct ConfigController {
     let authenticator: Authenticator
-    let publishers: PublisherConfiguration
+    let publishers: PublisherDirectory
     let resolver: RegionResolver
     let catalog: VendorListCatalog
     /// The CMP identity the configuration names (``ServerSettings/cmp``).
@@ -27,7 +27,7 @@ struct ConfigController {
     /// `GET /v1/config?publisherIds=…`.
     @Sendable func config(_ request: Request, context: ConsentdContext) async throws -> Response {
         let principal = try context.requirePrincipal()
-        let selected = try publishers.selected(publisherIds(request), appId: principal.appId)
+        let selected = try publishers.current.selected(publisherIds(request), appId: principal.appId)
         var debug: DebugRegion?
         if let value = request.query(DebugRegion.queryName) {
             guard let parsed = DebugRegion(rawValue: value) else {

@@ -7,7 +7,7 @@ import Hummingbird
 struct VendorListsController {
     let authenticator: Authenticator
     let catalog: VendorListCatalog
-    let publishers: PublisherConfiguration
+    let publishers: PublisherDirectory
     let storageDisclosures: StorageDisclosures
     /// How long clients may cache a list (``ServerSettings/vendorListMaxAge``).
     let maxAge: Int
@@ -65,7 +65,7 @@ struct VendorListsController {
     /// the app's publishers.
     @Sendable func trimmed(_ request: Request, context: ConsentdContext) async throws -> Response {
         let principal = try context.requirePrincipal()
-        let selected = try publishers.selected(publisherIds(request), appId: principal.appId)
+        let selected = try publishers.current.selected(publisherIds(request), appId: principal.appId)
         let language = try languageParameter(request.query("language"), field: "language")
         let vendorIds = Array(Set(selected.flatMap(\.vendorIds))).sorted()
         return try catalog.trimmed(vendorIds: vendorIds, language: language).response(to: request, maxAge: maxAge)
