@@ -85,13 +85,15 @@ extension ConsentManager {
 
     // MARK: The manager's side
 
-    /// The consent event for `decision`: its strings, lists and proof.
-    func outboxEntry(for decision: ConsentState, method: ConsentProof.Method, subject: String, eventId: UUID = UUID())
-        throws(ConsentKitError) -> OutboxEntry {
+    /// The consent event for `decision`: its strings, lists and proof (with the hash of the
+    /// notice document shown, if any).
+    func outboxEntry(for decision: ConsentState, method: ConsentProof.Method, subject: String, eventId: UUID = UUID(),
+                     documentHash: String? = nil) throws(ConsentKitError) -> OutboxEntry {
         let settings = configuration.sync
         let context = ConsentEventContext(
             method: method, noticeId: settings.noticeId, platform: settings.platform, cmp: cmp,
-            writesVersion1: configuration.generations.contains(.version1), appConfig: appConfig, gdprApplies: gdprApplies)
+            writesVersion1: configuration.generations.contains(.version1), appConfig: appConfig, gdprApplies: gdprApplies,
+            documentHash: documentHash)
         do {
             let event = try context.event(for: decision, eventId: eventId)
             let tcString = if let encoded = event.consent.tcString { encoded } else { try decision.tcString(cmp: cmp).encoded() }
