@@ -9,14 +9,15 @@ import Testing
 /// The wire types are defined once, in `ConsentdAPI`, for the SDK and the server: these tests
 /// hold that one definition to `Server/openapi.yaml`, field by field and value by value.
 extension OpenAPIContractTests {
-    static let proof = ConsentProof(noticeId: "main", noticeVersion: "3", language: "de", sdkVersion: "1.0.0", platform: .ios, method: .custom,
-                                    documentHash: String(repeating: "ab", count: 32))
+    static let proof = ConsentProof(noticeId: "main", noticeVersion: "3", language: "de", sdkVersion: "1.0.0", platform: .ios, method: .custom)
+    static let fullProof = ConsentProof(noticeId: "main", noticeVersion: "3", language: "de", sdkVersion: "1.0.0", platform: .ios, method: .custom,
+                                        documentHash: String(repeating: "ab", count: 32))
     static let fullRecord = ConsentRecord(
         tcString: "CQSbk4AQSbk4ANwAAAENAwCgAAAAAAAAAAYgACPAAAAA.IDKQA4AAgAKAGQAygAAA.YAAAAAAAAAAA",
         consentStringV1: "BOEFEAyOEFEAyAHABDENAI4AAAB9vABAASA", googleAdsChoice: .personalized, additionalConsent: "2~89.1301~dv.",
         purposeConsents: [1, 2, 3], purposeLegitimateInterests: [2, 7], specialFeatureOptins: [1], vendorConsents: [21, 755],
         vendorLegitimateInterests: [755], preferences: ["newsletter": .bool(true), "level": .integer(2), "frequency": .string("weekly")],
-        legalNotices: [LegalNotice(identifier: "privacy_policy", version: "7")], proof: proof)
+        legalNotices: [LegalNotice(identifier: "privacy_policy", version: "7")], proof: fullProof)
     static let subject = SubjectInformation(email: "ada@example.com", firstName: "Ada", lastName: "Lovelace", fullName: "Ada Lovelace", verified: true)
     static let provider = AppConfig.AdTechProvider(id: 89, name: "Example Ads", privacyPolicyUrl: "https://ads.example.com/privacy")
     static let publisher = AppConfig.Publisher(id: "pub-news", name: "Example News", vendorIds: [21, 755], adTechProviders: [provider],
@@ -38,7 +39,7 @@ extension OpenAPIContractTests {
                                                              subjectToken: "ckt_e30.c2ln"))),
             ("Error", try encoder.encode(ConsentdErrorBody(code: "invalid_field", message: "proof.method must be …", field: "proof.method"))),
             ("ConsentBatchRequest", try encoder.encode(ConsentBatchRequest(events: [
-                ConsentEventRequest(eventId: UUID(), subjectId: "user-1", collectedAt: Date(), consent: fullRecord)]))),
+                ConsentEventRequest(eventId: UUID(), subjectId: "user-1", collectedAt: Date(), subject: subject, consent: fullRecord)]))),
             ("ConsentBatchResponse", try encoder.encode(ConsentBatchResponse(results: [batchItem]))),
             ("ConsentBatchItem", try encoder.encode(batchItem)),
             ("WebSessionRequest", try encoder.encode(WebSessionRequest(
