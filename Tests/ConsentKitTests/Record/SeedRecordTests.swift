@@ -59,7 +59,7 @@ struct SeedRecordTests {
         #expect(decision.adTechProviderConsents == [89])
         #expect(decision.disclosedAdTechProviders == [89, 1301])
         #expect(store.value(forKey: IABKey.addtlConsent)?.string == "2~89~dv.1301")
-        #expect(store.value(forKey: IABKey.tcString)?.string == string)
+        #expect(decision.vendorConsents == ConsentState.agreeToAll(scope: testScope(count: 30), at: testDate).vendorConsents)
     }
 
     @Test("002-4: a malformed Additional Consent string is refused and nothing is written")
