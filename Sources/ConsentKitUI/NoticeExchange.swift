@@ -42,6 +42,11 @@ public struct NoticeExchange: Sendable {
     /// The document as the JavaScript literal handed to `ConsentKitNotice.configure`.
     public var documentJSON: String { String(decoding: document.jsonBytes(), as: UTF8.self) }
 
+    /// The proof content of the notice: the SHA-256 of ``documentJSON``, the document the user
+    /// is shown (`ConsentProof.hash(ofDocument:)`), which every decision made on
+    /// it is recorded with.
+    public var documentHash: String { ConsentProof.hash(ofDocument: document.jsonBytes()) }
+
     /// A message from the page.
     public enum Message: Sendable, Equatable {
         /// The first layer is interactive, `milliseconds` after the document arrived.

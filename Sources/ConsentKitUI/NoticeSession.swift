@@ -19,6 +19,10 @@ public final class NoticeSession: Sendable {
     public let exchange: NoticeExchange
     /// The document as the JavaScript literal handed to `ConsentKitNotice.configure`.
     public let documentJSON: String
+    /// The SHA-256 of ``documentJSON``, the document the user is shown: the proof content
+    /// (`documentHash`) every decision of this notice is recorded with
+    /// (``NoticeExchange/documentHash``).
+    public let documentHash: String
     /// What the page is shown.
     public var document: NoticeDocument { exchange.document }
     /// What the notice covers (the scope the document was built from).
@@ -74,6 +78,7 @@ public final class NoticeSession: Sendable {
         }
         self.manager = manager
         self.documentJSON = exchange.documentJSON
+        self.documentHash = exchange.documentHash
     }
 
     /// Handles one message from the page (its JSON): a result is checked against the document,
@@ -94,9 +99,9 @@ public final class NoticeSession: Sendable {
             do {
                 guard let choice = try exchange.decide(result, at: manager.configuration.now()) else { return .dismissed }
                 if let status = choice.googleStatus {
-                    try GoogleAdsConsent(manager: manager).record(choice.decision, as: status, method: choice.method)
+                    try GoogleAdsConsent(manager: manager).record(choice.decision, as: status, method: choice.method, documentHash: documentHash)
                 } else {
-                    try manager.record(choice.decision, method: choice.method)
+                    try manager.record(choice.decision, method: choice.method, documentHash: documentHash)
                 }
                 return .decided(result, decision: choice.decision, languageFallback: document.languageFallback)
             } catch {

@@ -50,11 +50,44 @@ struct ConsentEventCodingTests {
     @Test("the field names are the event's and its record's")
     func fieldNames() {
         #expect(ConsentEventRequest.fieldNames == [
-            "eventId", "subjectId", "collectedAt", "tcString", "consentStringV1", "googleAdsChoice", "additionalConsent",
+            "eventId", "subjectId", "collectedAt", "subject", "tcString", "consentStringV1", "googleAdsChoice", "additionalConsent",
             "purposeConsents", "purposeLegitimateInterests", "specialFeatureOptins", "vendorConsents", "vendorLegitimateInterests",
-            "proof",
+            "preferences", "legalNotices", "proof",
         ])
-        #expect(ConsentProof.CodingKeys.allCases.map(\.rawValue) == ["noticeId", "noticeVersion", "language", "sdkVersion", "platform", "method"])
+        #expect(ConsentProof.CodingKeys.allCases.map(\.rawValue) == [
+            "noticeId", "noticeVersion", "language", "sdkVersion", "platform", "method", "documentHash",
+        ])
+    }
+
+    @Test("002-9, 002-13, 002-14, 002-15: iubenda's fields are written with the API's names, left out when absent, and read back")
+    func iubendaRecordFields() throws {
+        var proof = Self.proof
+        proof.documentHash = String(repeating: "0a", count: 32)
+        let event = ConsentEventRequest(
+            eventId: "0f8fad5b-d9cb-469f-a165-70867728950e", subjectId: "customer-user-42", collectedAt: "2026-11-23T10:15:30.250Z",
+            subject: SubjectInformation(email: "ada@example.com", fullName: "Ada Lovelace", verified: true),
+            consent: ConsentRecord(
+                preferences: ["newsletter": .bool(true), "level": .integer(2), "frequency": .string("weekly")],
+                legalNotices: [LegalNotice(identifier: "privacy_policy", version: "7")], proof: proof))
+        let object = try jsonObject(event)
+        let subject = try #require(object["subject"] as? [String: Any])
+        #expect(Set(subject.keys) == ["email", "fullName", "verified"])
+        let preferences = try #require(object["preferences"] as? [String: Any])
+        #expect(preferences["newsletter"] as? Bool == true && preferences["level"] as? Int == 2 && preferences["frequency"] as? String == "weekly")
+        #expect((object["legalNotices"] as? [[String: String]]) == [["identifier": "privacy_policy", "version": "7"]])
+        #expect((object["proof"] as? [String: Any])?["documentHash"] as? String == proof.documentHash)
+        #expect(try JSONDecoder().decode(ConsentEventRequest.self, from: JSONEncoder().encode(event)) == event)
+        let plain = try jsonObject(ConsentEventRequest(eventId: UUID(), collectedAt: Date(), consent: ConsentRecord(purposeConsents: [1], proof: Self.proof)))
+        #expect(plain["subject"] == nil && plain["preferences"] == nil && plain["legalNotices"] == nil)
+        #expect((plain["proof"] as? [String: Any])?["documentHash"] == nil)
+    }
+
+    @Test("002-13: a preference is a boolean, an integer or a string; anything else does not decode")
+    func preferenceValues() throws {
+        let decoded = try JSONDecoder().decode([String: PreferenceValue].self, from: Data(#"{"a": true, "b": 7, "c": "x"}"#.utf8))
+        #expect(decoded == ["a": .bool(true), "b": .integer(7), "c": .string("x")])
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode([String: PreferenceValue].self, from: Data(#"{"a": [1]}"#.utf8)) }
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode([String: PreferenceValue].self, from: Data(#"{"a": null}"#.utf8)) }
     }
 
     @Test("enumerations carry the API's raw values")

@@ -17,13 +17,16 @@ public struct CheckedConsentEvent: Sendable, Equatable {
     public var collectedAtMilliseconds: Int64
     /// The choice and its proof, id lists sorted and without repeats.
     public var consent: ConsentRecord
+    /// What the publisher tells about the person, if anything (stored sealed, see the store).
+    public var subject: SubjectInformation?
 
     /// Creates an event that is known to be valid.
-    public init(eventId: String, subjectId: String?, collectedAtMilliseconds: Int64, consent: ConsentRecord) {
+    public init(eventId: String, subjectId: String?, collectedAtMilliseconds: Int64, consent: ConsentRecord, subject: SubjectInformation? = nil) {
         self.eventId = eventId
         self.subjectId = subjectId
         self.collectedAtMilliseconds = collectedAtMilliseconds
         self.consent = consent
+        self.subject = subject
     }
 
     /// The largest id each id list may hold: what the TC string's fields can carry
@@ -141,6 +144,7 @@ public struct InvalidField: Error, Sendable, Equatable, CustomStringConvertible 
         case is Int.Type, is Int64.Type: "an integer"
         case is Bool.Type: "a boolean"
         case is [Any].Type: "an array"
+        case is PreferenceValue.Type: "a boolean, an integer or a string"
         default: "an object"
         }
     }
@@ -160,6 +164,18 @@ private struct StrictConsentEventRequest: Decodable {
         let proofKey = AnyKey(stringValue: ConsentRecord.CodingKeys.proof.rawValue)
         if let proof = try? container.nestedContainer(keyedBy: AnyKey.self, forKey: proofKey) {
             try refuseUnknownKeys(proof.allKeys, known: ConsentProof.CodingKeys.allCases.map(\.rawValue), prefix: proofKey.stringValue)
+        }
+        let subjectKey = AnyKey(stringValue: ConsentEventRequest.CodingKeys.subject.rawValue)
+        if let subject = try? container.nestedContainer(keyedBy: AnyKey.self, forKey: subjectKey) {
+            try refuseUnknownKeys(subject.allKeys, known: SubjectInformation.CodingKeys.allCases.map(\.rawValue), prefix: subjectKey.stringValue)
+        }
+        let noticesKey = AnyKey(stringValue: ConsentRecord.CodingKeys.legalNotices.rawValue)
+        if var notices = try? container.nestedUnkeyedContainer(forKey: noticesKey) {
+            while !notices.isAtEnd {
+                let index = notices.currentIndex
+                guard let notice = try? notices.nestedContainer(keyedBy: AnyKey.self) else { break }
+                try refuseUnknownKeys(notice.allKeys, known: LegalNotice.CodingKeys.allCases.map(\.rawValue), prefix: "\(noticesKey.stringValue)[\(index)]")
+            }
         }
         request = try ConsentEventRequest(from: decoder)
     }
@@ -236,22 +252,24 @@ extension CheckedConsentEvent {
             anyList = true
         }
         let anyConsent = consent.tcString != nil || consent.consentStringV1 != nil || consent.googleAdsChoice != nil
-            || consent.additionalConsent != nil || anyList
+            || consent.additionalConsent != nil || anyList || consent.preferences != nil
         // A withdrawal (withdrawal, underAge) takes the decision back: it carries no consent.
         if consent.proof.method.isWithdrawal {
             guard !anyConsent else {
                 throw InvalidField(code: .invalidField, field: "proof.method",
                                    message: "an event with proof.method \(consent.proof.method.rawValue) takes the decision back and carries no consent: "
-                                   + "leave out tcString, consentStringV1, googleAdsChoice, additionalConsent and the id lists")
+                                   + "leave out tcString, consentStringV1, googleAdsChoice, additionalConsent, the id lists and preferences")
             }
         } else if !anyConsent {
             throw InvalidField(code: .missingField, field: nil,
-                               message: "an event needs at least one of tcString, consentStringV1, googleAdsChoice, additionalConsent or an id list "
-                               + "(or proof.method withdrawal or underAge, which carries none)")
+                               message: "an event needs at least one of tcString, consentStringV1, googleAdsChoice, additionalConsent, an id list "
+                               + "or preferences (or proof.method withdrawal or underAge, which carries none)")
         }
         try Self.check(consent.proof)
+        try Self.checkRecordFields(of: consent)
+        if let subject = request.subject { try Self.check(subject) }
         self.init(eventId: uuid.uuidString.lowercased(), subjectId: request.subjectId,
-                  collectedAtMilliseconds: collectedTime.milliseconds, consent: consent)
+                  collectedAtMilliseconds: collectedTime.milliseconds, consent: consent, subject: request.subject)
     }
 
     private static func check(_ proof: ConsentProof) throws(InvalidField) {

@@ -10,11 +10,15 @@ import Testing
 /// hold that one definition to `Server/openapi.yaml`, field by field and value by value.
 extension OpenAPIContractTests {
     static let proof = ConsentProof(noticeId: "main", noticeVersion: "3", language: "de", sdkVersion: "1.0.0", platform: .ios, method: .custom)
+    static let fullProof = ConsentProof(noticeId: "main", noticeVersion: "3", language: "de", sdkVersion: "1.0.0", platform: .ios, method: .custom,
+                                        documentHash: String(repeating: "ab", count: 32))
     static let fullRecord = ConsentRecord(
         tcString: "CQSbk4AQSbk4ANwAAAENAwCgAAAAAAAAAAYgACPAAAAA.IDKQA4AAgAKAGQAygAAA.YAAAAAAAAAAA",
         consentStringV1: "BOEFEAyOEFEAyAHABDENAI4AAAB9vABAASA", googleAdsChoice: .personalized, additionalConsent: "2~89.1301~dv.",
         purposeConsents: [1, 2, 3], purposeLegitimateInterests: [2, 7], specialFeatureOptins: [1], vendorConsents: [21, 755],
-        vendorLegitimateInterests: [755], proof: proof)
+        vendorLegitimateInterests: [755], preferences: ["newsletter": .bool(true), "level": .integer(2), "frequency": .string("weekly")],
+        legalNotices: [LegalNotice(identifier: "privacy_policy", version: "7")], proof: fullProof)
+    static let subject = SubjectInformation(email: "ada@example.com", firstName: "Ada", lastName: "Lovelace", fullName: "Ada Lovelace", verified: true)
     static let provider = AppConfig.AdTechProvider(id: 89, name: "Example Ads", privacyPolicyUrl: "https://ads.example.com/privacy")
     static let publisher = AppConfig.Publisher(id: "pub-news", name: "Example News", vendorIds: [21, 755], adTechProviders: [provider],
                                                nonPersonalizedOnly: false)
@@ -30,12 +34,12 @@ extension OpenAPIContractTests {
                 vendorIds: [21, 755], adTechProviders: [provider], vendorListVersion: 45, tcfPolicyVersion: 4,
                 gvlSpecificationVersion: 3, cmp: AppConfig.CMP(id: 300, version: 2)))),
             ("ConsentEvent", try encoder.encode(ConsentEventRequest(
-                eventId: UUID(), subjectId: "user-1", collectedAt: Date(), consent: fullRecord))),
+                eventId: UUID(), subjectId: "user-1", collectedAt: Date(), subject: subject, consent: fullRecord))),
             ("AppendResult", try encoder.encode(AppendResult(eventId: state.eventId, subjectId: "sub_1", outcome: .current, current: state,
                                                              subjectToken: "ckt_e30.c2ln"))),
             ("Error", try encoder.encode(ConsentdErrorBody(code: "invalid_field", message: "proof.method must be …", field: "proof.method"))),
             ("ConsentBatchRequest", try encoder.encode(ConsentBatchRequest(events: [
-                ConsentEventRequest(eventId: UUID(), subjectId: "user-1", collectedAt: Date(), consent: fullRecord)]))),
+                ConsentEventRequest(eventId: UUID(), subjectId: "user-1", collectedAt: Date(), subject: subject, consent: fullRecord)]))),
             ("ConsentBatchResponse", try encoder.encode(ConsentBatchResponse(results: [batchItem]))),
             ("ConsentBatchItem", try encoder.encode(batchItem)),
             ("WebSessionRequest", try encoder.encode(WebSessionRequest(
@@ -123,6 +127,12 @@ extension OpenAPIContractTests {
         #expect(Set(ConsentProof.CodingKeys.allCases.map(\.rawValue)) == Set((contract.schema("Proof")["properties"] as? [String: Any] ?? [:]).keys))
         #expect(contract.schema("Proof")["additionalProperties"] as? Bool == false)
         #expect(Set(ConsentRecord.CodingKeys.allCases.map(\.rawValue)) == Set((contract.schema("Consent")["properties"] as? [String: Any] ?? [:]).keys))
+        #expect(Set(SubjectInformation.CodingKeys.allCases.map(\.rawValue))
+            == Set((contract.schema("SubjectInformation")["properties"] as? [String: Any] ?? [:]).keys))
+        #expect(contract.schema("SubjectInformation")["additionalProperties"] as? Bool == false)
+        let legalNotice = (contract.schema("LegalNotices")["items"] as? [String: Any]) ?? [:]
+        #expect(Set(LegalNotice.CodingKeys.allCases.map(\.rawValue)) == Set((legalNotice["properties"] as? [String: Any] ?? [:]).keys))
+        #expect(legalNotice["additionalProperties"] as? Bool == false)
     }
 
     @Test("a batch's size and its results' statuses are the ones openapi.yaml declares")

@@ -141,10 +141,12 @@ public final class GoogleAdsConsent: Sendable {
     /// (The status a decision reaches depends on the publishers' configuration: Google, vendor
     /// 755, among their vendors, personalized ads allowed.)
     /// `method` is how consentd's proof records the choice.
-    public func record(_ decision: ConsentState, as status: GoogleConsentStatus, method: ConsentProof.Method = .programmatic) throws(ConsentKitError) {
+    public func record(
+        _ decision: ConsentState, as status: GoogleConsentStatus, method: ConsentProof.Method = .programmatic, documentHash: String? = nil
+    ) throws(ConsentKitError) {
         let reached = GoogleConsentStatus.of(decision, config: manager.appConfig, gdprApplies: manager.gdprApplies)
         guard reached == status else { throw .googleStatusUnreachable(requested: status.rawValue, reached: reached.rawValue) }
-        try manager.record(decision, method: method)
+        try manager.record(decision, method: method, documentHash: documentHash)
     }
 
     // MARK: Under age of consent

@@ -27,9 +27,12 @@ public enum ConsentKitError: Error, Sendable, Equatable, CustomStringConvertible
     /// Another CMP's consent string found at the first start (`key`) is not a valid string of
     /// that key's version, for `reason`: it was not taken over, and it was removed.
     case foreignConsentRejected(key: String, reason: String)
-    /// A decision given with ``ConsentManager/setConsent(tcString:collectedAt:)`` says it was
+    /// A decision given with ``ConsentManager/setConsent(tcString:additionalConsent:collectedAt:)`` says it was
     /// collected before the day its TC string was last updated: pass the time the user chose.
     case collectedBeforeLastUpdated(collectedAt: Date, lastUpdated: Date)
+    /// The Additional Consent string given with ``ConsentManager/setConsent(tcString:additionalConsent:collectedAt:)``
+    /// is not a version 2 string (`2~consented ids~dv.disclosed ids`).
+    case invalidAdditionalConsent(String)
     /// The sync with consentd failed; the events concerned are kept (``SyncError``).
     case sync(SyncError)
 
@@ -50,6 +53,7 @@ public enum ConsentKitError: Error, Sendable, Equatable, CustomStringConvertible
         case .collectedBeforeLastUpdated(let collectedAt, let lastUpdated):
             "collected at \(collectedAt), before the day of the TC string's LastUpdated (\(lastUpdated))"
         case .sync(let error): "sync: \(error)"
+        case .invalidAdditionalConsent(let text): "Additional Consent string \(text) is not 2~consented ids~dv.disclosed ids (such as 2~1.35~dv.9)"
         case .googleStatusUnreachable(let requested, let reached):
             "Google status \(requested) cannot be recorded: the decision would read \(reached) (is vendor 755 among the publisher's vendors? does a publisher serve only non-personalized ads?)"
         }

@@ -43,12 +43,16 @@ extension ConsentManager {
     /// Takes the decision a TC string records (consent received from another device or the web),
     /// made at `collectedAt` (now by default): the string keeps only the day, so the time of the
     /// choice comes from the caller and is kept to the millisecond
-    /// (``ConsentState/init(tcString:collectedAt:takenOver:)``).
+    /// (``ConsentState/init(tcString:collectedAt:takenOver:)``). The Additional Consent string
+    /// saved with it, if any, gives the Google ad-tech providers consented to and disclosed, so
+    /// the Google status follows from the pair as it did where the choice was made.
     ///
     /// - Throws: ``ConsentKitError/invalidTCString(_:)`` when the string does not decode;
     ///   ``ConsentKitError/collectedBeforeLastUpdated(collectedAt:lastUpdated:)`` when
-    ///   `collectedAt` is before the day of the string's `LastUpdated`. Nothing is written then.
-    public func setConsent(tcString: String, collectedAt: Date? = nil) throws(ConsentKitError) {
+    ///   `collectedAt` is before the day of the string's `LastUpdated`;
+    ///   ``ConsentKitError/invalidAdditionalConsent(_:)`` when `additionalConsent` is not a
+    ///   version 2 AC string. Nothing is written then.
+    public func setConsent(tcString: String, additionalConsent: String? = nil, collectedAt: Date? = nil) throws(ConsentKitError) {
         let decoded: TCString
         do {
             decoded = try TCString(decoding: tcString)
@@ -59,7 +63,16 @@ extension ConsentManager {
         let lastUpdated = decoded.lastUpdated.date
         let day = Date(timeIntervalSince1970: (lastUpdated.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400)
         guard collected >= day else { throw .collectedBeforeLastUpdated(collectedAt: collected, lastUpdated: lastUpdated) }
-        try change(method: .sync) { ConsentState(tcString: decoded, collectedAt: collected) }
+        let providers = try additionalConsent.map { text throws(ConsentKitError) in
+            guard let parsed = AdditionalConsent.parse(text) else { throw .invalidAdditionalConsent(text) }
+            return parsed
+        }
+        let decision = ConsentState(tcString: decoded, collectedAt: collected)
+        try change(method: .sync) {
+            guard let providers else { return decision }
+            return decision.restoring(created: decision.created, updated: decision.updated, noticeVersion: decision.noticeVersion,
+                                      adTechProviderConsents: providers.consented, disclosedAdTechProviders: providers.disclosed)
+        }
     }
 
     /// Forgets the decision: its keys are removed (the CMP-present keys and the region decision
@@ -77,9 +90,10 @@ extension ConsentManager {
 
     /// Makes `decision` the user's decision as it is (for callers that build one themselves,
     /// such as ``GoogleAdsConsent/setStatus(_:prefersAdFree:)`` and the notice), recorded in
-    /// consentd's proof as made by `method`.
-    public func record(_ decision: ConsentState, method: ConsentProof.Method = .programmatic) throws(ConsentKitError) {
-        try change(method: method) { decision }
+    /// consentd's proof as made by `method`; `documentHash` is the hash of the notice document
+    /// the user saw (`ConsentProof.hash(ofDocument:)`), kept with the proof.
+    public func record(_ decision: ConsentState, method: ConsentProof.Method = .programmatic, documentHash: String? = nil) throws(ConsentKitError) {
+        try change(method: method, documentHash: documentHash) { decision }
     }
 
     /// Removes every key the CMP owns (both generations and its own records) and forgets the
@@ -131,10 +145,10 @@ extension ConsentManager {
 
     /// Makes the decision `make` returns, under the write lock, and commits it. `make` throws
     /// only ``ConsentKitError``s.
-    private func change(method: ConsentProof.Method, _ make: () throws -> ConsentState) throws(ConsentKitError) {
+    private func change(method: ConsentProof.Method, documentHash: String? = nil, _ make: () throws -> ConsentState) throws(ConsentKitError) {
         let failure = exclusive { () -> ConsentKitError? in
             do {
-                try commit(make(), method: method)
+                try commit(make(), method: method, documentHash: documentHash)
                 return nil
             } catch let error as ConsentKitError {
                 return error
@@ -152,13 +166,13 @@ extension ConsentManager {
     /// keys with the event's mark: a crash in between leaves the outbox newer than the keys,
     /// and the next start finishes the keys (``rollForward(restored:)``). An outbox that cannot
     /// be written is reported; the decision stands all the same.
-    private func commit(_ decision: ConsentState, method: ConsentProof.Method) throws(ConsentKitError) {
+    private func commit(_ decision: ConsentState, method: ConsentProof.Method, documentHash: String? = nil) throws(ConsentKitError) {
         let decision = isTaggedForUnderAgeOfConsent ? decision.underAgeOfConsent(at: configuration.now()) : decision
         let gdpr = state.withLock { $0.gdprApplies }
         var mark: [String: StoredValue?] = [:]
         var queued: String?
         if let sync {
-            let entry = try outboxEntry(for: decision, method: method, subject: sync.currentSubject)
+            let entry = try outboxEntry(for: decision, method: method, subject: sync.currentSubject, documentHash: documentHash)
             do {
                 try sync.enqueue(entry)
                 queued = entry.eventId

@@ -85,13 +85,14 @@ extension ConsentManager {
 
     // MARK: The manager's side
 
-    /// The consent event for `decision`: its strings, lists and proof; for a withdrawal
-    /// `method` (``ConsentdAPI/ConsentProof/Method/isWithdrawal``), the event that takes it back
-    /// at the decision's time (``withdrawalEntry(of:method:subject:at:)``).
-    func outboxEntry(for decision: ConsentState, method: ConsentProof.Method, subject: String, eventId: UUID = UUID())
-        throws(ConsentKitError) -> OutboxEntry {
+    /// The consent event for `decision`: its strings, lists and proof (with the hash of the
+    /// notice document shown, if any); for a withdrawal `method`
+    /// (``ConsentdAPI/ConsentProof/Method/isWithdrawal``), the event that takes it back at the
+    /// decision's time (``withdrawalEntry(of:method:subject:at:eventId:)``).
+    func outboxEntry(for decision: ConsentState, method: ConsentProof.Method, subject: String, eventId: UUID = UUID(),
+                     documentHash: String? = nil) throws(ConsentKitError) -> OutboxEntry {
         if method.isWithdrawal { return withdrawalEntry(of: decision, method: method, subject: subject, at: decision.updated, eventId: eventId) }
-        let context = eventContext(method: method)
+        let context = eventContext(method: method, documentHash: documentHash)
         do {
             let event = try context.event(for: decision, eventId: eventId)
             let tcString = if let encoded = event.consent.tcString { encoded } else { try decision.tcString(cmp: cmp).encoded() }
@@ -110,12 +111,13 @@ extension ConsentManager {
     }
 
     /// How, where and for whom this manager's events are made.
-    private func eventContext(method: ConsentProof.Method) -> ConsentEventContext {
+    private func eventContext(method: ConsentProof.Method, documentHash: String? = nil) -> ConsentEventContext {
         let settings = configuration.sync
         return ConsentEventContext(
             // A refusal after an ATT denial names the prompt the user answered, not a notice (N4).
             method: method, noticeId: method == .trackingDenied ? ConsentSyncSettings.trackingPromptNoticeId : settings.noticeId,
             platform: settings.platform, cmp: cmp,
-            writesVersion1: configuration.generations.contains(.version1), appConfig: appConfig, gdprApplies: gdprApplies)
+            writesVersion1: configuration.generations.contains(.version1), appConfig: appConfig, gdprApplies: gdprApplies,
+            documentHash: documentHash)
     }
 }

@@ -31,12 +31,15 @@ public struct ConsentEventContext: Sendable {
     public var appConfig: AppConfig?
     /// Whether GDPR applies where the decision was made (for the Google status).
     public var gdprApplies: GDPRApplicability
+    /// The hash of the notice document the user saw (the proof's `documentHash`, see
+    /// `ConsentProof.hash(ofDocument:)`); nil when no notice was shown.
+    public var documentHash: String?
 
     /// A context; the SDK version is ConsentKit's, no v1 string, no consentd answer, GDPR applying.
     public init(
         method: ConsentProof.Method, noticeId: String, platform: ConsentProof.Platform, cmp: CMPIdentity,
         sdkVersion: String = ConsentKitSDK.version, writesVersion1: Bool = false, subjectId: String? = nil,
-        appConfig: AppConfig? = nil, gdprApplies: GDPRApplicability = .applies
+        appConfig: AppConfig? = nil, gdprApplies: GDPRApplicability = .applies, documentHash: String? = nil
     ) {
         self.method = method
         self.noticeId = noticeId
@@ -47,6 +50,7 @@ public struct ConsentEventContext: Sendable {
         self.subjectId = subjectId
         self.appConfig = appConfig
         self.gdprApplies = gdprApplies
+        self.documentHash = documentHash
     }
 
     /// Strings received from elsewhere (an app's, handed to its web view), recorded exactly as
@@ -77,7 +81,7 @@ public struct ConsentEventContext: Sendable {
         let status = GoogleConsentStatus.of(decision, config: appConfig, gdprApplies: gdprApplies)
         let proof = ConsentProof(
             noticeId: noticeId, noticeVersion: String(decision.noticeVersion), language: decision.consentLanguage.lowercased(),
-            sdkVersion: sdkVersion, platform: platform, method: method)
+            sdkVersion: sdkVersion, platform: platform, method: method, documentHash: documentHash)
         return ConsentEventRequest(
             eventId: eventId.uuidString.lowercased(), subjectId: subjectId, collectedAt: ISO8601.format(decision.updated),
             consent: ConsentRecord(

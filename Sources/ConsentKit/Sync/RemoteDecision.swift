@@ -16,13 +16,19 @@ import TCF
 /// the ask rules ask again.
 enum RemoteDecision {
     /// The decision `remote` holds, for `scope` (nil when no vendor list is held yet: the remote
-    /// decision is taken as its strings make it). Nil when it holds nothing a decision can be
-    /// made of (neither a TC string that decodes nor purpose lists).
+    /// decision is taken as its strings make it). Read from its TC string, else its id lists,
+    /// else its TCF v1.1 string (iubenda's `cookieTCFv1`, read as a takeover reads one:
+    /// ``ConsentState/init(consentStringV1:takenOver:)``, so it carries the retired v1 policy
+    /// and the ask rules ask again once a vendor list is held). Nil when it holds nothing a
+    /// decision can be made of.
     static func state(of remote: SubjectState, scope: ConsentScope?) -> ConsentState? {
         let record = remote.consent
         guard let collected = parseTimestamp(remote.collectedAt) else { return nil }
         let fromString = record.tcString.flatMap { try? TCString(decoding: $0) }.map { ConsentState(tcString: $0, collectedAt: collected) }
-        guard let base = fromString ?? fromLists(record, at: collected) else { return nil }
+        let fromVersion1 = record.consentStringV1.flatMap { try? ConsentStringV1(decoding: $0) }.map {
+            ConsentState(consentStringV1: $0, takenOver: nil)
+        }
+        guard let base = fromString ?? fromLists(record, at: collected) ?? fromVersion1 else { return nil }
         let providers = record.additionalConsent.flatMap(AdditionalConsent.parse)
         let noticeVersion = Int(record.proof.noticeVersion) ?? 0
         let adFree = record.googleAdsChoice == .adFree

@@ -32,22 +32,26 @@ public struct ConsentEventRequest: Sendable, Equatable, Codable {
     /// When the user made the choice, by the client's clock: ISO 8601 with an offset, such as
     /// `2026-11-23T10:15:30.250Z`.
     public var collectedAt: String
+    /// What the publisher tells about the person (e-mail, names), stored only as a keyed hash and
+    /// encrypted (see ``SubjectInformation``); nil for none.
+    public var subject: SubjectInformation?
     /// The choice and its proof, written beside the fields above (not nested).
     public var consent: ConsentRecord
 
     /// Creates an event from the texts the API carries.
-    public init(eventId: String, subjectId: String? = nil, collectedAt: String, consent: ConsentRecord) {
+    public init(eventId: String, subjectId: String? = nil, collectedAt: String, subject: SubjectInformation? = nil, consent: ConsentRecord) {
         self.eventId = eventId
         self.subjectId = subjectId
         self.collectedAt = collectedAt
+        self.subject = subject
         self.consent = consent
     }
 
     /// Creates an event: a new event id unless given, and `collectedAt` written in UTC to the
     /// millisecond (the nearest, see ``ISO8601/milliseconds(of:)``), as the server keeps it.
-    public init(eventId: UUID = UUID(), subjectId: String? = nil, collectedAt: Date, consent: ConsentRecord) {
+    public init(eventId: UUID = UUID(), subjectId: String? = nil, collectedAt: Date, subject: SubjectInformation? = nil, consent: ConsentRecord) {
         self.init(eventId: eventId.uuidString.lowercased(), subjectId: subjectId,
-                  collectedAt: ISO8601.format(collectedAt), consent: consent)
+                  collectedAt: ISO8601.format(collectedAt), subject: subject, consent: consent)
     }
 
     /// The event's own JSON field names; the fields of ``ConsentRecord/CodingKeys`` sit beside them.
@@ -58,6 +62,8 @@ public struct ConsentEventRequest: Sendable, Equatable, Codable {
         case subjectId
         /// `collectedAt`.
         case collectedAt
+        /// `subject`.
+        case subject
     }
 
     /// Every field name the body may have: the event's own and its record's, in that order.
@@ -69,15 +75,17 @@ public struct ConsentEventRequest: Sendable, Equatable, Codable {
         eventId = try container.decode(String.self, forKey: .eventId)
         subjectId = try container.decodeIfPresent(String.self, forKey: .subjectId)
         collectedAt = try container.decode(String.self, forKey: .collectedAt)
+        subject = try container.decodeIfPresent(SubjectInformation.self, forKey: .subject)
         consent = try ConsentRecord(from: decoder)
     }
 
-    /// Writes the flat object; an absent `subjectId` is left out.
+    /// Writes the flat object; an absent `subjectId` or `subject` is left out.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(eventId, forKey: .eventId)
         try container.encodeIfPresent(subjectId, forKey: .subjectId)
         try container.encode(collectedAt, forKey: .collectedAt)
+        try container.encodeIfPresent(subject, forKey: .subject)
         try consent.encode(to: encoder)
     }
 }

@@ -1,5 +1,6 @@
 /// The proof of a consent: which notice the user saw, in which language, through which SDK, and
-/// how the choice was made.
+/// how the choice was made; with ``documentHash``, also what exactly the notice showed (iubenda's
+/// proof `content`, kept as its hash).
 public struct ConsentProof: Sendable, Equatable, Codable {
     /// The publisher's identifier of the notice shown (1-200 bytes).
     public var noticeId: String
@@ -13,15 +14,21 @@ public struct ConsentProof: Sendable, Equatable, Codable {
     public var platform: Platform
     /// How the choice was made.
     public var method: Method
+    /// The SHA-256 of the notice document shown (version ``noticeVersion``), as 64 lower-case
+    /// hexadecimal digits: proof of the content the user saw, which the publisher can match
+    /// against the document it keeps. Nil when no document was shown or it was not hashed.
+    public var documentHash: String?
 
     /// Creates a proof.
-    public init(noticeId: String, noticeVersion: String, language: String, sdkVersion: String, platform: Platform, method: Method) {
+    public init(noticeId: String, noticeVersion: String, language: String, sdkVersion: String, platform: Platform, method: Method,
+                documentHash: String? = nil) {
         self.noticeId = noticeId
         self.noticeVersion = noticeVersion
         self.language = language
         self.sdkVersion = sdkVersion
         self.platform = platform
         self.method = method
+        self.documentHash = documentHash
     }
 
     /// The platform a choice was made on; the raw values are the API's.
@@ -73,5 +80,7 @@ public struct ConsentProof: Sendable, Equatable, Codable {
         case platform
         /// `method`.
         case method
+        /// `documentHash`.
+        case documentHash
     }
 }

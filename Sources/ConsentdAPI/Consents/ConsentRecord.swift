@@ -4,6 +4,9 @@
 /// Id lists hold the ids the user granted (TCF style: an id that is absent was not granted). Every
 /// field but ``proof`` is optional; an event needs at least one of them. Absent fields are left
 /// out of the JSON.
+///
+/// Beside the TCF fields, the record holds what iubenda's consent database keeps: free-form
+/// ``preferences`` and the ``legalNotices`` shown with their versions.
 public struct ConsentRecord: Sendable, Equatable, Codable {
     /// The TCF v2.x TC string.
     public var tcString: String?
@@ -23,15 +26,30 @@ public struct ConsentRecord: Sendable, Equatable, Codable {
     public var vendorConsents: [Int]?
     /// Vendors whose legitimate interest the user did not object to.
     public var vendorLegitimateInterests: [Int]?
+    /// Free-form choices outside the TCF (a newsletter, profiling), by the publisher's own keys
+    /// (1-100 bytes each, at most ``maximumPreferenceCount``): iubenda's `preferences`.
+    public var preferences: [String: PreferenceValue]?
+    /// The legal documents shown with the choice, by identifier and version (at most
+    /// ``maximumLegalNoticeCount``, each identifier once): iubenda's `legal_notices`.
+    public var legalNotices: [LegalNotice]?
     /// How the choice was made.
     public var proof: ConsentProof
+
+    /// The most entries ``preferences`` may hold.
+    public static let maximumPreferenceCount = 64
+    /// The longest string value of ``preferences``, in UTF-8 bytes.
+    public static let maximumPreferenceStringLength = 1024
+    /// The most bytes ``preferences`` may take as canonical JSON (keys sorted, no spaces).
+    public static let maximumPreferencesSize = 8192
+    /// The most entries ``legalNotices`` may hold.
+    public static let maximumLegalNoticeCount = 32
 
     /// Creates a record; give at least one of the consent fields.
     public init(
         tcString: String? = nil, consentStringV1: String? = nil, googleAdsChoice: GoogleAdsChoice? = nil,
         additionalConsent: String? = nil, purposeConsents: [Int]? = nil, purposeLegitimateInterests: [Int]? = nil,
         specialFeatureOptins: [Int]? = nil, vendorConsents: [Int]? = nil, vendorLegitimateInterests: [Int]? = nil,
-        proof: ConsentProof
+        preferences: [String: PreferenceValue]? = nil, legalNotices: [LegalNotice]? = nil, proof: ConsentProof
     ) {
         self.tcString = tcString
         self.consentStringV1 = consentStringV1
@@ -42,6 +60,8 @@ public struct ConsentRecord: Sendable, Equatable, Codable {
         self.specialFeatureOptins = specialFeatureOptins
         self.vendorConsents = vendorConsents
         self.vendorLegitimateInterests = vendorLegitimateInterests
+        self.preferences = preferences
+        self.legalNotices = legalNotices
         self.proof = proof
     }
 
@@ -65,6 +85,10 @@ public struct ConsentRecord: Sendable, Equatable, Codable {
         case vendorConsents
         /// `vendorLegitimateInterests`.
         case vendorLegitimateInterests
+        /// `preferences`.
+        case preferences
+        /// `legalNotices`.
+        case legalNotices
         /// `proof`.
         case proof
     }

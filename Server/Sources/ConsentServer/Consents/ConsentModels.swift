@@ -14,6 +14,8 @@ public struct StoredEvent: Codable, Sendable, Equatable {
     public var outcome: AppendOutcome
     /// The credential it was appended with.
     public var credential: CredentialKind
+    /// The subject information it came with (decrypted; absent when none).
+    public var subject: SubjectInformation?
     /// The choice and its proof.
     public var consent: ConsentRecord
 }

@@ -19,8 +19,21 @@ extension ConsentRecord {
         if let additionalConsent { json.key("additionalConsent"); json.string(additionalConsent) }
         if let consentStringV1 { json.key("consentStringV1"); json.string(consentStringV1) }
         if let googleAdsChoice { json.key("googleAdsChoice"); json.string(googleAdsChoice.rawValue) }
+        if let legalNotices {
+            json.key("legalNotices")
+            json.beginArray()
+            for notice in legalNotices {
+                json.beginObject()
+                json.key("identifier"); json.string(notice.identifier)
+                json.key("version"); json.string(notice.version)
+                json.endObject()
+            }
+            json.endArray()
+        }
+        if let preferences { json.key("preferences"); Self.write(preferences, to: &json) }
         json.key("proof")
         json.beginObject()
+        if let documentHash = proof.documentHash { json.key("documentHash"); json.string(documentHash) }
         json.key("language"); json.string(proof.language)
         json.key("method"); json.string(proof.method.rawValue)
         json.key("noticeId"); json.string(proof.noticeId)
@@ -34,6 +47,20 @@ extension ConsentRecord {
         if let tcString { json.key("tcString"); json.string(tcString) }
         if let vendorConsents { json.field("vendorConsents", vendorConsents) }
         if let vendorLegitimateInterests { json.field("vendorLegitimateInterests", vendorLegitimateInterests) }
+        json.endObject()
+    }
+
+    /// `preferences` as an object, its keys in code-point order (so that the same values always
+    /// make the same text).
+    static func write(_ preferences: [String: PreferenceValue], to json: inout JSONWriter) {
+        json.beginObject()
+        for (key, value) in preferences.sorted(by: { $0.key.unicodeScalars.lexicographicallyPrecedes($1.key.unicodeScalars) }) {
+            switch value {
+            case .bool(let flag): json.field(key, flag)
+            case .integer(let integer): json.field(key, integer)
+            case .string(let text): json.field(key, text)
+            }
+        }
         json.endObject()
     }
 }

@@ -60,7 +60,7 @@ public final class ConsentStore: Sendable {
     public func append(
         appId: String, request: CheckedConsentEvent, credential: CredentialKind, keyId: String? = nil, receivedAt: Date = Date()
     ) async throws -> AppendAnswer {
-        try await committer.submit(pending(appId: appId, request: request, credential: credential, keyId: keyId, receivedAt: receivedAt))
+        try await committer.submit(try pending(appId: appId, request: request, credential: credential, keyId: keyId, receivedAt: receivedAt))
     }
 
     /// Appends several events for `appId` in one transaction, in the order given, each decided
@@ -72,24 +72,27 @@ public final class ConsentStore: Sendable {
         appId: String, contentsOf requests: [CheckedConsentEvent], credential: CredentialKind, keyId: String? = nil, receivedAt: Date = Date()
     ) async throws -> [Result<AppendAnswer, any Error>] {
         try await committer.submit(contentsOf: requests.map {
-            pending(appId: appId, request: $0, credential: credential, keyId: keyId, receivedAt: receivedAt)
+            try pending(appId: appId, request: $0, credential: credential, keyId: keyId, receivedAt: receivedAt)
         })
     }
 
     /// An event made ready for the committer: the subject hashed (or made), the content serialized
     /// and fingerprinted. Done here, on the caller's task, so the single writer only assembles text.
-    private func pending(appId: String, request: CheckedConsentEvent, credential: CredentialKind, keyId: String?, receivedAt: Date) -> PendingAppend {
+    private func pending(appId: String, request: CheckedConsentEvent, credential: CredentialKind, keyId: String?, receivedAt: Date) throws -> PendingAppend {
         let givenSubject = request.subjectId
         let subjectId = givenSubject ?? Self.newSubjectId()
         let subjectHash = secret.subjectHash(appId: appId, subjectId: subjectId)
         let consentJSON = request.consent.canonicalJSON
+        let information = try request.subject.map { try SealedSubjectInformation($0, appId: appId, eventId: request.eventId, secret: secret) }
+        // The subject information enters by its keyed hash (its sealed box differs on every try).
+        let informationPart = information.map { "|" + $0.hash } ?? ""
         let fingerprint = SHA256.hash(data: Data(
-            "\(request.eventId)|\(givenSubject == nil ? "" : subjectHash)|\(request.collectedAtMilliseconds)|\(consentJSON)".utf8)).hexString
+            "\(request.eventId)|\(givenSubject == nil ? "" : subjectHash)|\(request.collectedAtMilliseconds)|\(consentJSON)\(informationPart)".utf8)).hexString
         return PendingAppend(
             appId: appId, eventId: request.eventId, subjectId: subjectId,
             subjectWasGenerated: givenSubject == nil, subjectHash: subjectHash,
             collectedAt: request.collectedAtMilliseconds, receivedAt: ISO8601.milliseconds(of: receivedAt),
-            credential: credential, keyId: keyId, consentJSON: consentJSON, fingerprint: fingerprint)
+            credential: credential, keyId: keyId, consentJSON: consentJSON, fingerprint: fingerprint, subjectInformation: information)
     }
 
     /// The subject's current state, nil when the subject has none. A withdrawal event
@@ -131,7 +134,7 @@ public final class ConsentStore: Sendable {
         }
         let limit = max(1, min(limit, 500))
         let events = try await database.read { db in
-            try await Self.storedEvents(db, subjectHash: hash, after: after, limit: limit + 1)
+            try await Self.storedEvents(db, subjectHash: hash, after: after, limit: limit + 1, secret: secret)
         }
         let page = Array(events.prefix(limit))
         let next = events.count > limit ? page.last.map { String($0.sequence) } : nil
@@ -145,7 +148,7 @@ public final class ConsentStore: Sendable {
             let current = try await Self.currentStateJSON(db, subjectHash: hash, subjectId: subjectId).map {
                 try JSONDecoder().decode(SubjectState.self, from: Data($0.utf8))
             }
-            let events = try await Self.storedEvents(db, subjectHash: hash, after: 0, limit: nil)
+            let events = try await Self.storedEvents(db, subjectHash: hash, after: 0, limit: nil, secret: secret)
             if current == nil, events.isEmpty { return nil }
             return SubjectExport(subjectId: subjectId, appId: appId, exportedAt: ISO8601.format(now), current: current, events: events)
         }
@@ -167,7 +170,7 @@ public final class ConsentStore: Sendable {
             if count == 0, state == nil { return nil }
             try await db.raw("""
                 UPDATE consent_events SET subject_hash = NULL, collected_at_ms = NULL, request_sha256 = NULL,
-                    record = NULL, response = NULL
+                    record = NULL, response = NULL, subject_information = NULL
                 WHERE subject_hash = \(bind: hash)
                 """).run()
             try await db.raw("DELETE FROM subjects WHERE subject_hash = \(bind: hash)").run()
@@ -264,6 +267,8 @@ public final class ConsentStore: Sendable {
         let keyId: String?
         let consentJSON: String
         let fingerprint: String
+        /// The event's subject information, sealed; nil when it came without.
+        var subjectInformation: SealedSubjectInformation? = nil
     }
 
     /// What is hashed and stored for an event: everything but the subject's clear id.
@@ -275,6 +280,8 @@ public final class ConsentStore: Sendable {
         var receivedAt: Int64
         var credential: CredentialKind
         var consent: ConsentRecord
+        /// The keyed hash of the event's subject information (see `SealedSubjectInformation`).
+        var subjectInformationHash: String?
     }
 
     /// The first answer, as stored for retries. The subject id is kept only when the server made it.
@@ -478,7 +485,8 @@ public final class ConsentStore: Sendable {
             return """
                 (\(bind: appId), \(bind: row.sequence), \(bind: event.eventId), \(bind: event.subjectHash), \(bind: event.collectedAt), \
                 \(bind: event.receivedAt), \(bind: event.credential.rawValue), \(bind: row.outcome.rawValue), \(bind: event.fingerprint), \
-                \(bind: row.record), \(bind: row.answer), \(bind: row.recordHash), \(bind: row.chainHash))
+                \(bind: row.record), \(bind: row.answer), \(bind: row.recordHash), \(bind: row.chainHash), \
+                \(bind: event.subjectInformation?.sealed))
                 """
         }
         let upserts: [SQLQueryString] = plan.subjects.map { subjectHash, row in
@@ -494,7 +502,7 @@ public final class ConsentStore: Sendable {
         var writes: [SQLQueryString] = chunks(inserts).map { chunk in
             """
             INSERT INTO consent_events (app_id, sequence, event_id, subject_hash, collected_at_ms, received_at_ms, credential,
-                outcome, request_sha256, record, response, record_hash, chain_hash) VALUES
+                outcome, request_sha256, record, response, record_hash, chain_hash, subject_information) VALUES
             """ + chunk.joined(separator: ", ")
         }
         for chunk in chunks(upserts) {
@@ -574,6 +582,7 @@ public final class ConsentStore: Sendable {
         json.key("eventId"); json.string(event.eventId)
         json.key("receivedAt"); json.integer(event.receivedAt)
         json.key("subjectHash"); json.string(event.subjectHash)
+        if let information = event.subjectInformation { json.key("subjectInformationHash"); json.string(information.hash) }
         json.endObject()
         return json.text
     }
@@ -643,20 +652,25 @@ public final class ConsentStore: Sendable {
         return json.text
     }
 
-    private static func storedEvents(_ db: any SQLDatabase, subjectHash: String, after: Int64, limit: Int?) async throws -> [StoredEvent] {
+    private static func storedEvents(
+        _ db: any SQLDatabase, subjectHash: String, after: Int64, limit: Int?, secret: ServerSecret
+    ) async throws -> [StoredEvent] {
         let limitClause: SQLQueryString = limit.map { " LIMIT \(literal: $0)" } ?? ""
         return try await db.raw("""
-            SELECT sequence, outcome, record FROM consent_events
+            SELECT app_id, sequence, outcome, record, subject_information FROM consent_events
             WHERE subject_hash = \(bind: subjectHash) AND sequence > \(bind: after)
             ORDER BY sequence
             """ + limitClause).all().map { row in
             let record = try JSONDecoder().decode(EventRecord.self, from: Data(row.decode(column: "record", as: String.self).utf8))
+            let subject = try row.decode(column: "subject_information", as: String?.self).map {
+                try SealedSubjectInformation.open($0, appId: row.decode(column: "app_id", as: String.self), eventId: record.eventId, secret: secret)
+            }
             return try StoredEvent(
                 eventId: record.eventId, sequence: row.decode(column: "sequence", as: Int64.self),
                 collectedAt: ISO8601.format(milliseconds: record.collectedAt),
                 receivedAt: ISO8601.format(milliseconds: record.receivedAt),
                 outcome: AppendOutcome(rawValue: row.decode(column: "outcome", as: String.self)) ?? .history,
-                credential: record.credential, consent: record.consent)
+                credential: record.credential, subject: subject, consent: record.consent)
         }
     }
 }
@@ -669,6 +683,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
     case badCursor(String)
     /// The app's chain head vanished inside a transaction (a database fault).
     case chainHeadMissing(String)
+    /// An event's subject information does not decrypt (another server secret, or a damaged row).
+    case subjectInformationUnreadable(String)
 
     /// A sentence saying what happened.
     public var description: String {
@@ -679,6 +695,7 @@ public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
                 : "event \(id) was appended before with different content; a retry must send the same body, a new event needs a new id"
         case .badCursor(let cursor): "cursor \(cursor) is not one this server handed out"
         case .chainHeadMissing(let app): "the hash chain head of app \(app) is missing"
+        case .subjectInformationUnreadable(let id): "the subject information of event \(id) does not decrypt with this server's secret"
         }
     }
 }

@@ -134,7 +134,8 @@ struct NoticeDemo: Sendable {
         }
         guard let choice else { return (Answer(action: NoticeResult.Action.dismissed.rawValue), nil) }
         let recorded = try RecordedChoice(decision: choice.decision, context: ConsentEventContext(
-            method: choice.method, noticeId: "demo-\(exchange.document.mode.rawValue)", platform: .web, cmp: cmp, subjectId: request.subjectId))
+            method: choice.method, noticeId: "demo-\(exchange.document.mode.rawValue)", platform: .web, cmp: cmp, subjectId: request.subjectId,
+            documentHash: exchange.documentHash))
         let answer = Answer(
             action: choice.result.action.rawValue, tcString: recorded.tcString, addtlConsent: recorded.addtlConsent,
             googleStatus: recorded.google.rawValue, npa: recorded.google == .nonPersonalized, prefersAdFree: recorded.prefersAdFree,

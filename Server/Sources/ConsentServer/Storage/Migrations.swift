@@ -95,6 +95,12 @@ public enum Migrations {
             )
             """,
         ]),
+        Migration(version: 3, name: "subject information", statements: [
+            // An event's subject information (e-mail, names), AES-GCM encrypted under a key derived
+            // from the server secret (see SealedSubjectInformation); its keyed hash is in the
+            // record. NULL for events without, and after an erasure.
+            "ALTER TABLE consent_events ADD COLUMN subject_information TEXT",
+        ]),
     ]
 
     /// The newest schema version this build knows.

@@ -206,7 +206,8 @@ struct WebCMP: Sendable {
             throw APIError(.unprocessableContent, "notice_result_refused", "\(error)", field: "message")
         }
         guard let choice else { return (NoticeResult.Action.dismissed.rawValue, nil) }
-        let context = ConsentEventContext(method: choice.method, noticeId: noticeId, platform: .web, cmp: cmp, subjectId: request.subjectId)
+        let context = ConsentEventContext(method: choice.method, noticeId: noticeId, platform: .web, cmp: cmp, subjectId: request.subjectId,
+                                          documentHash: exchange.documentHash)
         return (choice.result.action.rawValue, try RecordedChoice(decision: choice.decision, context: context))
     }
 

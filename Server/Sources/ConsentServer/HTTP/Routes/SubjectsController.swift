@@ -56,7 +56,7 @@ struct SubjectsController {
         let page: EventPage
         do {
             page = try await store.events(appId: principal.appId, subjectId: subjectId, limit: limit, cursor: cursor)
-        } catch let error as StoreError {
+        } catch let error as StoreError where error == .badCursor(cursor ?? "") {
             throw APIError.badRequest(error.description, field: "cursor")
         }
         if cursor == nil, page.events.isEmpty {
