@@ -124,15 +124,20 @@ struct ConfigAndVendorListAPITests {
         }
     }
 
-    @Test("translations are served for the languages loaded")
+    @Test("000-20: a translation is served only with a list it covers; the bundled 2020 texts beside the v3 list are refused, naming what they lack")
     func translations() async throws {
         let server = try await TestServer.make()
+        try server.consentd.catalog.replaceTranslation("sv", with: VendorListUpdatesTests.translation(of: server.consentd.catalog.document.body, prefix: "SV "))
         try await server.test { client async throws in
+            let swedish = try await client.send(.get, "/v1/vendor-list/translations/sv")
+            #expect(swedish.status == .ok)
+            #expect(try VendorListTranslation(jsonData: Data(swedish.body.readableBytesView)).purposes[1]?.name.hasPrefix("SV ") == true)
+            // The bundled German file is GVL v2's of 2020: no purpose 11, no data categories.
             let german = try await client.send(.get, "/v1/vendor-list/translations/de")
-            #expect(german.status == .ok)
-            #expect(try VendorListTranslation(jsonData: Data(german.body.readableBytesView)).purposes[1]?.name.isEmpty == false)
-            let missing = try await client.send(.get, "/v1/vendor-list/translations/sv")
-            #expect(missing.status == .notFound)
+            #expect(german.status == .notFound)
+            let message = try #require((german.object["error"] as? [String: Any])?["message"] as? String)
+            #expect(message.contains("does not cover vendor list v3 #45") && message.contains("purpose 11"), "\(message)")
+            #expect(try await client.send(.get, "/v1/vendor-list/translations/nb").status == .notFound)
             #expect(try await client.send(.get, "/v1/vendor-list/translations/deutsch").status == .badRequest)
         }
     }

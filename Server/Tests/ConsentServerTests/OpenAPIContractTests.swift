@@ -43,6 +43,8 @@ struct OpenAPIContractTests {
             try await check(.get, "/v1/config?publisherIds=pub-news", "/v1/config", expect: 401)
             let list = try await check(.get, "/v1/vendor-list.json", "/v1/vendor-list.json", expect: 200)
             try await check(.get, "/v1/vendor-list.json", "/v1/vendor-list.json", headers: [.ifNoneMatch: list.headers[.eTag] ?? ""], expect: 304)
+            try await check(.get, "/v1/vendor-list/translations/fr", "/v1/vendor-list/translations/{language}", expect: 404)
+            try server.consentd.catalog.replaceTranslation("fr", with: VendorListUpdatesTests.translation(of: server.consentd.catalog.document.body, prefix: "FR "))
             try await check(.get, "/v1/vendor-list/translations/fr", "/v1/vendor-list/translations/{language}", expect: 200)
             try await check(.get, "/v1/vendor-list/translations/sv", "/v1/vendor-list/translations/{language}", expect: 404)
             try await check(.get, "/v1/vendor-list/translations/x", "/v1/vendor-list/translations/{language}", expect: 400)

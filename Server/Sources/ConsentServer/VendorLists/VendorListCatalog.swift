@@ -89,6 +89,25 @@ public final class VendorListCatalog: Sendable {
         held.withLock { $0.translations[language.lowercased()]?.document }
     }
 
+    /// Why the translation loaded for `language` may not be served with the list held (it lacks
+    /// a text the list has: a 2020 GVL v2 translation beside a v3 list); nil when it covers the
+    /// list or none is loaded.
+    public func translationGap(_ language: String) -> String? {
+        let language = language.lowercased()
+        return held.withLock { held in
+            held.translations[language].flatMap { Self.gap(of: $0.translation, language: language, in: held.list) }
+        }
+    }
+
+    /// Why `translation` does not cover `list` (the first texts it lacks), nil when it does.
+    private static func gap(of translation: VendorListTranslation, language: String, in list: VendorList) -> String? {
+        let missing = list.untranslated(by: translation)
+        guard !missing.isEmpty else { return nil }
+        let shown = missing.prefix(5).joined(separator: ", ") + (missing.count > 5 ? " and \(missing.count - 5) more" : "")
+        return "the \(language.uppercased()) translation loaded does not cover vendor list "
+            + "v\(list.gvlSpecificationVersion) #\(list.vendorListVersion): it has no text for \(shown)"
+    }
+
     /// Loads `data` as the translation of `language` (`de`, `pt-br`), in place of the one held.
     /// Returns whether it changed; throws (keeping the old one) when `data` is not a translation file.
     /// It is served only with a list it covers (see ``trimmed(vendorIds:language:)``).
@@ -209,14 +228,8 @@ public final class VendorListCatalog: Sendable {
         var fallback: String?
         if let requested, requested != "en" {
             if let loaded = translations[requested] {
-                let missing = list.untranslated(by: loaded.translation)
-                if missing.isEmpty {
-                    translation = loaded.document
-                } else {
-                    let shown = missing.prefix(5).joined(separator: ", ") + (missing.count > 5 ? " and \(missing.count - 5) more" : "")
-                    fallback = "the \(requested.uppercased()) translation loaded does not cover vendor list "
-                        + "v\(list.gvlSpecificationVersion) #\(list.vendorListVersion): it has no text for \(shown)"
-                }
+                fallback = Self.gap(of: loaded.translation, language: requested, in: list)
+                if fallback == nil { translation = loaded.document }
             }
         }
         let key = "\(etag)|\(requested ?? "")|\(translations[requested ?? ""]?.document.etag ?? "")|\(vendorIds.map(String.init).joined(separator: ","))"

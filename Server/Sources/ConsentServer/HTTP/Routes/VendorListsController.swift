@@ -28,7 +28,9 @@ struct VendorListsController {
         try catalog.document.response(to: request, maxAge: maxAge)
     }
 
-    /// `GET /v1/vendor-list/translations/{language}`: the purposes' and features' texts in a language.
+    /// `GET /v1/vendor-list/translations/{language}`: the purposes' and features' texts in a
+    /// language, only when they cover the list served (a translation is never paired with a list
+    /// it has no text for).
     @Sendable func translation(_ request: Request, context: ConsentdContext) async throws -> Response {
         guard let language = try languageParameter(try context.pathParameter("language"), field: "language") else {
             throw APIError.badRequest("language is missing", field: "language")
@@ -36,6 +38,7 @@ struct VendorListsController {
         guard let document = catalog.translation(language) else {
             throw APIError.notFound("no translation for \(language); loaded: \(catalog.languages.joined(separator: ", "))")
         }
+        if let gap = catalog.translationGap(language) { throw APIError.notFound(gap) }
         return try document.response(to: request, maxAge: maxAge)
     }
 
