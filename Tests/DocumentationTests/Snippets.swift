@@ -74,7 +74,7 @@ enum Snippets {
             baseURL: URL(string: "https://consent.example.com")!,
             publishableKey: "ck_pub_…",
             publisherIds: ["pub-0000000000000001"]))
-        configuration.askRules = AskRules(whenRegionUnknown: .doNotAsk)
+        configuration.askRules = AskRules(whenRegionUnknown: .doNotAsk)   // only if consentd knows the country
         configuration.vendorListSnapshot = Bundle.main.url(forResource: "vendor-list", withExtension: "json")
         let consent = ConsentManager(configuration: configuration)
         // end snippet

@@ -252,18 +252,20 @@ extension CheckedConsentEvent {
             anyList = true
         }
         let anyConsent = consent.tcString != nil || consent.consentStringV1 != nil || consent.googleAdsChoice != nil
-            || consent.additionalConsent != nil || anyList || consent.preferences != nil
+            || consent.additionalConsent != nil || anyList
         // A withdrawal (withdrawal, underAge) takes the decision back: it carries no consent.
         if consent.proof.method.isWithdrawal {
-            guard !anyConsent else {
+            guard !anyConsent, consent.preferences == nil else {
                 throw InvalidField(code: .invalidField, field: "proof.method",
                                    message: "an event with proof.method \(consent.proof.method.rawValue) takes the decision back and carries no consent: "
                                    + "leave out tcString, consentStringV1, googleAdsChoice, additionalConsent, the id lists and preferences")
             }
         } else if !anyConsent {
+            // Preferences ride with a decision: the newest event is the subject's decision
+            // (docs/decisions/0003), so one of preferences alone would take it away.
             throw InvalidField(code: .missingField, field: nil,
-                               message: "an event needs at least one of tcString, consentStringV1, googleAdsChoice, additionalConsent, an id list "
-                               + "or preferences (or proof.method withdrawal or underAge, which carries none)")
+                               message: "an event needs at least one of tcString, consentStringV1, googleAdsChoice, additionalConsent or an id list, "
+                               + "preferences included (or proof.method withdrawal or underAge, which carries none)")
         }
         try Self.check(consent.proof)
         try Self.checkRecordFields(of: consent)

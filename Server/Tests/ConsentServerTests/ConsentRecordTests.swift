@@ -143,6 +143,7 @@ struct ConsentRecordTests {
         let server = try await TestServer.make()
         try await server.test { client async throws in
             let body = eventJSON(extra: #"""
+                "purposeConsents": [1, 2],
                 "subject": {"email": "ada@example.com", "fullName": "Ada Lovelace", "verified": true},
                 "preferences": {"newsletter": true, "frequency": "weekly"},
                 "legalNotices": [{"identifier": "privacy_policy", "version": "7"}]
@@ -210,12 +211,19 @@ struct ConsentRecordTests {
         }
     }
 
-    @Test("002-13: an event of preferences alone is a consent event")
-    func preferencesAloneAreAnEvent() async throws {
+    @Test("002-13: preferences ride with a decision: an event of preferences alone is refused, and the subject's decision stays")
+    func preferencesAloneAreRefused() async throws {
         let server = try await TestServer.make()
         try await server.test { client async throws in
+            #expect(try await client.send(.post, "/v1/consents", bearer: server.secret, json: eventJSON()).status == .created)
             let response = try await client.send(.post, "/v1/consents", bearer: server.secret, json: eventJSON(extra: #""preferences": {"newsletter": false}"#))
-            #expect(response.status == .created)
+            #expect(response.status == .badRequest)
+            #expect(response.errorCode == "missing_field")
+            let state = try await client.send(.get, "/v1/subjects/user-1", bearer: server.secret)
+            #expect((state.object["consent"] as? [String: Any])?["purposeConsents"] as? [Int] == [1, 2])
+            let withDecision = try await client.send(.post, "/v1/consents", bearer: server.secret,
+                                                     json: eventJSON(extra: #""purposeConsents": [1], "preferences": {"newsletter": false}"#))
+            #expect(withDecision.status == .created)
         }
     }
 }

@@ -219,4 +219,19 @@ struct VendorListUpdatesTests {
             #expect(try VendorList(jsonData: Data(trimmed.body.readableBytesView)).standardTexts == catalog.vendorList.standardTexts)
         }
     }
+
+    @Test("000-20: a translated policy-5 list has the translation's text for each standard text the list has, and none the list lacks (as the SDK translates)")
+    func translatedStandardTexts() throws {
+        let policy5 = try gvlFixture("gvl-v3_vendor-list-v46-policy5_synthetic.json")
+        let catalog = try VendorListCatalog.bundled()
+        #expect(try catalog.replace(with: policy5))
+        var translation = try #require(try JSONSerialization.jsonObject(with: Self.translation(of: policy5, prefix: "SV ")) as? [String: Any])
+        translation["standardTexts"] = ["features": "SV features", "somethingNew": "SV a text the list lacks"]
+        try catalog.replaceTranslation("sv", with: JSONSerialization.data(withJSONObject: translation))
+        let served = try VendorList(jsonData: catalog.trimmed(vendorIds: [755], language: "sv").body)
+        let expected = catalog.vendorList.translated(by: try VendorListTranslation(jsonData: JSONSerialization.data(withJSONObject: translation)), language: "sv")
+        #expect(served.language == "SV")
+        #expect(served.standardTexts == ["features": "SV features"])
+        #expect(served.standardTexts == expected.standardTexts)
+    }
 }

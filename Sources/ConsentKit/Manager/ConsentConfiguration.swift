@@ -42,7 +42,10 @@ public struct ConsentConfiguration: Sendable {
     /// vendors, kept in the caches folder, or no list without consentd.
     public var vendorLists: (any VendorListLoading)?
     /// A vendor list file shipped in the app, used until the first download (and when it is
-    /// newer than the copy on disk); only for the default vendor list source.
+    /// newer than the copy on disk); only for the default vendor list source. Ship consentd's
+    /// list trimmed to your publishers' vendors (`GET /v1/vendor-list/trimmed`): until consentd
+    /// first answers, its vendors are taken as the publishers' (a first launch offline), so the
+    /// whole Global Vendor List here would let that first decision cover every vendor in it.
     public var vendorListSnapshot: URL?
     /// The folder the default vendor list source keeps its last good copy in (the caches
     /// folder's `ConsentKit/VendorList` by default).

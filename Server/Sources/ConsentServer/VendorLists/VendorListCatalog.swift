@@ -244,9 +244,11 @@ public final class VendorListCatalog: Sendable {
         }
         object["language"] = "EN"
         if let translation, let requested, let translated = try JSONSerialization.jsonObject(with: translation.body) as? [String: Any] {
-            // standardTexts (policy version 5 lists): the texts the translation has replace the list's.
-            if let texts = translated["standardTexts"] as? [String: Any] {
-                object["standardTexts"] = (object["standardTexts"] as? [String: Any] ?? [:]).merging(texts) { $1 }
+            // standardTexts (policy version 5 lists): the translation's text replaces each the
+            // list has; one the list lacks is not added (as VendorList.translated(by:) does), so
+            // no language shows a text the English list does not.
+            if let own = object["standardTexts"] as? [String: Any], let texts = translated["standardTexts"] as? [String: Any] {
+                object["standardTexts"] = own.merging(texts.filter { own[$0.key] != nil }) { $1 }
             }
             for section in ["purposes", "specialPurposes", "features", "specialFeatures", "stacks", "dataCategories"] {
                 guard var entries = object[section] as? [String: Any] else { continue }
