@@ -70,6 +70,16 @@ struct PolicyVersionFiveTests {
         #expect(verdict == .policyVersionChanged(decided: 5, current: 4))
     }
 
+    @Test("000-20: a decision stands under a list of its own policy version or one naming none, and under no other: one test for the ask rules, the notice and a remote decision")
+    func oneTestOfPolicy() async throws {
+        let manager = await noticeManager(list: Self.policy5)
+        try manager.agreeToAll()
+        let decision = try #require(manager.consent)
+        #expect(decision.tcfPolicyVersion == 5)
+        #expect(decision.isUnderPolicy(5) && decision.isUnderPolicy(nil))
+        #expect(!decision.isUnderPolicy(4) && !decision.isUnderPolicy(6))
+    }
+
     @Test("000-20: the notice shows the list's standardTexts in place of its own; the publisher's custom text still wins")
     func noticeUsesStandardTexts() async throws {
         let request = NoticeRequest(reason: .noDecision, allowsDismissal: false)

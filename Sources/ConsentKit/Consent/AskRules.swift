@@ -141,9 +141,7 @@ public struct AskRules: Sendable, Equatable {
         }
         if situation.underAgeOfConsent { return .underAgeOfConsent }
         guard let decision = situation.decision else { return .noDecision }
-        // The TCF: "if the policy version number in the latest GVL is different from the value in
-        // your TC String, then you need to re-establish transparency and consent" (any policy, 4, 5, …).
-        if let current = situation.tcfPolicyVersion, decision.tcfPolicyVersion != current {
+        if let current = situation.tcfPolicyVersion, !decision.isUnderPolicy(current) {
             return .policyVersionChanged(decided: decision.tcfPolicyVersion, current: current)
         }
         if let added = situation.publisherVendorIds?.subtracting(decision.disclosedVendors), !added.isEmpty {

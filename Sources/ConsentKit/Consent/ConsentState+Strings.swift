@@ -61,3 +61,15 @@ extension ConsentState {
     /// 5 measurement ← 8, 9.
     public static let version1Purposes: [Int: IDSet] = [1: [1], 2: [3, 5], 3: [2, 4, 7], 4: [6, 8, 11], 5: [8, 9]]
 }
+
+extension ConsentState {
+    /// Whether this decision was made under the TCF policy of a vendor list whose
+    /// `tcfPolicyVersion` is `policyVersion` (nil: a list that names none, under which every
+    /// decision stands). The TCF: "if the policy version number in the latest GVL is different
+    /// from the value in your TC String, then you need to re-establish transparency and consent"
+    /// (any policy: 4, 5, …). The ask rules, the notice's present choices and a remote decision's
+    /// reading all use this one test.
+    public func isUnderPolicy(_ policyVersion: Int?) -> Bool {
+        policyVersion.map { $0 == tcfPolicyVersion } ?? true
+    }
+}

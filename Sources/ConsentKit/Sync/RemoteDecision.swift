@@ -37,7 +37,7 @@ enum RemoteDecision {
                                   adTechProviderConsents: providers?.consented ?? [], disclosedAdTechProviders: providers?.disclosed ?? [],
                                   prefersAdFree: adFree)
         }
-        let samePolicy = scope.vendorList.tcfPolicyVersion == nil || scope.vendorList.tcfPolicyVersion == base.tcfPolicyVersion
+        let samePolicy = base.isUnderPolicy(scope.vendorList.tcfPolicyVersion)
         let seen = base.disclosedVendors.isEmpty ? base.vendorConsents.union(base.vendorLegitimateInterests) : base.disclosedVendors
         return ConsentState(
             purposeConsents: base.purposeConsents, purposeLegitimateInterests: base.purposeLegitimateInterests,

@@ -60,7 +60,7 @@ extension NoticeDocument {
                 nonPersonalizedOffered: settings.offersNonPersonalized)
             : nil
         if let google, !google.personalizedOffered, !google.nonPersonalizedOffered { throw .noGoogleChoice }
-        let present = current.flatMap { $0.tcfPolicyVersion == (list.tcfPolicyVersion ?? $0.tcfPolicyVersion) ? $0 : nil }
+        let present = current.flatMap { $0.isUnderPolicy(list.tcfPolicyVersion) ? $0 : nil }
 
         return NoticeDocument(
             protocol: protocolVersion, mode: settings.mode, language: language, direction: texts.isRightToLeft ? "rtl" : "ltr",
