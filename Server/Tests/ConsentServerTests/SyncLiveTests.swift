@@ -166,6 +166,13 @@ struct SyncLiveTests {
     }
 
     /// A session token for `subjectId`, minted with the secret key as the app's backend does.
+    /// A fresh signed-in user id and the backend's token provider for it (mints through
+    /// `POST /v1/subjects/{id}/tokens` with the secret key).
+    static func newUser(port: Int, secret: String) -> (String, @Sendable () async throws -> String) {
+        let user = "user-\(UUID().uuidString.prefix(8))"
+        return (user, { try await mintToken(user, port: port, secret: secret) })
+    }
+
     static func mintToken(_ subjectId: String, port: Int, secret: String, ttl: Int = 900) async throws -> String {
         let response = try await URLSessionHTTPTransport().send(TransportRequest(
             url: URL(string: "http://127.0.0.1:\(port)/v1/subjects/\(subjectId)/tokens")!, method: "POST",
@@ -233,8 +240,7 @@ struct SyncLiveTests {
         try await Self.withConsentd { session in
             let (server, port) = (session.server, session.port)
             let clock = Clock()
-            let user = "user-\(UUID().uuidString.prefix(8))"
-            let tokens: @Sendable () async throws -> String = { try await Self.mintToken(user, port: port, secret: server.secret) }
+            let (user, tokens) = SyncLiveTests.newUser(port: port, secret: server.secret)
 
             let a = await Device(port: port, publishable: server.publishable, clock: clock).started()
             try a.manager.identify(userId: user, tokens: tokens)
@@ -271,8 +277,7 @@ struct SyncLiveTests {
         try await Self.withConsentd { session in
             let (server, port) = (session.server, session.port)
             let clock = Clock()
-            let user = "user-\(UUID().uuidString.prefix(8))"
-            let tokens: @Sendable () async throws -> String = { try await Self.mintToken(user, port: port, secret: server.secret) }
+            let (user, tokens) = SyncLiveTests.newUser(port: port, secret: server.secret)
             let a = await Device(port: port, publishable: server.publishable, clock: clock).started()
             try a.manager.identify(userId: user, tokens: tokens)
             try a.manager.agreeToAll()
@@ -309,8 +314,7 @@ struct SyncLiveTests {
         try await Self.withConsentd { session in
             let (server, port) = (session.server, session.port)
             let clock = Clock()
-            let user = "user-\(UUID().uuidString.prefix(8))"
-            let tokens: @Sendable () async throws -> String = { try await Self.mintToken(user, port: port, secret: server.secret) }
+            let (user, tokens) = SyncLiveTests.newUser(port: port, secret: server.secret)
             let a = await Device(port: port, publishable: server.publishable, clock: clock).started()
             try a.manager.identify(userId: user, tokens: tokens)
             try a.manager.agreeToAll()
@@ -343,8 +347,7 @@ struct SyncLiveTests {
         try await Self.withConsentd { session in
             let (server, port) = (session.server, session.port)
             let clock = Clock()
-            let user = "user-\(UUID().uuidString.prefix(8))"
-            let tokens: @Sendable () async throws -> String = { try await Self.mintToken(user, port: port, secret: server.secret) }
+            let (user, tokens) = SyncLiveTests.newUser(port: port, secret: server.secret)
             let a = await Device(port: port, publishable: server.publishable, clock: clock).started()
             try a.manager.identify(userId: user, tokens: tokens)
             try a.manager.agreeToAll()
