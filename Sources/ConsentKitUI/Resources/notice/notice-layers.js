@@ -157,9 +157,11 @@ const NoticeLayers = (function () {
       if (e.key !== 'Tab') return;
       var first = edgeFocusable(true), last = edgeFocusable(false), active = document.activeElement;
       if (!first) { e.preventDefault(); return; }
-      var before = function (a, b) { return a === b || !!(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_PRECEDING); };
-      if (e.shiftKey && before(active, first)) { e.preventDefault(); last.focus(); }
-      else if (!e.shiftKey && before(last, active)) { e.preventDefault(); first.focus(); }
+      // a is b or comes before it in document order (the title, which is not a tab stop, comes
+      // before the first control).
+      var atOrBefore = function (a, b) { return a === b || !!(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING); };
+      if (e.shiftKey && atOrBefore(active, first)) { e.preventDefault(); last.focus(); }
+      else if (!e.shiftKey && atOrBefore(last, active)) { e.preventDefault(); first.focus(); }
     }
     function edgeFocusable(fromStart) {
       /** @type {NodeListOf<HTMLElement>} */
