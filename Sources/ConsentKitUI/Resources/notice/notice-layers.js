@@ -360,6 +360,15 @@ const NoticeLayers = (function () {
 
     /* ---------------------------------------------------------------- 9. layer 4: legitimate interest */
 
+    // A vendor's policy and claim links, once a website's vendor details are in (notice-details.js).
+    function liLinks(v) {
+      var meta = h('div', { class: 'ck-meta' });
+      NoticeDetails.when(doc, function () {
+        [externalLink(v.privacyPolicyUrl, t('privacyPolicy')), externalLink(v.legIntClaimUrl, t('legIntClaim'))]
+          .forEach(function (a) { if (a) meta.appendChild(a); });
+      });
+      return meta;
+    }
     function buildLiLayer() {
       var s = layerSection(4, t('liTitle'));
       s.appendChild(h('p', { text: t('liIntro') }));
@@ -386,7 +395,7 @@ const NoticeLayers = (function () {
             h('div', { class: 'ck-grow' }, [
               h('div', { class: 'ck-vendor-name', dir: 'auto', text: v.name }),
               h('div', { class: 'ck-small ck-muted', text: model.liPurposesOf[id].map(function (p) { return nameOf('purposes', p); }).join(' · ') }),
-              h('div', { class: 'ck-meta' }, [externalLink(v.privacyPolicyUrl, t('privacyPolicy')), externalLink(v.legIntClaimUrl, t('legIntClaim'))])
+              liLinks(v)
             ]),
             toggle('vendorLi', id, t('object'), t('objectTo', { name: v.name }))
           ]),

@@ -7,6 +7,7 @@
  *   notice-model.js   this file: validate, normalise, buildModel, initialChoices, collectChoices
  *   notice-dom.js     element and text helpers, the theme
  *   notice-google.js  Google mode's three screens
+ *   notice-details.js a website's vendor details, loaded when first needed
  *   notice-vendors.js layer 3, the vendor list, and each vendor's details
  *   notice-layers.js  the dialog: its shell, the switches, the TCF layers 1, 2 and 4, the result
  *   notice.js         window.ConsentKitNotice: configure(), the messages to the host

@@ -40,6 +40,7 @@ const NoticeVendors = (function () {
 
     function buildVendorLayer() {
       var t0 = now();
+      NoticeDetails.when(doc, function () {});  // a website's vendor details start loading as the list opens
       var s = layerSection(3, t('vendorsTitle'));
       s.appendChild(h('p', { text: t('vendorsIntro') }));
       var count = h('p', { class: 'ck-small ck-muted', 'aria-live': 'polite', 'data-count': doc.vendors.length, text: vendorsLabel(doc.vendors.length) });
@@ -128,15 +129,17 @@ const NoticeVendors = (function () {
       var button = e.target.closest ? e.target.closest('button.ck-disclosure') : null;
       if (!button) return;
       var open = button.getAttribute('aria-expanded') !== 'true';
-      var panel = button.nextElementSibling;
-      if (!panel) {
-        panel = vendorDetails(model.vendorById[button.getAttribute('data-details')]);
-        panel.id = 'ck-details-' + kit.currentLayer() + '-' + button.getAttribute('data-details');
-        button.setAttribute('aria-controls', panel.id);
-        button.parentNode.appendChild(panel);
-      }
-      panel.hidden = !open;
-      button.setAttribute('aria-expanded', String(open));
+      NoticeDetails.when(doc, function () {  // at once, or when a website's vendor details are in
+        var panel = button.nextElementSibling;
+        if (!panel) {
+          panel = vendorDetails(model.vendorById[button.getAttribute('data-details')]);
+          panel.id = 'ck-details-' + kit.currentLayer() + '-' + button.getAttribute('data-details');
+          button.setAttribute('aria-controls', panel.id);
+          button.parentNode.appendChild(panel);
+        }
+        panel.hidden = !open;
+        button.setAttribute('aria-expanded', String(open));
+      });
     }
     function disclosureButton(v) {
       return h('button', { type: 'button', class: 'ck-disclosure', 'aria-expanded': 'false', 'data-details': v.id },

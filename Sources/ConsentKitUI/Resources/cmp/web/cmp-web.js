@@ -121,11 +121,19 @@
     } else if (answer.tcData) {
       ConsentKitTCF.update(answer.tcData, false, { gvlVersion: answer.gvlVersion });
     }
+    if (!answer.document) dropPreloaded();
     return answer;
+  }
+
+  // The visitor is not asked: the frame cmp-start.js preloaded is not needed.
+  function dropPreloaded() {
+    var preloaded = start.preloadedNotice();
+    if (preloaded) preloaded.frame.remove();
   }
 
   function fail(error) {
     report(error);
+    dropPreloaded();
     // No answer from consentd: vendors must read "error" (no consent), never a guess.
     if (!installed) { ConsentKitTCF.install({}); installed = true; }
     ConsentKitTCF.disable();
@@ -145,7 +153,9 @@
   function openNotice(documentObject, reopen) {
     whenBody(function () {
       closeNotice();
-      var frame = document.createElement('iframe');
+      // The frame cmp-start.js began loading with the session (once), else a new one.
+      var preloaded = start.preloadedNotice();
+      var frame = preloaded ? preloaded.frame : document.createElement('iframe');
       // The notice's own title, in the notice's language.
       frame.title = noticeTitle(documentObject);
       // Through the CSSOM: a site whose Content-Security-Policy refuses inline styles refuses a style attribute.
@@ -157,10 +167,16 @@
       Array.prototype.forEach.call(document.body.children, function (el) {
         if (el.tagName !== 'SCRIPT' && !el.inert) { el.inert = true; el.setAttribute('aria-hidden', 'true'); notice.inerted.push(el); }
       });
-      frame.addEventListener('load', function () {
+      function configure() {
         frame.contentWindow.postMessage({ protocol: 1, type: 'configure', document: documentObject }, base);
         frame.focus();
-      });
+      }
+      if (preloaded) {
+        frame.removeAttribute('aria-hidden'); frame.removeAttribute('tabindex'); frame.style.display = '';
+        if (preloaded.loaded()) configure(); else frame.addEventListener('load', configure, { once: true });
+        return;
+      }
+      frame.addEventListener('load', configure);
       frame.src = base + '/notice/notice.html';
       document.body.appendChild(frame);
     });
