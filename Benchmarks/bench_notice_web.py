@@ -118,7 +118,7 @@ def measure_cmp(browser, runs: int) -> dict:
     try:
         page = context.new_page()
         page.goto(site)
-        page.frame_locator("iframe[title=Privacy]").locator("[data-action=acceptAll]").first.click()
+        page.frame_locator("iframe[src$='/notice/notice.html']").locator("[data-action=acceptAll]").first.click()
         page.wait_for_function("() => document.getElementById('api-status').textContent.startsWith('useractioncomplete')")
         same_tab = {"": [], "&frame=none": []}
         for _ in range(runs):
