@@ -84,6 +84,40 @@ def test_item49_toggles_are_named_switches_and_every_control_has_a_name(new_page
     assert page.evaluate("window.ConsentKitNotice.metrics.toggleMs") is not None
 
 
+def accessible_names(page):
+    """Every name in Chromium's accessibility tree of the page (its only frame)."""
+    cdp = page.context.new_cdp_session(page)
+    nodes = cdp.send("Accessibility.getFullAXTree")["nodes"]
+    return [n["name"]["value"] for n in nodes if isinstance(n.get("name", {}).get("value"), str)]
+
+
+@pytest.mark.parametrize("language", ["en", "ar"])
+def test_names_carry_no_decorative_characters(new_page, language):
+    doc = ns.document_for(language)
+    page = ns.open_notice(new_page(), doc)
+    goto_layer(page, 3)  # the vendor list with one vendor's details open
+    names = accessible_names(page)
+    first = doc["vendors"][0]["name"]
+    assert f"{doc['texts']['details']}: {first}" in names
+    assert [n for n in names if "\u25b8" in n or "\u25c2" in n] == []
+    page.locator(".ck-back").click()
+    page.locator('section[data-layer="2"] .ck-nav [data-action="open-li"]').click()
+    page.locator('section[data-layer="4"] button.ck-disclosure').first.click()
+    assert [n for n in accessible_names(page) if "\u25b8" in n or "\u25c2" in n] == []
+
+
+def test_a_polite_live_region_says_the_new_layer(new_page, doc20):
+    page = ns.open_notice(new_page(), doc20)
+    live = page.locator('[role="dialog"] [aria-live="polite"].ck-sr')
+    assert live.count() == 1 and live.inner_text() == ""  # the first layer is announced by the dialog
+    goto_layer(page, 2)
+    assert live.text_content() == page.locator("#ck-title-2").text_content()
+    page.locator('section[data-layer="2"] [data-action="open-vendors"]').click()
+    assert live.text_content() == doc20["texts"]["vendorsTitle"]
+    page.locator(".ck-back").click()
+    assert live.text_content() == doc20["texts"]["purposesTitle"]
+
+
 # ------------------------------------------------------------------------------------ 50-52 layout
 
 @pytest.mark.parametrize("size", [(320, 568), (568, 320), (390, 844)])

@@ -21,7 +21,7 @@
  *   root: HTMLElement, layers: Object<string, HTMLElement>, history: Array<number | string>, current: number | string,
  *   scrollTops: Object<string, number>, opener: HTMLElement | null, back: HTMLElement, close: HTMLElement | null,
  *   topbar: HTMLElement, topbarWrap: HTMLElement, column: HTMLElement, scroll: HTMLElement, footer: HTMLElement,
- *   dialog: HTMLElement, hasLogo: boolean, inerted: HTMLElement[]
+ *   dialog: HTMLElement, live: HTMLElement, hasLogo: boolean, inerted: HTMLElement[]
  * }} NoticeUI
  */
 /**
@@ -81,8 +81,10 @@ const NoticeLayers = (function () {
       // The top bar sits in the scrolling area: sticky on tall screens, scrolled away on short ones.
       ui.scroll = h('div', { class: 'ck-scroll' }, [ui.topbarWrap, ui.column]);
       ui.footer = h('div', { class: 'ck-footer' });
+      // Says the new layer's title when the layer changes (the focus on the title may not be read).
+      ui.live = h('p', { class: 'ck-sr', 'aria-live': 'polite', 'aria-atomic': 'true' });
       ui.dialog = h('div', { class: 'ck-dialog' + (doc.mode === 'google' ? ' ck-google' : ''), role: 'dialog', 'aria-modal': 'true' },
-        [ui.scroll, ui.footer]);
+        [ui.live, ui.scroll, ui.footer]);
       ui.dialog.addEventListener('change', onToggle);
       ui.hasLogo = !!logo;
 
@@ -109,6 +111,7 @@ const NoticeLayers = (function () {
 
     // Shows layer n (1-4; Google mode uses its own screen names), building it on first use.
     function showLayer(n, fromHistory) {
+      var changed = !!ui.current;
       if (ui.current && !fromHistory) ui.history.push(ui.current);
       if (ui.current) {
         ui.scrollTops[ui.current] = ui.scroll.scrollTop;
@@ -133,6 +136,7 @@ const NoticeLayers = (function () {
       ui.topbarWrap.hidden = ui.back.hidden && !ui.close && !ui.hasLogo;
       var title = ui.layers[n].querySelector('h1');
       ui.dialog.setAttribute('aria-labelledby', title.id);
+      if (changed) ui.live.textContent = title.textContent;
       ui.scroll.scrollTop = ui.scrollTops[n] || 0;
       title.focus({ preventScroll: true });
     }
