@@ -140,12 +140,74 @@ def test_item50_200_percent_text_reflows_without_clipping(new_page, doc20, size)
                     scroll: scroll.scrollWidth - scroll.clientWidth, clipped};
         }""")
         assert overflow == {"page": 0, "scroll": 0, "clipped": []}, (size, layer, overflow)
-        if width < 400:  # one column: the footer buttons stack
-            lefts = page.evaluate("Array.from(document.querySelectorAll('.ck-footer button')).map(b => Math.round(b.getBoundingClientRect().left))")
-            assert len(set(lefts)) == 1, lefts
+        # the footer is compact (Accept | Reject side by side): test_at_200_percent_text_...
         for b in page.locator(".ck-footer button").all()[:2]:
             box = b.bounding_box()
             assert box["y"] >= 0 and box["y"] + box["height"] <= height + 0.5
+
+
+def open_at_text_size(new_page, doc, size, percent):
+    page = new_page(*size)
+    ns.load_page(page)
+    page.evaluate(f"document.documentElement.style.fontSize = '{percent}%'")
+    ns.configure(page, doc)
+    return page
+
+
+FOOTER_REPORT = """() => {
+  const f = document.querySelector('.ck-footer'), box = s => document.querySelector('.ck-footer ' + s).getBoundingClientRect();
+  const manage = getComputedStyle(document.querySelector('.ck-footer [data-action="manage"]'));
+  const body = parseFloat(getComputedStyle(document.querySelector('section[data-layer="1"] p')).fontSize);
+  return {share: f.getBoundingClientRect().height / innerHeight, compact: f.classList.contains('ck-compact'),
+          accept: box('[data-action="acceptAll"]'), reject: box('[data-action="rejectAll"]'),
+          manageLink: manage.textDecorationLine === 'underline' && manage.borderTopWidth === '0px',
+          titleScale: parseFloat(getComputedStyle(document.querySelector('#ck-title-1')).fontSize) / body};
+}"""
+
+
+@pytest.mark.parametrize("size", [(390, 844), (320, 568), (1280, 800)])
+def test_at_normal_text_size_the_title_scale_and_footer_stay_as_designed(new_page, doc20, size):
+    report = open_at_text_size(new_page, doc20, size, 100).evaluate(FOOTER_REPORT)
+    assert report["titleScale"] == pytest.approx(1.375)
+    assert report["share"] <= 0.3
+    if size != (320, 568):  # three stacked answers there pass 30 %: compact, as with large text
+        assert not report["compact"] and not report["manageLink"]
+
+
+@pytest.mark.parametrize("size", [(390, 844), (320, 568)])
+def test_at_200_percent_text_the_title_shrinks_and_the_footer_turns_compact(new_page, doc20, size):
+    page = open_at_text_size(new_page, doc20, size, 200)
+    report = page.evaluate(FOOTER_REPORT)
+    assert report["titleScale"] < 1.25
+    assert report["compact"] and report["share"] <= 0.3
+    assert report["accept"]["top"] == report["reject"]["top"]  # side by side, Accept first
+    assert report["accept"]["right"] <= report["reject"]["left"]
+    assert report["accept"]["width"] == pytest.approx(report["reject"]["width"], abs=1)
+    assert report["manageLink"]
+    ns.screenshot(page, f"keys-200pct-first-layer-{size[0]}x{size[1]}")
+
+
+def test_the_compact_footer_follows_the_viewport(new_page, doc20):
+    page = open_at_text_size(new_page, doc20, (1280, 800), 200)
+    assert not page.evaluate(FOOTER_REPORT)["compact"]
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_function("document.querySelector('.ck-footer').classList.contains('ck-compact')")
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.wait_for_function("!document.querySelector('.ck-footer').classList.contains('ck-compact')")
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_words_hyphenate_in_the_page_language_instead_of_breaking_anywhere(new_page, language):
+    doc = ns.build_document(language=language)
+    page = ns.open_notice(new_page(), doc)
+    goto_layer(page, 3)
+    report = page.evaluate("""() => {
+      const texts = Array.from(document.querySelectorAll('.ck-dialog h1, .ck-dialog h2, .ck-dialog h3, .ck-dialog p, .ck-dialog button, .ck-vendor-name, .ck-dialog li'));
+      return {lang: document.documentElement.lang,
+              notHyphenated: texts.filter(e => getComputedStyle(e).hyphens !== 'auto').map(e => e.outerHTML.slice(0, 60)),
+              anywhere: texts.filter(e => getComputedStyle(e).overflowWrap === 'anywhere').map(e => e.outerHTML.slice(0, 60))};
+    }""")
+    assert report == {"lang": doc["language"], "notHyphenated": [], "anywhere": []}
 
 
 def test_item51_dark_palette_reduced_motion_and_no_fade_in(new_page, doc20):

@@ -82,7 +82,7 @@ const NoticeLayers = (function () {
       ui.scroll = h('div', { class: 'ck-scroll' }, [ui.topbarWrap, ui.column]);
       ui.footer = h('div', { class: 'ck-footer' });
       // Says the new layer's title when the layer changes (the focus on the title may not be read).
-      ui.live = h('p', { class: 'ck-sr', 'aria-live': 'polite', 'aria-atomic': 'true' });
+      ui.live = h('div', { class: 'ck-sr', 'aria-live': 'polite', 'aria-atomic': 'true' });
       ui.dialog = h('div', { class: 'ck-dialog' + (doc.mode === 'google' ? ' ck-google' : ''), role: 'dialog', 'aria-modal': 'true' },
         [ui.live, ui.scroll, ui.footer]);
       ui.dialog.addEventListener('change', onToggle);
@@ -97,10 +97,19 @@ const NoticeLayers = (function () {
       });
       root.textContent = '';
       root.appendChild(ui.dialog);
+      window.addEventListener('resize', fitFooter);
+    }
+
+    // The footer turns compact (notice.css) when it would take more than 30 % of the viewport.
+    function fitFooter() {
+      if (!ui) return;
+      ui.footer.classList.remove('ck-compact');
+      if (ui.footer.offsetHeight > 0.3 * window.innerHeight) ui.footer.classList.add('ck-compact');
     }
 
     function closeShell() {
       if (!ui) return;
+      window.removeEventListener('resize', fitFooter);
       ui.inerted.forEach(function (el) { el.inert = false; el.removeAttribute('aria-hidden'); });
       ui.root.textContent = '';
       var opener = ui.opener;
@@ -132,6 +141,7 @@ const NoticeLayers = (function () {
       var footer = FOOTERS[n] ? FOOTERS[n]() : null;
       ui.footer.hidden = !footer;
       if (footer) ui.footer.appendChild(footer);
+      fitFooter();
       ui.back.hidden = !ui.history.length;
       ui.topbarWrap.hidden = ui.back.hidden && !ui.close && !ui.hasLogo;
       var title = ui.layers[n].querySelector('h1');
