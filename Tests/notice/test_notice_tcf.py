@@ -125,6 +125,63 @@ def test_item03_every_purpose_and_special_feature_once_by_name_or_stack(new_page
         assert first.locator(f'[data-purpose="{p}"]').inner_text().strip() == doc["purposes"][str(p)]["name"]
 
 
+FIRST_LAYER_GROUPS = """() => Array.from(document.querySelectorAll('section[data-layer="1"] h2')).map(h => ({
+  heading: h.textContent,
+  items: Array.from(h.nextElementSibling.children).map(li =>
+    li.dataset.stack ? 's' + li.dataset.stack : li.dataset.purpose ? 'p' + li.dataset.purpose : 'f' + li.dataset.specialFeature)
+}))"""
+
+
+@pytest.mark.parametrize("which", ["20 vendors", "all vendors"])
+def test_first_layer_lists_purposes_from_purpose_1_and_special_features_under_their_own_heading(new_page, doc20, doc_all, which):
+    doc = doc20 if which == "20 vendors" else doc_all
+    page = ns.open_notice(new_page(), doc)
+    groups = page.evaluate(FIRST_LAYER_GROUPS)
+    texts = doc["texts"]
+    assert [g["heading"] for g in groups] == [texts["purposesHeading"], texts["specialFeaturesHeading"]]
+    stacks = {f"s{s['id']}": s for s in doc["stacks"]}
+    purposes, features = groups[0]["items"], groups[1]["items"]
+    lowest = [min(stacks[i]["purposes"]) if i in stacks else int(i[1:]) for i in purposes]
+    assert lowest == sorted(lowest) and lowest[0] == 1
+    assert all(i.startswith("f") or (i in stacks and not stacks[i]["purposes"]) for i in features)
+    assert all(i.startswith("p") or stacks[i]["purposes"] for i in purposes)
+
+
+def test_first_layer_says_what_rejecting_means(new_page, doc20):
+    page = ns.open_notice(new_page(), doc20)
+    refuse = page.locator('section[data-layer="1"] [data-text="firstRefuse"]')
+    assert refuse.is_visible() and refuse.inner_text() == doc20["texts"]["firstRefuse"]
+
+
+def test_the_privacy_policy_link_comes_before_the_purposes(new_page, doc20):
+    page = ns.open_notice(new_page(), doc20)
+    link = page.locator('section[data-layer="1"] a[href="https://news.example.com/privacy"]')
+    assert link.count() == 1 and link.inner_text() == doc20["texts"]["privacyPolicy"]
+    assert link.evaluate("""a => !!(a.compareDocumentPosition(document.querySelector('section[data-layer="1"] h2'))
+        & Node.DOCUMENT_POSITION_FOLLOWING)""")
+
+
+def test_the_purposes_intro_says_the_switches_are_off_only_when_they_start_off(new_page, doc20):
+    texts = doc20["texts"]
+    page = ns.open_notice(new_page(), doc20)
+    open_layer2(page)
+    assert page.locator('[data-text="purposesIntro"]').inner_text() == texts["purposesIntro"]
+    reopened = dict(doc20, startLayer="purposes", allowsDismissal=True, current={
+        "purposeConsents": [1], "purposeLegitimateInterests": [], "specialFeatureOptIns": [],
+        "vendorConsents": [], "vendorLegitimateInterests": [], "adTechProviderConsents": []})
+    page = ns.open_notice(new_page(), reopened)
+    assert page.locator('[data-text="purposesIntro"]').inner_text() == texts["purposesIntroCurrent"]
+    assert "off" not in texts["purposesIntroCurrent"]
+
+
+def test_the_li_layer_explains_what_an_object_switch_does(new_page, doc20):
+    page = ns.open_notice(new_page(), doc20)
+    open_layer2(page)
+    open_li_layer(page)
+    hint = page.locator('section[data-layer="4"] [data-text="liObjectHint"]')
+    assert hint.is_visible() and hint.inner_text() == doc20["texts"]["liObjectHint"]
+
+
 def test_item04_scope_withdraw_and_where_to_reopen(new_page, doc20):
     page = ns.open_notice(new_page(), doc20)
     texts = doc20["texts"]

@@ -236,36 +236,48 @@ const NoticeLayers = (function () {
         'data-count': doc.vendors.length, text: vendorsLabel(doc.vendors.length), onclick: function () { showLayer(3); } });
       s.appendChild(h('p', null, [tNodes('firstStorage', { vendorsLink: vendorsLink })]));
       s.appendChild(h('p', { text: t('firstPersonalData') }));
+      // The privacy policy near the top, where it is seen before the lists (review notice-ux §3.1).
+      var policy = externalLink(doc.publisher.privacyPolicyUrl, t('privacyPolicy'));
+      if (policy) s.appendChild(h('p', { class: 'ck-policy' }, [policy]));
 
-      // Stacks first, then the purposes and special features no chosen stack covers.
+      // Purposes: the stacks with purposes and the purposes no stack covers, by their lowest
+      // purpose (purpose 1 first); special features: the stacks of special features only and the
+      // special features no stack covers, under their own heading.
       var inStack = { purposes: {}, specialFeatures: {} };
-      var items = [];
+      /** @type {Array<{ order: number, el: HTMLElement }>} */
+      var purposeItems = [], featureItems = [];
       doc.stacks.forEach(function (stack) {
-        asArray(stack.purposes).forEach(function (p) { inStack.purposes[p] = true; });
-        asArray(stack.specialFeatures).forEach(function (p) { inStack.specialFeatures[p] = true; });
-        items.push(h('li', { 'data-stack': stack.id }, [h('strong', { dir: 'auto', text: String(stack.name || '').trim() }),
-          stack.description ? h('span', { class: 'ck-desc', dir: 'auto', text: stack.description }) : null]));
+        var ps = asArray(stack.purposes), sfs = asArray(stack.specialFeatures);
+        ps.forEach(function (p) { inStack.purposes[p] = true; });
+        sfs.forEach(function (p) { inStack.specialFeatures[p] = true; });
+        var el = h('li', { 'data-stack': stack.id }, [h('strong', { dir: 'auto', text: String(stack.name || '').trim() }),
+          stack.description ? h('span', { class: 'ck-desc', dir: 'auto', text: stack.description }) : null]);
+        if (ps.length) purposeItems.push({ order: Math.min.apply(null, ps), el: el });
+        else featureItems.push({ order: Math.min.apply(null, sfs), el: el });
       });
       sortedIds(doc.purposes).forEach(function (p) {
-        if (!inStack.purposes[p]) items.push(h('li', { 'data-purpose': p }, [h('strong', { dir: 'auto', text: nameOf('purposes', p) })]));
+        if (!inStack.purposes[p]) purposeItems.push({ order: p, el: h('li', { 'data-purpose': p }, [h('strong', { dir: 'auto', text: nameOf('purposes', p) })]) });
       });
-      s.appendChild(h('h2', { text: t('purposesHeading') }));
-      s.appendChild(h('ul', { class: 'ck-list ck-first-list' }, items));
-      var features = sortedIds(doc.specialFeatures).filter(function (p) { return !inStack.specialFeatures[p]; });
-      if (features.length) {
-        s.appendChild(h('h2', { text: t('specialFeaturesHeading') }));
-        s.appendChild(h('ul', { class: 'ck-list ck-first-list' }, features.map(function (p) {
-          return h('li', { 'data-special-feature': p }, [h('strong', { dir: 'auto', text: nameOf('specialFeatures', p) })]);
-        })));
+      sortedIds(doc.specialFeatures).forEach(function (p) {
+        if (!inStack.specialFeatures[p]) featureItems.push({ order: p, el: h('li', { 'data-special-feature': p }, [h('strong', { dir: 'auto', text: nameOf('specialFeatures', p) })]) });
+      });
+      /** @param {string} heading @param {Array<{ order: number, el: HTMLElement }>} items */
+      function group(heading, items) {
+        if (!items.length) return;
+        items.sort(function (a, b) { return a.order - b.order; });
+        s.appendChild(h('h2', { text: t(heading) }));
+        s.appendChild(h('ul', { class: 'ck-list ck-first-list' }, items.map(function (i) { return i.el; })));
       }
+      group('purposesHeading', purposeItems);
+      group('specialFeaturesHeading', featureItems);
       s.appendChild(h('p', { class: 'ck-small ck-muted', text: t('specialPurposesNotice') }));
+      s.appendChild(h('p', { 'data-text': 'firstRefuse', text: t('firstRefuse') }));
       if (model.liVendorIds.length) {
         var liLink = h('button', { type: 'button', class: 'ck-link', 'data-action': 'open-li', text: t('liLink'), onclick: function () { showLayer(4); } });
         s.appendChild(h('p', { 'data-text': 'firstLegitimateInterest' }, [tNodes('firstLegitimateInterest', { liLink: liLink })]));
       }
       s.appendChild(h('p', { 'data-text': 'firstScope', text: t('firstScope', { publisherName: doc.publisher.name || '' }) }));
       s.appendChild(h('p', { 'data-text': 'firstWithdraw', text: t('firstWithdraw') }));
-      s.appendChild(h('p', { class: 'ck-small' }, [externalLink(doc.publisher.privacyPolicyUrl, t('privacyPolicy'))]));
       return s;
     }
 
@@ -326,7 +338,8 @@ const NoticeLayers = (function () {
 
     function buildPurposesLayer() {
       var s = layerSection(2, t('purposesTitle'));
-      s.appendChild(h('p', { text: t('purposesIntro') }));
+      // A reopened notice shows the present choices: its switches are not all off.
+      s.appendChild(h('p', { 'data-text': 'purposesIntro', text: t(NoticeModel.isObject(doc.current) ? 'purposesIntroCurrent' : 'purposesIntro') }));
       s.appendChild(h('div', { class: 'ck-nav' }, [
         h('button', { type: 'button', class: 'ck-link', 'data-action': 'open-vendors', text: t('openVendorList', { vendors: vendorsLabel(doc.vendors.length) }), onclick: function () { showLayer(3); } }),
         model.liVendorIds.length ? h('button', { type: 'button', class: 'ck-link', 'data-action': 'open-li', text: t('liLink'), onclick: function () { showLayer(4); } }) : null
@@ -377,6 +390,7 @@ const NoticeLayers = (function () {
     function buildLiLayer() {
       var s = layerSection(4, t('liTitle'));
       s.appendChild(h('p', { text: t('liIntro') }));
+      s.appendChild(h('p', { 'data-text': 'liObjectHint', text: t('liObjectHint') }));
       s.appendChild(h('p', { class: 'ck-small ck-muted', text: t('cmpStorage') }));
 
       s.appendChild(h('h2', { text: t('purposesHeading') }));
