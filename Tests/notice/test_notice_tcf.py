@@ -597,12 +597,39 @@ def test_vendor_search_filters_by_name(new_page, doc20):
     page = ns.open_notice(new_page(), doc20)
     open_vendor_list(page)
     page.locator(".ck-search").fill("google")
+    page.locator('.ck-vendor-list[data-query="google"]').wait_for(state="attached")
     visible = page.locator(".ck-vendor-list li[data-vendor]:not([hidden])")
     assert visible.count() >= 1
     assert all("google" in n.lower() for n in visible.locator(".ck-vendor-name").all_inner_texts())
     page.locator(".ck-search").fill("zzzz-no-such-vendor")
+    page.locator('.ck-vendor-list[data-query="zzzz-no-such-vendor"]').wait_for(state="attached")
     assert page.locator(".ck-vendor-list li[data-vendor]:not([hidden])").count() == 0
     assert doc20["texts"]["noVendorsFound"] in page.locator('section[data-layer="3"]').inner_text()
+
+
+def test_vendors_and_ad_tech_providers_are_listed_alphabetically(new_page, doc_all):
+    page = ns.open_notice(new_page(), doc_all)
+    open_layer2(page)
+    open_vendor_list(page)
+    names = page.locator(".ck-vendor-list .ck-vendor-name").all_text_contents()
+    assert len(names) == len(doc_all["vendors"]) and names != [v["name"] for v in doc_all["vendors"]]
+    out_of_order = page.evaluate("""ns => { const c = new Intl.Collator('en', {sensitivity: 'base'});
+      return ns.filter((n, i) => i > 0 && c.compare(ns[i - 1], n) > 0); }""", names)
+    assert out_of_order == []
+    atps = page.locator('[data-section="atp"] .ck-vendor-name').all_inner_texts()
+    assert atps == sorted(atps, key=str.casefold)
+
+
+def test_vendor_search_waits_for_typing_to_pause(new_page, doc20):
+    page = ns.open_notice(new_page(), doc20)
+    open_vendor_list(page)
+    page.evaluate("""() => { window.__queries = [];
+      new MutationObserver(() => window.__queries.push(document.querySelector('.ck-vendor-list').dataset.query))
+        .observe(document.querySelector('.ck-vendor-list'), {attributes: true, attributeFilter: ['data-query']}); }""")
+    page.locator(".ck-search").press_sequentially("goo")
+    page.locator('.ck-vendor-list[data-query="goo"]').wait_for(state="attached")
+    assert page.evaluate("window.__queries") == ["goo"]  # filtered once, not per key
+    assert page.locator(".ck-vendor-list li[data-vendor]:not([hidden])").count() < len(doc20["vendors"])
 
 
 # ------------------------------------------------------------------------------------ 43, 44 transport and load errors

@@ -1,6 +1,6 @@
 // @ts-check
 /* ConsentKit consent notice, the vendor list (see notice-model.js for the scripts' order): layer 3
- * (every vendor with its switches, search, Google's ad-tech providers) and each vendor's details
+ * (every vendor in alphabetical order with its switches, search, Google's ad-tech providers) and each vendor's details
  * (purposes and retention, data categories, storage, its device storage disclosure), which
  * layer 4 shows too. */
 
@@ -27,6 +27,8 @@ const NoticeVendors = (function () {
   var h = NoticeDom.h, externalLink = NoticeDom.externalLink, storageUrl = NoticeDom.storageUrl;
   var now = NoticeDom.now, round1 = NoticeDom.round1;
   var KIND_SET = NoticeModel.KIND_SET;
+  // How long the search waits after a keystroke before it filters the list.
+  var SEARCH_DELAY_MS = 150;
 
   /**
    * The vendor list of one view.
@@ -37,6 +39,17 @@ const NoticeVendors = (function () {
     var doc = kit.doc, model = kit.model, choice = kit.choice, metrics = kit.metrics;
     var t = kit.texts.t, num = kit.texts.num, vendorsLabel = kit.texts.vendorsLabel, duration = kit.texts.duration, nameOf = kit.texts.nameOf;
     var layerSection = kit.layerSection, toggle = kit.toggle;
+    var collator = typeof Intl === 'object' ? new Intl.Collator(doc.language, { sensitivity: 'base' }) : null;
+
+    /**
+     * A copy of `items` in alphabetical order of their names, in the document's language.
+     * @template {{ name: string }} T
+     * @param {T[]} items
+     * @returns {T[]}
+     */
+    function byName(items) {
+      return items.slice().sort(function (a, b) { return collator ? collator.compare(a.name, b.name) : (a.name < b.name ? -1 : a.name > b.name ? 1 : 0); });
+    }
 
     function buildVendorLayer() {
       var t0 = now();
@@ -48,14 +61,14 @@ const NoticeVendors = (function () {
       s.appendChild(count);
 
       var list = h('ul', { class: 'ck-list ck-vendor-list' });
-      list.appendChild(vendorRows(doc.vendors));
+      list.appendChild(vendorRows(byName(doc.vendors)));
       applyOnMarkers(list);
       list.addEventListener('click', onDisclosureClick);
       s.appendChild(list);
 
       var atpList = null;
       if (doc.adTechProviders.length) {
-        atpList = h('ul', { class: 'ck-list' }, doc.adTechProviders.map(function (a) {
+        atpList = h('ul', { class: 'ck-list' }, byName(doc.adTechProviders).map(function (a) {
           return h('li', { class: 'ck-card ck-vendor', 'data-atp': a.id, 'data-name': a.name.toLowerCase() }, [
             h('div', { class: 'ck-row' }, [
               h('div', { class: 'ck-grow' }, [h('div', { class: 'ck-vendor-name', dir: 'auto', text: a.name }),
@@ -72,8 +85,16 @@ const NoticeVendors = (function () {
         ]));
       }
 
-      // Search filters vendors (and ad-tech providers) by name.
+      // Search filters vendors (and ad-tech providers) by name, once typing pauses: with 800+
+      // vendors each filtering costs a layout of the whole list. The list's data-query says which
+      // text the rows on screen match.
+      /** @type {any} */
+      var pending = null;
       search.addEventListener('input', function () {
+        if (pending !== null) clearTimeout(pending);
+        pending = setTimeout(function () { pending = null; filter(); }, SEARCH_DELAY_MS);
+      });
+      function filter() {
         var q = search.value.trim().toLowerCase(), shown = 0;
         [list, atpList].forEach(function (ul) {
           if (!ul) return;
@@ -84,7 +105,8 @@ const NoticeVendors = (function () {
           }
         });
         count.textContent = shown ? vendorsLabel(shown) : t('noVendorsFound');
-      });
+        list.setAttribute('data-query', q);
+      }
       metrics.vendorListBuildMs = round1(now() - t0);
       return s;
     }
