@@ -100,7 +100,7 @@ const NoticeVendors = (function () {
           if (!ul) return;
           for (var el = ul.firstElementChild; el; el = el.nextElementSibling) {
             var match = !q || el.getAttribute('data-name').indexOf(q) >= 0;
-            el.hidden = !match;
+            if (el.hidden === match) el.hidden = !match; // an unchanged row is not touched (no style work)
             if (match && ul === list) shown++;
           }
         });
