@@ -620,6 +620,43 @@ def test_vendors_and_ad_tech_providers_are_listed_alphabetically(new_page, doc_a
     assert atps == sorted(atps, key=str.casefold)
 
 
+def test_consent_to_all_vendors_turns_every_vendor_on_and_counts_them(new_page, doc20):
+    page = ns.open_notice(new_page(), doc20)
+    open_layer2(page)
+    open_vendor_list(page)
+    everyone = page.get_by_role("switch", name=doc20["texts"]["consentAllVendors"], exact=True)
+    tally = page.locator('[data-bulk-count="vendor"]')
+    assert not everyone.is_checked() and tally.inner_text() == "0 of 20 on"
+    everyone.click()
+    rows = page.locator('section[data-layer="3"] input[data-kind="vendor"]')
+    assert rows.count() == 20 and all(rows.nth(i).is_checked() for i in range(20))
+    assert tally.inner_text() == "20 of 20 on"
+    rows.first.click()  # one vendor off again
+    page.wait_for_function("document.querySelector('[data-bulk-count=\"vendor\"]').textContent === '19 of 20 on'")
+    assert not everyone.is_checked()
+    footer_button(page, "save").click()
+    assert len(result(page)["choices"]["vendorConsents"]) == 19
+
+
+def test_object_to_all_objects_for_every_legitimate_interest_vendor_on_both_layers(new_page, doc20):
+    li_ids = sorted(v["id"] for v in doc20["vendors"] if set(v["legIntPurposes"]) - ns.NO_LI_PURPOSES)
+    page = ns.open_notice(new_page(), doc20)
+    open_layer2(page)
+    open_vendor_list(page)
+    page.get_by_role("switch", name=doc20["texts"]["objectAllVendors"], exact=True).click()
+    assert page.locator('[data-bulk-count="vendorLi"]').inner_text() == f"{len(li_ids)} of {len(li_ids)} on"
+    page.locator(".ck-back").click()
+    open_li_layer(page)
+    objections = page.locator('section[data-layer="4"] input[data-kind="vendorLi"]')
+    assert objections.count() == len(li_ids) and all(objections.nth(i).is_checked() for i in range(objections.count()))
+    objections.first.click()
+    page.locator(".ck-back").click()
+    open_vendor_list(page)
+    assert page.locator('[data-bulk-count="vendorLi"]').inner_text() == f"{len(li_ids) - 1} of {len(li_ids)} on"
+    footer_button(page, "save").click()
+    assert len(result(page)["choices"]["vendorLegitimateInterests"]) == 1
+
+
 def test_vendor_search_waits_for_typing_to_pause(new_page, doc20):
     page = ns.open_notice(new_page(), doc20)
     open_vendor_list(page)

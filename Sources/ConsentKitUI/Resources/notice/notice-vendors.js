@@ -57,6 +57,7 @@ const NoticeVendors = (function () {
       s.appendChild(h('p', { text: t('vendorsIntro') }));
       var count = h('p', { class: 'ck-small ck-muted', 'aria-live': 'polite', 'data-count': doc.vendors.length, text: vendorsLabel(doc.vendors.length) });
       var search = h('input', { type: 'search', class: 'ck-search', placeholder: t('searchPlaceholder'), 'aria-label': t('searchPlaceholder'), autocomplete: 'off' });
+      s.appendChild(bulkSwitches(s));
       s.appendChild(search);
       s.appendChild(count);
 
@@ -109,6 +110,43 @@ const NoticeVendors = (function () {
       }
       metrics.vendorListBuildMs = round1(now() - t0);
       return s;
+    }
+
+    // "Consent to all vendors" and "Object to all" (every vendor with an objectable legitimate
+    // interest): one switch each over the whole list, on when every one is on, with how many are.
+    // The dialog's own change listener keeps the sets; these follow once it has run.
+    function bulkSwitches(section) {
+      var groups = [{ kind: 'vendor', ids: doc.vendors.map(function (v) { return v.id; }), label: t('consentAllVendors') }];
+      if (model.liVendorIds.length) groups.push({ kind: 'vendorLi', ids: model.liVendorIds, label: t('objectAllVendors') });
+      var rows = groups.map(function (g) {
+        var input = h('input', { type: 'checkbox', role: 'switch', 'data-bulk': g.kind, 'aria-label': g.label });
+        var tally = h('span', { class: 'ck-small ck-muted', 'data-bulk-count': g.kind });
+        input.addEventListener('change', function () {
+          var set = choice[KIND_SET[g.kind]];
+          g.ids.forEach(function (id) { if (input.checked) set.add(id); else set.delete(id); });
+          /** @type {NodeListOf<HTMLInputElement>} */
+          var inputs = section.querySelectorAll('input[data-kind="' + g.kind + '"]');
+          for (var i = 0; i < inputs.length; i++) inputs[i].checked = input.checked;
+          refresh();
+        });
+        return { group: g, input: input, tally: tally,
+          el: h('div', { class: 'ck-row ck-bulk' }, [h('label', { class: 'ck-switch ck-grow' }, [input, h('span', { text: g.label })]), tally]) };
+      });
+      function refresh() {
+        rows.forEach(function (r) {
+          var set = choice[KIND_SET[r.group.kind]], on = 0;
+          r.group.ids.forEach(function (id) { if (set.has(id)) on++; });
+          r.input.checked = on === r.group.ids.length;
+          r.tally.textContent = t('selectedCount', { selected: num(on), total: num(r.group.ids.length) });
+        });
+      }
+      section.addEventListener('change', function (e) {
+        if (!/** @type {HTMLElement} */ (e.target).hasAttribute('data-bulk')) setTimeout(refresh, 0);
+      });
+      // Choices made on another layer (objections on layer 4) show when the list is shown again.
+      new MutationObserver(function () { if (!section.hidden) refresh(); }).observe(section, { attributes: true, attributeFilter: ['hidden'] });
+      refresh();
+      return h('div', { class: 'ck-bulk-group' }, rows.map(function (r) { return r.el; }));
     }
 
     // The vendor rows are written as one HTML string and parsed once into a <template>'s
