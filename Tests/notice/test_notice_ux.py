@@ -244,8 +244,8 @@ def test_item52_rtl_sets_dir_and_lang_and_the_layout_mirrors(new_page):
         assert page.evaluate("document.documentElement.lang") == language
         page.locator('.ck-footer [data-action="manage"]').click()
         page.locator('section[data-layer="2"] [data-action="open-vendors"]').click()
-        positions[language] = page.evaluate("""() => {
-            const row = document.querySelector('.ck-vendor-list li[data-vendor] .ck-row');
+        positions[language] = page.evaluate("""(id) => {
+            const row = document.querySelector(`.ck-vendor-list li[data-vendor="${id}"] .ck-row`);
             const name = row.querySelector('.ck-vendor-name').getBoundingClientRect();
             const sw = row.querySelector('input').getBoundingClientRect();
             const back = document.querySelector('.ck-back').getBoundingClientRect();
@@ -253,7 +253,7 @@ def test_item52_rtl_sets_dir_and_lang_and_the_layout_mirrors(new_page):
             const reject = document.querySelector('.ck-footer [data-action=rejectAll]').getBoundingClientRect();
             return {nameLeft: name.left, switchLeft: sw.left, backLeft: back.left, acceptLeft: accept.left,
                     rejectLeft: reject.left, width: innerWidth};
-        }""")
+        }""", doc["vendors"][0]["id"])  # the list is alphabetical: the same vendor's row in both
     en, ar = positions["en"], positions["ar"]
     assert en["nameLeft"] < en["switchLeft"] and ar["nameLeft"] > ar["switchLeft"]
     assert en["backLeft"] < en["width"] / 2 < ar["backLeft"]
