@@ -100,9 +100,10 @@ public struct NoticeExchange: Sendable {
     public func decide(_ result: NoticeResult, at date: Date) throws(ConsentKitError) -> Choice? {
         guard let decision = try result.decision(document: document, scope: scope, current: current, at: date) else { return nil }
         let reached = GoogleConsentStatus.of(decision, config: nil, gdprApplies: .applies)
-        let requested: GoogleConsentStatus? = switch (document.mode, result.action) {
-        case (.google, .acceptAll): .personalized
-        case (.google, .nonPersonalized): .nonPersonalized
+        // Google's "Yes" and "No" (the form, layer 1); the TCF layers behind "Manage options" ask for no status.
+        let requested: GoogleConsentStatus? = switch (document.mode, result.action, result.layer) {
+        case (.google, .acceptAll, 1): .personalized
+        case (.google, .nonPersonalized, _): .nonPersonalized
         default: nil
         }
         if let requested, requested != reached {

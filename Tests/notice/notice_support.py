@@ -380,8 +380,8 @@ def build_document(language: str = "en", vendor_count: int | None = 20, mode: st
     None), in `language` where the list's official translation covers it (`vendor_list` "v2": GVL
     v2 #224, which the 2020 translations cover), else in English with `languageFallback`.
     `overrides` replace top-level fields afterwards (`adFree={"offered": True}` is asked of the
-    builder, and so are `personalized=False` and `nonPersonalized=False`, NoticeSettings'
-    offersPersonalized and offersNonPersonalized). By default a TCF document in a language other than English comes from the v2
+    builder, and so are `personalized=False`, `nonPersonalized=False` and `refusal=False`, NoticeSettings'
+    offersPersonalized, offersNonPersonalized and offersRefusal, and `appIcon`). By default a TCF document in a language other than English comes from the v2
     consentd, so that the official translation covers its list.
 
     Storage disclosure URLs point at consentd's proxy, relative to its origin (the page's); the
@@ -391,9 +391,11 @@ def build_document(language: str = "en", vendor_count: int | None = 20, mode: st
     options = {"mode": mode, "language": language, "vendors": "all" if vendor_count is None else "20", "reopen": reopen}
     if "adFree" in overrides:
         options["adFree"] = bool(overrides["adFree"].get("offered"))
-    for option in ("personalized", "nonPersonalized"):
+    for option in ("personalized", "nonPersonalized", "refusal"):
         if option in overrides:
             options[option] = bool(overrides.pop(option))
+    if "appIcon" in overrides:
+        options["appIcon"] = overrides.pop("appIcon")
     if tc_string:
         options["tcString"] = tc_string
     doc = document_writer("v3" if vendor_list == "v3-storage" else vendor_list).write(options)

@@ -17,7 +17,8 @@ extension NoticeDocument {
     ///
     /// - Throws: ``NoticeDocumentError`` for a theme that fails its checks, a missing privacy
     ///   policy, no vendor to disclose, an unknown custom text key, a vendor list in a language
-    ///   the notice has no texts for, or a Google form that would offer no kind of ads.
+    ///   the notice has no texts for, or a Google form that would offer no kind of ads or no
+    ///   refusal.
     public static func build(
         scope: ConsentScope, settings: NoticeSettings, cmp: CMPIdentity, current: ConsentState?, request: NoticeRequest,
         adTechProviders: [AppConfig.AdTechProvider] = [], textsDirectory: URL? = nil
@@ -57,9 +58,12 @@ extension NoticeDocument {
             ? Google(
                 personalizedOffered: settings.offersPersonalized && !scope.nonPersonalizedOnly
                     && scope.vendorIds.contains(GoogleConsentStatus.googleVendorId),
-                nonPersonalizedOffered: settings.offersNonPersonalized)
+                nonPersonalizedOffered: settings.offersNonPersonalized, refusalOffered: settings.offersRefusal,
+                appIcon: settings.appIcon)
             : nil
         if let google, !google.personalizedOffered, !google.nonPersonalizedOffered { throw .noGoogleChoice }
+        if let google, !google.refusalOffered, !settings.offersAdFree { throw .googleFormWithoutRefusal }
+        if let icon = google?.appIcon, !isImageURL(icon) { throw .appIconInvalid(icon) }
         let present = current.flatMap { $0.isUnderPolicy(list.tcfPolicyVersion) ? $0 : nil }
 
         return NoticeDocument(
@@ -165,6 +169,14 @@ extension NoticeDocument {
 private func trimmed(_ text: String) -> String {
     guard let first = text.first, let last = text.last, first.isWhitespace || last.isWhitespace else { return text }
     return text.trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
+/// Whether `url` is one the page shows as an image: a base64 `data:` URL of a PNG, JPEG, GIF or
+/// WebP image, an `https:` URL, or a path on the consentd origin.
+private func isImageURL(_ url: String) -> Bool {
+    let types = ["png", "jpeg", "gif", "webp"]
+    if types.contains(where: { url.hasPrefix("data:image/\($0);base64,") }) { return true }
+    return url.hasPrefix("https://") || (url.hasPrefix("/") && !url.hasPrefix("//"))
 }
 
 /// Whether two language codes are equal ignoring ASCII case, without making lower-cased copies

@@ -161,6 +161,8 @@ extension NoticeDocument {
                 out.beginObject()
                 out.field("personalizedOffered", google.personalizedOffered)
                 out.field("nonPersonalizedOffered", google.nonPersonalizedOffered)
+                out.field("refusalOffered", google.refusalOffered)
+                out.field("appIcon", google.appIcon)
                 out.endObject()
             } else {
                 out.null()

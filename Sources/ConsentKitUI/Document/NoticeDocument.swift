@@ -130,7 +130,8 @@ public struct NoticeDocument: Sendable, Equatable, Codable {
         public var offered: Bool
     }
 
-    /// Google's form: which kinds of ads it offers (at least one).
+    /// Google's form: which kinds of ads it offers (at least one), whether it offers "Do not
+    /// consent", and the app's icon (decision record 0017).
     public struct Google: Sendable, Equatable, Codable {
         /// Whether personalized ads are offered: the publisher's setting
         /// (``NoticeSettings/offersPersonalized``), Google among its vendors, and no publisher
@@ -138,6 +139,10 @@ public struct NoticeDocument: Sendable, Equatable, Codable {
         public var personalizedOffered: Bool
         /// Whether non-personalized ads are offered (``NoticeSettings/offersNonPersonalized``).
         public var nonPersonalizedOffered: Bool
+        /// Whether the first screen offers "Do not consent" (``NoticeSettings/offersRefusal``).
+        public var refusalOffered: Bool
+        /// The app's icon (``NoticeSettings/appIcon``).
+        public var appIcon: String?
     }
 
     /// The protocol version (1).
@@ -242,6 +247,12 @@ public enum NoticeDocumentError: Error, Sendable, Equatable, CustomStringConvert
     /// (Google, vendor 755, is not among the publisher's vendors, or a publisher serves only
     /// non-personalized ads).
     case noGoogleChoice
+    /// Google's form would offer no refusal on its first screen: "Do not consent" is turned
+    /// off (``NoticeSettings/offersRefusal``) and the ad-free version is not offered.
+    case googleFormWithoutRefusal
+    /// ``NoticeSettings/appIcon`` is neither a `data:` URL of a PNG, JPEG, GIF or WebP image
+    /// nor an `https:` URL or a path on the consentd origin.
+    case appIconInvalid(String)
 
     /// What is wrong.
     public var description: String {
@@ -257,6 +268,12 @@ public enum NoticeDocumentError: Error, Sendable, Equatable, CustomStringConvert
         case .noGoogleChoice:
             "Google's form would offer no kind of ads: turn NoticeSettings.offersNonPersonalized on, or offersPersonalized "
                 + "with Google (vendor 755) among the publisher's vendors and personalized ads allowed"
+        case .googleFormWithoutRefusal:
+            "Google's form would offer no way to refuse: turn NoticeSettings.offersRefusal on (\"Do not consent\"), "
+                + "or offer the ad-free version (offersAdFree)"
+        case .appIconInvalid(let icon):
+            "NoticeSettings.appIcon \"\(icon.prefix(40))\" is not a data:image/(png|jpeg|gif|webp);base64 URL, an https URL "
+                + "or a path on the consentd origin"
         }
     }
 }

@@ -47,6 +47,15 @@ public struct NoticeSettings: Sendable, Equatable {
     /// offers neither kind of ads is not built (``NoticeDocumentError/noGoogleChoice``). The
     /// TCF notice ignores it.
     public var offersNonPersonalized: Bool
+    /// Google's form: whether its first screen offers "Do not consent" (no consent, no opt-in,
+    /// an objection to every legitimate interest), as UMP's "Consent, Do not consent, or Manage
+    /// options"; on by default. Off, the form's only refusal is the ad-free version: a Google
+    /// form with neither is not built (``NoticeDocumentError/googleFormWithoutRefusal``).
+    /// The TCF notice ignores it ("Reject all" is always on its first layer).
+    public var offersRefusal: Bool
+    /// Google's form: the app's icon, shown on the form's card: a `data:` URL of a PNG, JPEG,
+    /// GIF or WebP image, or a URL on the consentd origin; nil for none.
+    public var appIcon: String?
     /// The publisher's own wording for UI texts, by text key (`texts/en.json` lists the keys),
     /// in the notice's language. Any custom text marks decisions as made on non-standard texts
     /// (`UseNonStandardTexts`).
@@ -62,7 +71,8 @@ public struct NoticeSettings: Sendable, Equatable {
     public init(
         mode: Mode = .tcf, publisherName: String, appName: String? = nil, logo: String? = nil, privacyPolicyURL: URL?,
         theme: NoticeTheme = .standard, firstLayer: FirstLayer = .stacks, offersAdFree: Bool = false,
-        offersPersonalized: Bool = true, offersNonPersonalized: Bool = true, customTexts: [String: String] = [:], language: String? = nil, storageDisclosureBase: URL? = nil
+        offersPersonalized: Bool = true, offersNonPersonalized: Bool = true, customTexts: [String: String] = [:], language: String? = nil, storageDisclosureBase: URL? = nil,
+        offersRefusal: Bool = true, appIcon: String? = nil
     ) {
         self.mode = mode
         self.publisherName = publisherName
@@ -74,6 +84,8 @@ public struct NoticeSettings: Sendable, Equatable {
         self.offersAdFree = offersAdFree
         self.offersPersonalized = offersPersonalized
         self.offersNonPersonalized = offersNonPersonalized
+        self.offersRefusal = offersRefusal
+        self.appIcon = appIcon
         self.customTexts = customTexts
         self.language = language
         self.storageDisclosureBase = storageDisclosureBase

@@ -457,7 +457,7 @@ const NoticeLayers = (function () {
       /** @type {NoticeResult} */
       var message = {
         protocol: PROTOCOL, type: 'result', action: action,
-        layer: layer || (doc.mode === 'google' ? 1 : ui.current),
+        layer: layer || (typeof ui.current === 'number' ? ui.current : 1), // Google's screens are layer 1
         language: doc.language, noticeVersion: doc.noticeVersion === undefined ? null : doc.noticeVersion
       };
       if (action === 'save') message.choices = NoticeModel.collectChoices(model, choice);

@@ -56,7 +56,8 @@
  *   features: Object<string, NoticeDeclaration>, specialFeatures: Object<string, NoticeDeclaration>,
  *   dataCategories: Object<string, NoticeDeclaration>, stacks: NoticeStack[],
  *   vendors: NoticeVendor[], adTechProviders: NoticeAdTechProvider[],
- *   adFree: { offered?: boolean }, google: { personalizedOffered?: boolean, nonPersonalizedOffered?: boolean },
+ *   adFree: { offered?: boolean },
+ *   google: { personalizedOffered?: boolean, nonPersonalizedOffered?: boolean, refusalOffered?: boolean, appIcon?: string | null },
  *   current?: NoticeCurrent | null, theme?: Object<string, any>
  * }} NoticeDocument
  */
@@ -154,6 +155,9 @@ const NoticeModel = (function () {
     if (d.mode === 'google' && vendors.length === 0 && atps.length === 0) return ['no_vendors', 'A Google notice needs at least one ad-tech provider or vendor.'];
     if (d.mode === 'google' && isObject(d.google) && d.google.personalizedOffered === false && d.google.nonPersonalizedOffered === false) {
       return ['malformed_document', 'A Google notice must offer personalized or non-personalized ads.'];
+    }
+    if (d.mode === 'google' && isObject(d.google) && d.google.refusalOffered === false && !(isObject(d.adFree) && d.adFree.offered === true)) {
+      return ['malformed_document', 'A Google notice must offer a refusal: "Do not consent" (google.refusalOffered) or the ad-free version.'];
     }
     return null;
   }
