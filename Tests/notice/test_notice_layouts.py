@@ -249,3 +249,69 @@ def test_screenshots_of_the_google_form_in_a_card(new_page, layout):
     doc = ns.build_document(mode="google")
     page = open_over_host(new_page, doc, layout, "desktop" if layout == "modal" else "phone")
     ns.screenshot(page, f"layout-{layout}-google")
+
+
+# ------------------------------------------------------------------------------------ on a website (consentd)
+
+NOTICE_FRAME = 'iframe[title="Privacy settings"]'
+
+
+def open_demo(page, status="cmpuishown"):
+    page.goto(ns.consentd().url + "/demo?region=eea")
+    page.wait_for_function("(s) => document.getElementById('api-status').textContent.startsWith(s)", arg=status)
+
+
+@pytest.mark.consentd
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_on_a_website_the_frame_is_transparent_and_the_site_shows_dimmed_behind_the_card(new_page, scheme):
+    page = new_page(1280, 800, color_scheme=scheme)
+    open_demo(page)
+    notice = page.frame_locator(NOTICE_FRAME)
+    notice.locator(".ck-dialog").wait_for()
+    assert page.evaluate(f"getComputedStyle(document.querySelector('{NOTICE_FRAME}')).colorScheme") == "light dark"
+    assert notice.locator("html").get_attribute("data-layout") == "modal"
+    behind = pixel(page, 8, 400)
+    ns.screenshot(page, f"layout-website-demo-desktop-{scheme}")
+    notice.locator('.ck-footer [data-action="rejectAll"]').click()
+    page.wait_for_function("() => document.getElementById('api-status').textContent.startsWith('useractioncomplete')")
+    page.wait_for_function(f"() => !document.querySelector('{NOTICE_FRAME}')")
+    site = pixel(page, 8, 400)
+    # The scrim is black at 50%: what shows is the site's own colour, halved.
+    assert all(abs(b - s * 0.5) <= 3 for b, s in zip(behind, site)), (behind, site)
+
+
+@pytest.mark.consentd
+def test_a_data_consentkit_preferences_link_reopens_the_notice_on_its_choices(new_page):
+    page = new_page(390, 844)
+    open_demo(page)
+    page.frame_locator(NOTICE_FRAME).locator('.ck-footer [data-action="rejectAll"]').click()
+    page.wait_for_function("() => document.getElementById('api-status').textContent.startsWith('useractioncomplete')")
+    # Added after cmp.js ran, as a site's footer rendered late would be; no script of the site's own.
+    page.evaluate("""() => { const a = document.createElement('a'); a.href = '#privacy'; a.id = 'footer-link';
+        a.dataset.consentkit = 'preferences'; a.innerHTML = '<span>Privacy and cookie settings</span>';
+        document.body.appendChild(a); }""")
+    page.click("#footer-link span")  # a click inside the element counts
+    notice = page.frame_locator(NOTICE_FRAME)
+    notice.locator('section[data-layer="2"]').wait_for()
+    assert notice.locator("html").get_attribute("data-layout") == "sheet"
+    assert "#privacy" not in page.url, "the link's own navigation is prevented"
+    ns.screenshot(page, "layout-website-demo-phone-reopened")
+    notice.get_by_role("button", name="Close").click()
+    page.wait_for_function(f"() => !document.querySelector('{NOTICE_FRAME}')")
+    assert page.evaluate("document.activeElement.id") == "footer-link"
+    # From the keyboard: Enter on the focused link reopens it too.
+    page.keyboard.press("Enter")
+    page.frame_locator(NOTICE_FRAME).locator('section[data-layer="2"]').wait_for()
+
+
+@pytest.mark.consentd
+def test_an_element_without_the_attribute_value_does_not_reopen_the_notice(new_page):
+    page = new_page(390, 844)
+    open_demo(page)
+    page.frame_locator(NOTICE_FRAME).locator('.ck-footer [data-action="rejectAll"]').click()
+    page.wait_for_function(f"() => !document.querySelector('{NOTICE_FRAME}')")
+    page.evaluate("""() => { const a = document.createElement('button'); a.id = 'other';
+        a.dataset.consentkit = 'something-else'; a.textContent = 'x'; document.body.appendChild(a); }""")
+    page.click("#other")
+    page.wait_for_timeout(500)
+    assert page.locator(NOTICE_FRAME).count() == 0
