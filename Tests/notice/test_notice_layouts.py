@@ -315,3 +315,23 @@ def test_an_element_without_the_attribute_value_does_not_reopen_the_notice(new_p
     page.click("#other")
     page.wait_for_timeout(500)
     assert page.locator(NOTICE_FRAME).count() == 0
+
+
+# ------------------------------------------------------------------------------------ colours: the page takes what the builder takes
+
+def hex_to_rgb(colour: str) -> str:
+    return "rgb(%d, %d, %d)" % tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+
+
+def test_a_palette_the_builder_accepts_at_4_5_to_1_is_applied(new_page, doc20):
+    # Body text #747474 on white is 4.6:1: between the 4.5:1 NoticeTheme.validate() asks and the 5:1 the page used to.
+    light = dict(doc20["theme"]["light"], text="#747474", surface="#ffffff", mutedText="#747474")
+    doc20["theme"]["light"] = light
+    page = open_layout(new_page, doc20, "fullscreen", "desktop")
+    assert page.evaluate("getComputedStyle(document.body).color") == hex_to_rgb("#747474")
+
+
+def test_a_palette_whose_links_fail_on_cards_falls_back_to_the_standard_one(new_page, doc20):
+    doc20["theme"]["light"] = dict(doc20["theme"]["light"], text="#111111", surface="#8a8f98")  # muted text 2.5:1 on it
+    page = open_layout(new_page, doc20, "fullscreen", "desktop")
+    assert page.evaluate("getComputedStyle(document.body).color") == hex_to_rgb("#1a1a1a")  # notice.css's own palette
