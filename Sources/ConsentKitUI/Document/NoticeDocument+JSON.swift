@@ -74,6 +74,8 @@ extension NoticeDocument {
             out.key("theme")
             out.beginObject()
                 out.field("cornerRadius", theme.cornerRadius)
+                out.field("fontFamily", theme.fontFamily)
+                out.field("buttonStyle", theme.buttonStyle.rawValue)
                 for (name, palette) in [("light", theme.light), ("dark", theme.dark)] {
                     out.key(name)
                     out.beginObject()
@@ -88,6 +90,7 @@ extension NoticeDocument {
                     out.endObject()
                 }
             out.endObject()
+            out.field("layout", layout.rawValue)
             out.field("noticeVersion", noticeVersion)
             out.field("scope", scope)
             out.field("startLayer", startLayer)

@@ -161,8 +161,10 @@ public struct NoticeDocument: Sendable, Equatable, Codable {
     public var publisher: Publisher
     /// The CMP.
     public var cmp: CMP
-    /// Colours.
+    /// Colours, corner radius, font and button style.
     public var theme: NoticeTheme
+    /// Where the notice sits; `auto` is resolved by the page from its width.
+    public var layout: NoticeLayout
     /// The publisher's notice version.
     public var noticeVersion: Int
     /// The consent scope: `service`.
@@ -238,6 +240,18 @@ public enum NoticeDocumentError: Error, Sendable, Equatable, CustomStringConvert
     case noVendors
     /// A custom text names a key the notice does not have.
     case unknownTextKey(String)
+    /// A custom text, stack description or illustration is empty or only white space (named as
+    /// the setting: `customTexts.rejectAll`, `stackDescriptions[42]`, `purposeIllustrations[1]`).
+    case blankText(String)
+    /// Only one of "Accept all" and "Reject all" was renamed: the two answers must stay equal
+    /// (TCF policy Appendix B, C(g)).
+    case unequalActionLabels(renamed: String, kept: String)
+    /// A stack description names a stack the vendor list does not have.
+    case unknownStack(Int)
+    /// Illustrations name a purpose the vendor list does not have.
+    case unknownPurpose(Int)
+    /// The logo is neither a `data:image/(png|jpeg|gif|webp);base64,` URL nor an `https` URL.
+    case logo(String)
     /// Neither the language asked for nor English can be shown whole.
     case languageUnavailable(requested: String, vendorList: String)
     /// A bundled resource could not be read.
@@ -261,6 +275,14 @@ public enum NoticeDocumentError: Error, Sendable, Equatable, CustomStringConvert
         case .missingPrivacyPolicyURL: "NoticeSettings.privacyPolicyURL is required: the notice links the publisher's privacy policy"
         case .noVendors: "the notice discloses no vendor: the publisher's vendors are not in the vendor list"
         case .unknownTextKey(let key): "customTexts: the notice has no text \"\(key)\" (texts/en.json lists the keys)"
+        case .blankText(let setting): "NoticeSettings.\(setting) is empty: leave it out to keep the standard text"
+        case .unequalActionLabels(let renamed, let kept):
+            "NoticeSettings.customTexts renames \(renamed) but not \(kept): \"Accept all\" and \"Reject all\" are renamed "
+                + "together or not at all, so that both answers stay equal (TCF policy Appendix B, C(g))"
+        case .unknownStack(let id): "NoticeSettings.stackDescriptions: the vendor list has no stack \(id)"
+        case .unknownPurpose(let id): "NoticeSettings.purposeIllustrations: the vendor list has no purpose \(id)"
+        case .logo(let logo):
+            "NoticeSettings.logo \"\(logo.prefix(40))\" is neither a data:image/(png|jpeg|gif|webp);base64, URL nor an https URL"
         case .languageUnavailable(let requested, let list):
             "the notice cannot be shown in \(requested): the vendor list is in \(list) and the notice has no UI texts for it; "
                 + "ask consentd for a language the notice has texts for (NoticeTexts.languages())"
