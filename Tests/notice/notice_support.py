@@ -468,3 +468,46 @@ def cmp_files() -> dict[str, str]:
     """Path -> source of the CMP API scripts, read from Sources/ConsentKitUI/Resources/cmp."""
     return {CMP_STUB_URL: (CMP_DIR / "tcfapi-stub.js").read_text(encoding="utf-8"),
             CMP_API_URL: (CMP_DIR / "tcfapi.js").read_text(encoding="utf-8")}
+
+
+# The contract of the IAB's own stub (@iabtcf/stub), which many publishers install instead of a
+# CMP's, written here from its documented behaviour (not its code), as a page's inline script:
+# __tcfapi() returns the queue; 'ping' is answered with the stub's shape; 'setGdprApplies'
+# (version 2, a boolean) is kept; everything else is queued as its arguments; a hidden
+# __tcfapiLocator frame; and ONE 'message' listener that answers a frame's {__tcfapiCall} by
+# calling whatever window.__tcfapi is then (the CMP's once it has loaded), posting each answer back
+# in the form the call came in.
+IAB_STUB_CONTRACT = """<script>
+(function () {
+  var queue = [], gdprApplies;
+  window.__tcfapi = function () {
+    var args = arguments;
+    if (!args.length) return queue;
+    if (args[0] === 'setGdprApplies') {
+      if (args.length > 3 && args[1] === 2 && typeof args[3] === 'boolean') { gdprApplies = args[3]; if (typeof args[2] === 'function') args[2]('set', true); }
+    } else if (args[0] === 'ping') {
+      if (typeof args[2] === 'function') args[2]({ gdprApplies: gdprApplies, cmpLoaded: false, cmpStatus: 'stub' });
+    } else {
+      queue.push(args);
+    }
+  };
+  window.addEventListener('message', function (event) {
+    var asString = typeof event.data === 'string', json = {};
+    try { json = asString ? JSON.parse(event.data) : event.data; } catch (e) { return; }
+    var payload = json && json.__tcfapiCall;
+    if (!payload) return;
+    window.__tcfapi(payload.command, payload.version, function (returnValue, success) {
+      var reply = { __tcfapiReturn: { returnValue: returnValue, success: success, callId: payload.callId } };
+      event.source.postMessage(asString ? JSON.stringify(reply) : reply, '*');
+    }, payload.parameter);
+  }, false);
+  (function addLocator() {
+    if (window.frames.__tcfapiLocator) return;
+    if (!document.body) { setTimeout(addLocator, 5); return; }
+    var frame = document.createElement('iframe');
+    frame.style.cssText = 'display:none';
+    frame.name = '__tcfapiLocator';
+    document.body.appendChild(frame);
+  })();
+})();
+</script>"""
