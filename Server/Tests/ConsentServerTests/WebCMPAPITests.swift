@@ -216,4 +216,65 @@ struct WebCMPAPITests {
             #expect(error.field == "websites[0].privacyPolicyUrl" && error.line == 8)
         }
     }
+
+    /// A website of the configuration with its own notice settings.
+    static let brandedSiteYAML = TestServer.publishersYAML + """
+
+        websites:
+          - appId: com.example.web
+            name: Example News
+            privacyPolicyUrl: https://news.example.com/privacy
+            publisherIds: [pub-news]
+            notice:
+              layout: banner
+              logo: https://news.example.com/logo.png
+              theme:
+                cornerRadius: 4
+                fontFamily: Georgia, serif
+                buttonStyle: outlined
+                light:
+                  primary: "#7a1f1f"
+                  link: "#7a1f1f"
+        """
+
+    @Test("a website's notice settings reach its visitors: layout, logo and theme, the colours not given kept from ConsentKit's")
+    func websiteNoticeSettings() async throws {
+        let server = try await TestServer.make(publishers: Self.brandedSiteYAML)
+        try await server.test { client async throws in
+            let key = try await server.consentd.keys.create(appId: "com.example.web", kind: .publishable, label: "site").token
+            let answer = try await Self.web(client, "/v1/web/session", #"{"credential":"\#(key)","debugRegion":"eea"}"#)
+            let document = try #require(answer.object["document"] as? [String: Any])
+            #expect(document["layout"] as? String == "banner")
+            #expect((document["publisher"] as? [String: Any])?["logo"] as? String == "https://news.example.com/logo.png")
+            let theme = try #require(document["theme"] as? [String: Any])
+            #expect(theme["cornerRadius"] as? Int == 4 && theme["fontFamily"] as? String == "Georgia, serif")
+            #expect(theme["buttonStyle"] as? String == "outlined")
+            let light = try #require(theme["light"] as? [String: String])
+            #expect(light["primary"] == "#7a1f1f" && light["background"] == NoticeTheme.standard.light.background)
+            #expect(theme["dark"] as? [String: String] == ["background": "#15171b", "surface": "#20242a", "text": "#f1f3f6",
+                                                         "mutedText": "#c0c6cf", "primary": "#9cc0ff", "onPrimary": "#0a1a36",
+                                                         "border": "#3b414a", "link": "#9cc0ff"])
+        }
+    }
+
+    @Test("a website's notice settings are checked when the file is read, naming the line and field", arguments: [
+        ("layout: banner", "layout: popup", "websites[0].notice.layout", "is popup; expected one of: auto, modal, banner, sheet, fullscreen"),
+        ("primary: \"#7a1f1f\"", "primary: \"#dddddd\"", "websites[0].notice.theme", "contrast"),
+        ("primary: \"#7a1f1f\"", "primary: #7a1f1f", "websites[0].notice.theme.light.primary", "quote a colour"),
+        ("https://news.example.com/logo.png", "http://news.example.com/logo.png", "websites[0].notice.logo", "logo"),
+        ("buttonStyle: outlined", "buttonStyle: ghost", "websites[0].notice.theme.buttonStyle", "expected one of: filled, outlined"),
+        ("cornerRadius: 4", "cornerRadius: 40", "websites[0].notice.theme.cornerRadius", "must lie in 0...32"),
+        ("Georgia, serif", "Georgia; x", "websites[0].notice.theme", "font"),
+    ] as [(String, String, String, String)])
+    func badWebsiteNoticeSettings(original: String, replacement: String, field: String, saying: String) throws {
+        let yaml = Self.brandedSiteYAML.replacingOccurrences(of: original, with: replacement)
+        #expect(yaml != Self.brandedSiteYAML)
+        do {
+            _ = try PublisherConfiguration.parse(yaml, file: "p.yaml")
+            Issue.record("\(replacement) is refused")
+        } catch {
+            #expect(error.field == field, "\(error)")
+            #expect(error.line != nil && error.description.localizedCaseInsensitiveContains(saying), "\(error)")
+        }
+    }
 }

@@ -25,12 +25,7 @@ extension NoticeDocument {
         scope: ConsentScope, settings: NoticeSettings, cmp: CMPIdentity, current: ConsentState?, request: NoticeRequest,
         adTechProviders: [AppConfig.AdTechProvider] = [], textsDirectory: URL? = nil
     ) throws(NoticeDocumentError) -> NoticeDocument {
-        do {
-            try settings.theme.validate()
-        } catch {
-            throw .theme(error)
-        }
-        if let logo = settings.logo, !Self.isShowableLogo(logo) { throw .logo(logo) }
+        try settings.validateBrand()
         guard let privacyPolicy = settings.privacyPolicyURL else { throw .missingPrivacyPolicyURL }
         let list = scope.vendorList
         try Self.checkOwnTexts(settings, list: list)
@@ -116,14 +111,6 @@ extension NoticeDocument {
         return (english, requested == "en" ? nil : LanguageFallback(requested: requested, reason: reason))
     }
 
-    /// A logo the page shows: a base64 `data:` image of a kind every engine decodes, or `https`.
-    private static func isShowableLogo(_ logo: String) -> Bool {
-        if logo.hasPrefix("data:") {
-            return ["png", "jpeg", "gif", "webp"].contains { logo.hasPrefix("data:image/\($0);base64,") }
-        }
-        guard let url = URL(string: logo) else { return false }
-        return url.scheme?.lowercased() == "https" && url.host?.isEmpty == false
-    }
 
     /// The publisher's stack descriptions and illustrations name what the list has and say something.
     private static func checkOwnTexts(_ settings: NoticeSettings, list: VendorList) throws(NoticeDocumentError) {

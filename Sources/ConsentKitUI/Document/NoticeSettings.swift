@@ -84,6 +84,29 @@ public struct NoticeSettings: Sendable, Equatable {
     /// means them: a modified stack description or modified illustrations, never UI texts.
     public var usesNonStandardTexts: Bool { !stackDescriptions.isEmpty || !purposeIllustrations.isEmpty }
 
+    /// Checks the brand the way every notice build does, so that a publisher's configuration can
+    /// be refused when it is read rather than when a user is waiting: the theme's form and
+    /// contrasts (``NoticeTheme/validate()``) and a logo the page can show.
+    ///
+    /// - Throws: ``NoticeDocumentError/theme(_:)`` or ``NoticeDocumentError/logo(_:)``.
+    public func validateBrand() throws(NoticeDocumentError) {
+        do {
+            try theme.validate()
+        } catch {
+            throw .theme(error)
+        }
+        if let logo, !Self.isShowableLogo(logo) { throw .logo(logo) }
+    }
+
+    /// A logo the page shows: a base64 `data:` image of a kind every engine decodes, or `https`.
+    private static func isShowableLogo(_ logo: String) -> Bool {
+        if logo.hasPrefix("data:") {
+            return ["png", "jpeg", "gif", "webp"].contains { logo.hasPrefix("data:image/\($0);base64,") }
+        }
+        guard let url = URL(string: logo) else { return false }
+        return url.scheme?.lowercased() == "https" && url.host?.isEmpty == false
+    }
+
     /// Settings for a notice.
     public init(
         mode: Mode = .tcf, publisherName: String, appName: String? = nil, logo: String? = nil, privacyPolicyURL: URL?,

@@ -1,3 +1,4 @@
+import ConsentKitUI
 import ConsentdAPI
 import Foundation
 import Yams
@@ -33,13 +34,26 @@ public struct PublisherConfiguration: Sendable, Equatable {
         public var privacyPolicyURL: URL
         /// The publishers (ids of ``PublisherConfiguration/publishers``) whose vendors it shows.
         public var publisherIds: [String]
+        /// Where the notice sits on the site's pages (`notice.layout`; `auto` when not set).
+        public var layout: NoticeLayout
+        /// The site's logo on the notice (`notice.logo`): an `https` URL or a `data:` image.
+        public var logo: String?
+        /// The notice's colours, corners, font and button style (`notice.theme`), checked for
+        /// contrast when the file is read.
+        public var theme: NoticeTheme
 
         /// Creates a website.
-        public init(appId: String, name: String, privacyPolicyURL: URL, publisherIds: [String]) {
+        public init(
+            appId: String, name: String, privacyPolicyURL: URL, publisherIds: [String], layout: NoticeLayout = .auto,
+            logo: String? = nil, theme: NoticeTheme = .standard
+        ) {
             self.appId = appId
             self.name = name
             self.privacyPolicyURL = privacyPolicyURL
             self.publisherIds = publisherIds
+            self.layout = layout
+            self.logo = logo
+            self.theme = theme
         }
     }
 
@@ -137,7 +151,7 @@ public struct PublisherConfiguration: Sendable, Equatable {
         let websitesNodes: [Node] = if let list = top["websites"] { try reader.sequence(list, field: "websites") } else { [] }
         for (index, node) in websitesNodes.enumerated() {
             let field = "websites[\(index)]"
-            let entry = try reader.mapping(node, field: field, known: ["appId", "name", "privacyPolicyUrl", "publisherIds"])
+            let entry = try reader.mapping(node, field: field, known: ["appId", "name", "privacyPolicyUrl", "publisherIds", "notice"])
             let appId = try reader.string(try reader.required(entry, "appId", in: node, field: field), field: "\(field).appId")
             guard websites[appId] == nil else { throw reader.error(entry["appId"], field: "\(field).appId", "website \(appId) appears twice") }
             let url = try reader.string(try reader.required(entry, "privacyPolicyUrl", in: node, field: field), field: "\(field).privacyPolicyUrl")
@@ -154,9 +168,11 @@ public struct PublisherConfiguration: Sendable, Equatable {
                 publisherIds.append(id)
             }
             guard !publisherIds.isEmpty else { throw reader.error(idsNode, field: "\(field).publisherIds", "must name at least one publisher") }
-            websites[appId] = Website(
+            var website = Website(
                 appId: appId, name: try reader.string(try reader.required(entry, "name", in: node, field: field), field: "\(field).name"),
                 privacyPolicyURL: privacy, publisherIds: publisherIds)
+            if let notice = entry["notice"] { try reader.notice(notice, field: "\(field).notice", into: &website) }
+            websites[appId] = website
         }
         return PublisherConfiguration(publishers: publishers, websites: websites, publisherApps: publisherApps)
     }
@@ -198,6 +214,68 @@ public struct PublisherConfiguration: Sendable, Equatable {
                 throw error(node, field: field, "must be non-empty text")
             }
             return scalar.string
+        }
+
+        /// A website's `notice:` settings: its layout, logo and theme (every colour optional,
+        /// ConsentKit's own where not given), checked as every notice build checks them.
+        func notice(_ node: Node, field: String, into website: inout Website) throws(ConfigurationError) {
+            let entry = try mapping(node, field: field, known: ["layout", "logo", "theme"])
+            if let layout = entry["layout"] {
+                let name = try string(layout, field: "\(field).layout")
+                guard let value = NoticeLayout(rawValue: name) else {
+                    let known = NoticeLayout.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw error(layout, field: "\(field).layout", "is \(name); expected one of: \(known)")
+                }
+                website.layout = value
+            }
+            if let logo = entry["logo"] { website.logo = try string(logo, field: "\(field).logo") }
+            if let theme = entry["theme"] { website.theme = try self.theme(theme, field: "\(field).theme") }
+            let settings = NoticeSettings(publisherName: website.name, logo: website.logo, privacyPolicyURL: website.privacyPolicyURL,
+                                          theme: website.theme, layout: website.layout)
+            do {
+                try settings.validateBrand()
+            } catch {
+                let key = if case .logo = error { "logo" } else { "theme" }
+                throw self.error(entry[key], field: "\(field).\(key)", "\(error)")
+            }
+        }
+
+        /// A `theme:` mapping over ConsentKit's standard theme.
+        private func theme(_ node: Node, field: String) throws(ConfigurationError) -> NoticeTheme {
+            let entry = try mapping(node, field: field, known: ["cornerRadius", "fontFamily", "buttonStyle", "light", "dark"])
+            var theme = NoticeTheme.standard
+            if let radius = entry["cornerRadius"] { theme.cornerRadius = try integer(radius, field: "\(field).cornerRadius", range: 0...32) }
+            if let font = entry["fontFamily"] { theme.fontFamily = try string(font, field: "\(field).fontFamily") }
+            if let style = entry["buttonStyle"] {
+                let name = try string(style, field: "\(field).buttonStyle")
+                guard let value = NoticeTheme.ButtonStyle(rawValue: name) else {
+                    let known = NoticeTheme.ButtonStyle.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw error(style, field: "\(field).buttonStyle", "is \(name); expected one of: \(known)")
+                }
+                theme.buttonStyle = value
+            }
+            if let light = entry["light"] { theme.light = try palette(light, field: "\(field).light", over: theme.light) }
+            if let dark = entry["dark"] { theme.dark = try palette(dark, field: "\(field).dark", over: theme.dark) }
+            return theme
+        }
+
+        /// A palette's colours (`#rrggbb`) over `base`: the colours not given keep `base`'s.
+        private func palette(_ node: Node, field: String, over base: NoticeTheme.Palette) throws(ConfigurationError) -> NoticeTheme.Palette {
+            let keys: [(String, WritableKeyPath<NoticeTheme.Palette, String>)] = [
+                ("background", \.background), ("surface", \.surface), ("text", \.text), ("mutedText", \.mutedText),
+                ("primary", \.primary), ("onPrimary", \.onPrimary), ("border", \.border), ("link", \.link),
+            ]
+            let entry = try mapping(node, field: field, known: keys.map(\.0))
+            var palette = base
+            for (key, path) in keys {
+                guard let value = entry[key] else { continue }
+                // `primary: #1746a2` unquoted is a YAML comment: an empty value.
+                guard value.tag != Tag(.null) else {
+                    throw error(value, field: "\(field).\(key)", "is empty: quote a colour in YAML, as in \"#1746a2\" (an unquoted # starts a comment)")
+                }
+                palette[keyPath: path] = try string(value, field: "\(field).\(key)")
+            }
+            return palette
         }
 
         func integer(_ node: Node, field: String, range: ClosedRange<Int>) throws(ConfigurationError) -> Int {

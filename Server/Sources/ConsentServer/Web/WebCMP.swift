@@ -243,7 +243,8 @@ struct WebCMP: Sendable {
     /// The notice for `site` in `language`, opening on the present choices.
     func exchange(_ site: Site, language: String, current: ConsentState?, reopen: Bool, reason: AskRules.Verdict) throws -> NoticeExchange {
         let settings = NoticeSettings(
-            publisherName: site.website.name, privacyPolicyURL: site.website.privacyPolicyURL, language: language,
+            publisherName: site.website.name, logo: site.website.logo, privacyPolicyURL: site.website.privacyPolicyURL,
+            theme: site.website.theme, layout: site.website.layout, language: language,
             storageDisclosureBase: URL(string: "/v1/vendor-list/storage"))
         let scope = try scope(site, language: language)
         do {

@@ -37,9 +37,10 @@ struct TestServer {
                 privacyPolicyUrl: https://other.example.org/policy
         """
 
-    /// A server holding `catalog`, by default the bundled vendor list.
+    /// A server holding `catalog`, by default the bundled vendor list, and the publisher
+    /// configuration `publishers` (YAML).
     static func make(
-        catalog: VendorListCatalog? = nil, _ configure: (inout ServerSettings) -> Void = { _ in }
+        catalog: VendorListCatalog? = nil, publishers: String = publishersYAML, _ configure: (inout ServerSettings) -> Void = { _ in }
     ) async throws -> TestServer {
         var settings = ServerSettings()
         settings.databaseURL = "sqlite:" + temporaryDirectory().appendingPathComponent("consentd.sqlite").path
@@ -57,7 +58,7 @@ struct TestServer {
         try await Migrations.run(on: database)
         let consentd = try Consentd(
             settings: settings, database: database, secret: testSecret, catalog: try catalog ?? VendorListCatalog.bundled(),
-            publishers: try PublisherConfiguration.parse(publishersYAML, file: "publishers.yaml"), assets: try NoticeAssets.load(),
+            publishers: try PublisherConfiguration.parse(publishers, file: "publishers.yaml"), assets: try NoticeAssets.load(),
             resolver: RegionResolver(countryHeader: settings.countryHeader,
                                      table: try CIDRTable.parse("203.0.113.0/24,FR\n", file: "table")),
             logger: logger)
