@@ -1,6 +1,6 @@
 """The notice page in both engines (engines.py: Chromium through Playwright, WebKitGTK, the engine
 of WKWebView, through Selenium): every layer renders, Tab and Shift+Tab walk every visible
-control, each answer's result, right to left, axe-core, and screenshots of every layer and every
+control, each answer's result, Google's form, right to left, axe-core, and screenshots of every layer and every
 layout to NOTICE_ARTIFACTS (named <test>-<engine>.png, to look at)."""
 import pathlib
 
@@ -125,6 +125,60 @@ def test_saved_choices_are_the_switches_turned_on_by_click_and_by_space(engine_p
     assert message["action"] == "save" and message["layer"] == 2
     assert message["choices"]["purposeConsents"] == [1, 4]
     assert message["choices"]["vendorConsents"] == [] and message["choices"]["specialFeatureOptIns"] == []
+
+
+# ------------------------------------------------------------------------------------ Google's form
+
+GOOGLE_ANSWERS = ["acceptAll", "nonPersonalized", "rejectAll"]
+
+
+@pytest.fixture(scope="module")
+def google_doc():
+    """Google's form for the 20-vendor publisher (English); tests do not change it."""
+    return ns.build_document(mode="google")
+
+
+def test_googles_form_shows_what_each_answer_records_and_every_answer_is_in_view(engine_page, google_doc):
+    page = engines.open_notice(engine_page(), google_doc)
+    shown = page.evaluate("""() => ({
+        answers: Array.from(document.querySelectorAll('[data-answer]')).map((a) => a.dataset.answer),
+        footer: Array.from(document.querySelectorAll('.ck-footer button')).map((b) => { const r = b.getBoundingClientRect();
+            return { action: b.dataset.action, inView: r.height > 0 && r.top >= 0 && r.bottom <= innerHeight }; }) })""")
+    assert shown["answers"] == GOOGLE_ANSWERS
+    offers_ad_free = bool((google_doc.get("adFree") or {}).get("offered"))
+    assert [b["action"] for b in shown["footer"]] == GOOGLE_ANSWERS + (["adFree"] if offers_ad_free else []) + ["manage"]
+    assert all(b["inView"] for b in shown["footer"]), shown["footer"]
+    page.screenshot("engines-google")
+
+
+def test_tab_and_shift_tab_visit_every_control_of_googles_form(engine_page, google_doc):
+    page = engines.open_notice(engine_page(), google_doc)
+    names = page.evaluate(CONTROLS)
+    assert [n for n in names if n in GOOGLE_ANSWERS + ["manage"]] == GOOGLE_ANSWERS + ["manage"], names
+    page.evaluate("() => window.__ckControls[window.__ckControls.length - 1].focus()")
+    forward = []
+    for _ in range(len(names)):
+        page.press("Tab")
+        forward.append(page.evaluate(FOCUSED))
+    assert forward == list(range(len(names))), [names[i] if i >= 0 else None for i in forward]
+    backward = []
+    for _ in range(len(names)):
+        page.press("Shift+Tab")
+        backward.append(page.evaluate(FOCUSED))
+    assert backward == [(len(names) - 2 - i) % len(names) for i in range(len(names))]
+
+
+@pytest.mark.parametrize("answer", GOOGLE_ANSWERS)
+def test_each_answer_of_googles_form_is_one_tap(engine_page, google_doc, answer):
+    page = engines.open_notice(engine_page(), google_doc)
+    page.click(f'.ck-footer [data-action="{answer}"]')
+    message = result(page)
+    assert message["action"] == answer and message["layer"] == 1 and "choices" not in message
+
+
+def test_axe_finds_no_serious_or_critical_violation_on_googles_form(engine_page, google_doc):
+    page = engines.open_notice(engine_page(), google_doc)
+    assert axe_violations(page) == []
 
 
 # ------------------------------------------------------------------------------------ right to left
