@@ -161,8 +161,12 @@ def publisher(engine_page, publisher_site):
 
 # ------------------------------------------------------------------------------------ helpers
 
+# A shared 2-core machine starts a browser slowly: the first page view of an engine may take long.
+PATIENCE = 30.0
+
+
 def wait_status(page, status):
-    page.wait_for("(s) => (window.__events || []).some((e) => e.status === s)", status)
+    page.wait_for("(s) => (window.__events || []).some((e) => e.status === s)", status, timeout=PATIENCE)
 
 
 def statuses(page):
@@ -194,13 +198,13 @@ def answer(page, command, version=2, parameter=None, **kw):
 def notice(page):
     """The notice's frame, once its first layer shows."""
     frame = page.frame(NOTICE_FRAME)
-    frame.wait_for("() => { const b = document.querySelector('[data-action=acceptAll]'); return !!b && b.getClientRects().length > 0; }")
+    frame.wait_for("() => { const b = document.querySelector('[data-action=acceptAll]'); return !!b && b.getClientRects().length > 0; }", timeout=PATIENCE)
     return frame
 
 
 def ad_frame(page):
     frame = page.frame(AD_FRAME)
-    frame.wait_for("() => typeof window.tcfCall === 'function' && document.readyState === 'complete'")
+    frame.wait_for("() => typeof window.tcfCall === 'function' && document.readyState === 'complete'", timeout=PATIENCE)
     return frame
 
 
