@@ -58,10 +58,8 @@ struct VendorListsController {
             case .unavailable(let reason): throw APIError(.badGateway, "storage_disclosure_unavailable", reason)
             }
         }
-        // Pages and apps (a WKWebView's file: origin included) read it without credentials.
-        var response = try document.response(to: request, maxAge: 3600)
-        response.headers[.accessControlAllowOrigin] = "*"
-        return response
+        // Pages and apps (a WKWebView's file: origin included) read it: a GET of the API (WebCORSMiddleware).
+        return try document.response(to: request, maxAge: 3600)
     }
 
     /// `GET /v1/vendor-list/trimmed?publisherIds=…&language=…`: the list cut to the vendors of

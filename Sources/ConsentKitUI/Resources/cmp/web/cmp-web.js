@@ -167,9 +167,10 @@
         zIndex: '2147483647', colorScheme: 'light dark', background: 'transparent' };
       Object.keys(css).forEach(function (k) { frame.style[k] = css[k]; });
       notice = { frame: frame, shownWith: tcString, shownWithAC: addtlConsent, reopen: !!reopen, opener: document.activeElement, inerted: [] };
-      // The page behind is out of reach while the notice is open.
+      // The page behind is out of reach while the notice is open; the notice's frame is not
+      // behind (preloaded after <body> began, when only cmp.js has the key, it is one of its children).
       Array.prototype.forEach.call(document.body.children, function (el) {
-        if (el.tagName !== 'SCRIPT' && !el.inert) { el.inert = true; el.setAttribute('aria-hidden', 'true'); notice.inerted.push(el); }
+        if (el !== frame && el.tagName !== 'SCRIPT' && !el.inert) { el.inert = true; el.setAttribute('aria-hidden', 'true'); notice.inerted.push(el); }
       });
       function configure() {
         frame.contentWindow.postMessage({ protocol: 1, type: 'configure', document: documentObject }, base);
