@@ -87,8 +87,9 @@ extension NoticeDocument {
     private static func texts(
         settings: NoticeSettings, scope: ConsentScope, directory: URL?
     ) throws(NoticeDocumentError) -> (NoticeTexts, LanguageFallback?) {
-        let requested = (settings.language ?? scope.consentLanguage).lowercased()
-        let listLanguage = scope.vendorList.language.lowercased()
+        let tag = settings.language ?? scope.consentLanguage
+        let requested = NoticeTexts.language(of: tag) ?? tag.lowercased()
+        let listLanguage = NoticeTexts.language(of: scope.vendorList.language) ?? scope.vendorList.language.lowercased()
         let wanted = try NoticeTexts.load(requested, from: directory)
         // Google's form shows no vendor list texts, so only the UI texts decide.
         if let wanted, settings.mode == .google || listLanguage == requested { return (wanted, nil) }

@@ -51,7 +51,7 @@ public struct NoticeSettings: Sendable, Equatable {
     /// in the notice's language. Any custom text marks decisions as made on non-standard texts
     /// (`UseNonStandardTexts`).
     public var customTexts: [String: String]
-    /// The UI language wanted (ISO 639-1); nil: the manager's ``ConsentKit/ConsentConfiguration/consentLanguage``.
+    /// The UI language wanted (ISO 639-1; a tag such as `pt-PT` stands for its language); nil: the manager's ``ConsentKit/ConsentConfiguration/consentLanguage``.
     public var language: String?
     /// Where a vendor's device storage disclosure is fetched from: consentd's proxy,
     /// `https://consentd…/v1/vendor-list/storage` (the page asks `…/{vendorId}`; a path alone when
