@@ -15,6 +15,15 @@ and the web CMP (`__tcfapi`) on consentd's /demo site, a returning visitor with 
   one __tcfapi('ping') after load               mean of 1000 calls              budget 1 ms
   one __tcfapi('getTCData') after load          mean of 1000 calls              budget 1 ms
 
+and a visitor's first page view of a publisher's website (a page of another loopback origin than
+consentd, with its stub.js and cmp.js tags), for a website of 20 vendors and one of all 813:
+
+  navigation -> notice visible                  median of N fresh visitors     budget 250 ms
+    ("visible": the frame after the notice's `ready` message reached the page), first visit (an
+    empty browser cache) and returning visit (the same browser again, no choice made yet: its
+    HTTP cache holds consentd's files)
+  the session answer (813 vendors) as sent       bytes on the wire, gzip accepted budget 30720 bytes
+
 Usage: python3 Benchmarks/bench_notice_web.py [--runs 10] [--document FILE]   (scripts/bench-notice runs it)
 Env: NOTICE_BASE_URL (serve the page from there instead of a local http.server), NOTICE_CHROMIUM.
 Exit status 1 when a figure is over budget; `bench()` returns the figures for other scripts.
@@ -33,7 +42,9 @@ sys.path.insert(0, str(ROOT / "Tests" / "notice"))
 import notice_support as ns  # noqa: E402
 
 BUDGETS = {"firstLayerMs": 50.0, "vendorListMs": 100.0, "toggleMs": 16.0, "gzipBytes": 40960,
-           "tcloadedMs": 100.0, "tcloadedFramedMs": 100.0, "tcloadedNewTabMs": 100.0, "pingMs": 1.0, "getTCDataMs": 1.0}
+           "tcloadedMs": 100.0, "tcloadedFramedMs": 100.0, "tcloadedNewTabMs": 100.0, "pingMs": 1.0, "getTCDataMs": 1.0,
+           "visible20Ms": 250.0, "visible20ReturningMs": 250.0, "visible813Ms": 250.0, "visible813ReturningMs": 250.0,
+           "sessionBytes": 30720}
 
 
 def gzipped_size() -> int:
@@ -78,6 +89,7 @@ def bench(runs: int = 10, document: str | None = None) -> dict:
         try:
             samples = [measure_once(browser, doc) for _ in range(runs)]
             figures.update(measure_cmp(browser, runs))
+            figures.update(measure_first_visit(browser, runs))
         finally:
             browser.close()
     for key in ("firstLayerMs", "vendorListMs", "toggleMs"):
@@ -106,7 +118,7 @@ def measure_cmp(browser, runs: int) -> dict:
     try:
         page = context.new_page()
         page.goto(site)
-        page.frame_locator("iframe[title=Privacy]").locator("[data-action=acceptAll]").first.click()
+        page.frame_locator("iframe[src$='/notice/notice.html']").locator("[data-action=acceptAll]").first.click()
         page.wait_for_function("() => document.getElementById('api-status').textContent.startsWith('useractioncomplete')")
         same_tab = {"": [], "&frame=none": []}
         for _ in range(runs):
@@ -139,6 +151,75 @@ def measure_cmp(browser, runs: int) -> dict:
         context.close()
 
 
+# A publisher's page: the CMP's two tags first in <head>, then an article. The page records when
+# the notice's `ready` message arrives, and the frame after it (a paint).
+PUBLISHER_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>News</title>
+<script>window.benchVisible = null; addEventListener('message', function (e) {
+  if (e.data && e.data.type === 'ready' && window.benchVisible === null) requestAnimationFrame(function () {
+    setTimeout(function () { window.benchVisible = performance.now(); }, 0); }); });</script>
+<script src="CONSENTD/cmp/stub.js" data-key="KEY" data-debug-region="eea" data-language="en"></script>
+<script src="CONSENTD/cmp/cmp.js" async></script></head>
+<body><h1>An article</h1><p>Some text of the article.</p></body></html>"""
+
+
+def measure_first_visit(browser, runs: int) -> dict:
+    """A visitor's first page view of a publisher's website served from another loopback origin
+    than consentd: navigation -> notice visible, with 20 and with 813 vendors; first visit (a new
+    browser context: empty cache) and returning visit (a second view in that context, no choice
+    made: consentd's files come from its HTTP cache). Its own consentd, with a publisher
+    configuration of two websites and a page key for each (`consent keys create`)."""
+    import subprocess
+    import tempfile
+    import urllib.request
+
+    vendor_ids = sorted(v["id"] for v in ns.live_vendors())
+    assert len(vendor_ids) == 813, len(vendor_ids)
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="bench-first-visit-"))
+    sites = {"20": vendor_ids[:20], "813": vendor_ids}
+    (folder / "publishers.yaml").write_text("publishers:\n" + "".join(
+        f"  - id: pub{name}\n    name: Publisher {name}\n    vendorIds: {ids}\n" for name, ids in sites.items())
+        + "websites:\n" + "".join(
+        f"  - appId: bench{name}\n    name: News {name}\n    privacyPolicyUrl: https://news.example.com/privacy\n"
+        f"    publisherIds: [pub{name}]\n" for name in sites), encoding="utf-8")
+    server = ns.Consentd("--publishers", str(folder / "publishers.yaml"))
+    consent = ns.built_binary("CONSENT_BIN", "Server", "consent")
+    keys = {name: subprocess.run([consent, "keys", "create", "--app", f"bench{name}", "--kind", "publishable",
+                                  "--database", f"sqlite:{server.folder}/consentd.sqlite"],
+                                 capture_output=True, text=True, check=True).stdout.strip() for name in sites}
+    pages = ns.ResourceServer()   # another origin than consentd's
+    for name in sites:
+        pages.pages[f"/news{name}.html"] = PUBLISHER_PAGE.replace("CONSENTD", server.url).replace("KEY", keys[name])
+
+    def visible(page, url: str) -> float:
+        page.goto(url)
+        page.wait_for_function("() => window.benchVisible !== null", timeout=20000)
+        return page.evaluate("() => window.benchVisible")
+
+    try:
+        figures = {}
+        request = urllib.request.Request(server.url + "/v1/web/session", headers={"Accept-Encoding": "gzip", "Content-Type": "text/plain"},
+                                         data=json.dumps({"credential": keys["813"], "debugRegion": "eea", "language": "en"}).encode())
+        with urllib.request.urlopen(request, timeout=30) as response:
+            figures["sessionBytes"] = len(response.read())
+        for name in sites:
+            url = f"{pages.url}/news{name}.html"
+            first, returning = [], []
+            for _ in range(runs):
+                context = browser.new_context(viewport={"width": 1280, "height": 800})
+                try:
+                    page = context.new_page()
+                    first.append(visible(page, url))
+                    returning.append(visible(page, url))
+                finally:
+                    context.close()
+            for key, samples in ((f"visible{name}Ms", first), (f"visible{name}ReturningMs", returning)):
+                figures[key] = round(statistics.median(samples), 1)
+                figures[key + "Max"] = round(max(samples), 1)
+        return figures
+    finally:
+        server.stop()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=10)
@@ -155,7 +236,12 @@ def main() -> int:
                              ("tcloadedFramedMs", "  the same page with its cross-origin ad frame", "ms"),
                              ("tcloadedNewTabMs", "  without the frame, a new tab for each view", "ms"),
                              ("pingMs", "web CMP: one __tcfapi ping after load", "ms"),
-                             ("getTCDataMs", "web CMP: one __tcfapi getTCData after load", "ms")):
+                             ("getTCDataMs", "web CMP: one __tcfapi getTCData after load", "ms"),
+                             ("visible20Ms", "first visit, 20 vendors: navigation -> notice", "ms"),
+                             ("visible20ReturningMs", "  returning visit (cache warm, no choice yet)", "ms"),
+                             ("visible813Ms", "first visit, 813 vendors: navigation -> notice", "ms"),
+                             ("visible813ReturningMs", "  returning visit (cache warm, no choice yet)", "ms"),
+                             ("sessionBytes", "session answer, 813 vendors, as sent (gzip ok)", "bytes")):
         if key not in figures:
             print(f"  {label:45s} skipped: {figures.get('skipped')}")
             continue

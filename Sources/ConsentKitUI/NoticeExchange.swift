@@ -15,7 +15,8 @@ import Foundation
 /// }
 /// ```
 public struct NoticeExchange: Sendable {
-    /// What the notice covers (marked as using non-standard texts when the settings have custom ones).
+    /// What the notice covers (marked as using non-standard texts when the settings modify a
+    /// stack description or illustrations: ``NoticeSettings/usesNonStandardTexts``).
     public let scope: ConsentScope
     /// What the page is shown.
     public let document: NoticeDocument
@@ -23,15 +24,15 @@ public struct NoticeExchange: Sendable {
     public let current: ConsentState?
 
     /// Builds the document for `request`: `scope`'s vendors with `settings`, `cmp`'s identity,
-    /// the user's `current` decision and the publisher's `adTechProviders`. Custom texts mark
-    /// the scope as using non-standard texts.
+    /// the user's `current` decision and the publisher's `adTechProviders`. Modified stack
+    /// descriptions or illustrations mark the scope as using non-standard texts; UI texts do not.
     ///
     /// - Throws: ``NoticeDocumentError`` when the document cannot be built.
     public init(
         scope: ConsentScope, settings: NoticeSettings, cmp: CMPIdentity, current: ConsentState?, request: NoticeRequest,
         adTechProviders: [AppConfig.AdTechProvider] = [], textsDirectory: URL? = nil
     ) throws(NoticeDocumentError) {
-        let scope = settings.customTexts.isEmpty ? scope : scope.usingNonStandardTexts()
+        let scope = settings.usesNonStandardTexts ? scope.usingNonStandardTexts() : scope
         self.document = try NoticeDocument.build(
             scope: scope, settings: settings, cmp: cmp, current: current, request: request, adTechProviders: adTechProviders,
             textsDirectory: textsDirectory)
@@ -100,9 +101,10 @@ public struct NoticeExchange: Sendable {
     public func decide(_ result: NoticeResult, at date: Date) throws(ConsentKitError) -> Choice? {
         guard let decision = try result.decision(document: document, scope: scope, current: current, at: date) else { return nil }
         let reached = GoogleConsentStatus.of(decision, config: nil, gdprApplies: .applies)
-        let requested: GoogleConsentStatus? = switch (document.mode, result.action) {
-        case (.google, .acceptAll): .personalized
-        case (.google, .nonPersonalized): .nonPersonalized
+        // Google's "Yes" and "No" (the form, layer 1); the TCF layers behind "Manage options" ask for no status.
+        let requested: GoogleConsentStatus? = switch (document.mode, result.action, result.layer) {
+        case (.google, .acceptAll, 1): .personalized
+        case (.google, .nonPersonalized, _): .nonPersonalized
         default: nil
         }
         if let requested, requested != reached {

@@ -45,7 +45,8 @@ public final class NoticeSession: Sendable {
     }
 
     /// Builds the document for `request` from the manager's scope, decision, CMP identity and
-    /// consentd's ad-tech providers. Custom texts mark the scope as using non-standard texts.
+    /// consentd's ad-tech providers. Modified stack descriptions or illustrations mark the scope
+    /// as using non-standard texts (``NoticeSettings/usesNonStandardTexts``); UI texts do not.
     /// Google's form is built only where Google's would load
     /// (``ConsentKit/GoogleAdsConsent/checkConsentFormCanLoad()``).
     ///

@@ -31,7 +31,10 @@ struct GoogleFormOptionsTests {
         #expect(document.google?.personalizedOffered == true && document.google?.nonPersonalizedOffered == true)
         #expect(document.adFree.offered == false)
         let json = try #require(JSONSerialization.jsonObject(with: document.json()) as? [String: Any])
-        #expect(json["google"] as? [String: Bool] == ["personalizedOffered": true, "nonPersonalizedOffered": true])
+        // Issue 27 §2 adds "refusalOffered" (on by default) and "appIcon" (none) to the form's object.
+        let google = try #require(json["google"] as? [String: Any])
+        #expect(google["personalizedOffered"] as? Bool == true && google["nonPersonalizedOffered"] as? Bool == true)
+        #expect(google["refusalOffered"] as? Bool == true && google["appIcon"] is NSNull)
     }
 
     @Test("001-12: with offersPersonalized off the form offers non-personalized ads only, and refuses a personalized answer")

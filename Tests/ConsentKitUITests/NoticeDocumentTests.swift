@@ -55,7 +55,9 @@ struct NoticeDocumentTests {
         let manager = await noticeManager(vendorIds: IDSet(validIds: Fixtures.v3v45.vendors.keys))
         try manager.agreeToAll()
         var settings = publisherSettings
-        settings.customTexts = ["acceptAll": "Quote \" backslash \\ newline \n tab \t </script> é 中 \u{1}"]
+        settings.customTexts = [
+            "acceptAll": "Quote \" backslash \\ newline \n tab \t </script> é 中 \u{1}", "rejectAll": "Refuse \u{1} </script>",
+        ]
         settings.storageDisclosureBase = URL(string: "https://consent.example.com/v1/vendor-list/storage")
         let document = try session(manager, settings: settings, userInitiated: true).document
         let decoded = try JSONDecoder().decode(NoticeDocument.self, from: document.json())
@@ -75,7 +77,7 @@ struct NoticeDocumentTests {
         #expect {
             try session(manager, settings: settings)
         } throws: { error in
-            guard case .document(.theme(.insufficientContrast(let appearance, let field, let ratio, 5))) = error as? NoticeSessionError
+            guard case .document(.theme(.insufficientContrast(let appearance, let field, _, let ratio, 5))) = error as? NoticeSessionError
             else { return false }
             return appearance == "light" && field == "onPrimary" && ratio < 5
         }
@@ -99,15 +101,15 @@ struct NoticeDocumentTests {
         #expect(throws: NoticeSessionError.document(.noVendors)) { try session(emptyManager) }
     }
 
-    @Test("custom texts replace the standard ones and mark the decision UseNonStandardTexts; an unknown key is refused")
+    @Test("custom UI texts replace the standard ones without marking the decision UseNonStandardTexts; an unknown key is refused")
     func customTexts() async throws {
         var settings = publisherSettings
-        settings.customTexts = ["acceptAll": "OK, fine"]
+        settings.customTexts = ["acceptAll": "OK, fine", "rejectAll": "No, thanks"]
         let manager = await noticeManager()
         let notice = try session(manager, settings: settings)
         #expect(notice.document.texts["acceptAll"] == "OK, fine")
         guard case .decided = notice.receive(resultJSON("acceptAll")) else { Issue.record("not decided"); return }
-        #expect(try #require(manager.consent?.tcString(cmp: manager.cmp)).useNonStandardTexts)
+        #expect(try #require(manager.consent?.tcString(cmp: manager.cmp)).useNonStandardTexts == false)
         settings.customTexts = ["no-such-text": "x"]
         #expect(throws: NoticeSessionError.document(.unknownTextKey("no-such-text"))) { try session(manager, settings: settings) }
     }

@@ -13,6 +13,7 @@ import sys
 import pytest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import engines  # noqa: E402
 import notice_support as ns  # noqa: E402
 
 
@@ -121,3 +122,31 @@ def site(new_page):
         return page
 
     return open_site
+
+
+# ------------------------------------------------------------------------------------ both engines
+
+@pytest.fixture(scope="session")
+def _webkit_session():
+    engines.require("webkit")
+    session = engines.WebKitSession()
+    yield session
+    session.close()
+
+
+@pytest.fixture(params=engines.ENGINES)
+def engine(request):
+    """The engine a cross-engine test (test_engines_*.py) runs in: each such test runs once per engine."""
+    engines.require(request.param)
+    return request.param
+
+
+@pytest.fixture
+def engine_page(request, engine):
+    """engine_page(width, height) -> an engines.Page of `engine`, emptied (see engines.py)."""
+    if engine == "chromium":
+        session = engines.ChromiumSession(request.getfixturevalue("browser"))
+        request.addfinalizer(session.close)
+    else:
+        session = request.getfixturevalue("_webkit_session")
+    return session.new_page

@@ -380,8 +380,8 @@ def build_document(language: str = "en", vendor_count: int | None = 20, mode: st
     None), in `language` where the list's official translation covers it (`vendor_list` "v2": GVL
     v2 #224, which the 2020 translations cover), else in English with `languageFallback`.
     `overrides` replace top-level fields afterwards (`adFree={"offered": True}` is asked of the
-    builder, and so are `personalized=False` and `nonPersonalized=False`, NoticeSettings'
-    offersPersonalized and offersNonPersonalized). By default a TCF document in a language other than English comes from the v2
+    builder, and so are `personalized=False`, `nonPersonalized=False` and `refusal=False`, NoticeSettings'
+    offersPersonalized, offersNonPersonalized and offersRefusal, and `appIcon`). By default a TCF document in a language other than English comes from the v2
     consentd, so that the official translation covers its list.
 
     Storage disclosure URLs point at consentd's proxy, relative to its origin (the page's); the
@@ -391,9 +391,11 @@ def build_document(language: str = "en", vendor_count: int | None = 20, mode: st
     options = {"mode": mode, "language": language, "vendors": "all" if vendor_count is None else "20", "reopen": reopen}
     if "adFree" in overrides:
         options["adFree"] = bool(overrides["adFree"].get("offered"))
-    for option in ("personalized", "nonPersonalized"):
+    for option in ("personalized", "nonPersonalized", "refusal"):
         if option in overrides:
             options[option] = bool(overrides.pop(option))
+    if "appIcon" in overrides:
+        options["appIcon"] = overrides.pop("appIcon")
     if tc_string:
         options["tcString"] = tc_string
     doc = document_writer("v3" if vendor_list == "v3-storage" else vendor_list).write(options)
@@ -466,3 +468,46 @@ def cmp_files() -> dict[str, str]:
     """Path -> source of the CMP API scripts, read from Sources/ConsentKitUI/Resources/cmp."""
     return {CMP_STUB_URL: (CMP_DIR / "tcfapi-stub.js").read_text(encoding="utf-8"),
             CMP_API_URL: (CMP_DIR / "tcfapi.js").read_text(encoding="utf-8")}
+
+
+# The contract of the IAB's own stub (@iabtcf/stub), which many publishers install instead of a
+# CMP's, written here from its documented behaviour (not its code), as a page's inline script:
+# __tcfapi() returns the queue; 'ping' is answered with the stub's shape; 'setGdprApplies'
+# (version 2, a boolean) is kept; everything else is queued as its arguments; a hidden
+# __tcfapiLocator frame; and ONE 'message' listener that answers a frame's {__tcfapiCall} by
+# calling whatever window.__tcfapi is then (the CMP's once it has loaded), posting each answer back
+# in the form the call came in.
+IAB_STUB_CONTRACT = """<script>
+(function () {
+  var queue = [], gdprApplies;
+  window.__tcfapi = function () {
+    var args = arguments;
+    if (!args.length) return queue;
+    if (args[0] === 'setGdprApplies') {
+      if (args.length > 3 && args[1] === 2 && typeof args[3] === 'boolean') { gdprApplies = args[3]; if (typeof args[2] === 'function') args[2]('set', true); }
+    } else if (args[0] === 'ping') {
+      if (typeof args[2] === 'function') args[2]({ gdprApplies: gdprApplies, cmpLoaded: false, cmpStatus: 'stub' });
+    } else {
+      queue.push(args);
+    }
+  };
+  window.addEventListener('message', function (event) {
+    var asString = typeof event.data === 'string', json = {};
+    try { json = asString ? JSON.parse(event.data) : event.data; } catch (e) { return; }
+    var payload = json && json.__tcfapiCall;
+    if (!payload) return;
+    window.__tcfapi(payload.command, payload.version, function (returnValue, success) {
+      var reply = { __tcfapiReturn: { returnValue: returnValue, success: success, callId: payload.callId } };
+      event.source.postMessage(asString ? JSON.stringify(reply) : reply, '*');
+    }, payload.parameter);
+  }, false);
+  (function addLocator() {
+    if (window.frames.__tcfapiLocator) return;
+    if (!document.body) { setTimeout(addLocator, 5); return; }
+    var frame = document.createElement('iframe');
+    frame.style.cssText = 'display:none';
+    frame.name = '__tcfapiLocator';
+    document.body.appendChild(frame);
+  })();
+})();
+</script>"""

@@ -149,8 +149,7 @@ def test_google_form_choices_record_google_status_npa_and_ad_free(new_page, choi
     if choice == "personalized":
         notice.locator('[data-action="acceptAll"]').click()
     elif choice == "nonPersonalized":
-        notice.locator('[data-action="nonPersonalizedInfo"]').click()
-        notice.locator('[data-action="nonPersonalized"]').click()
+        notice.locator('[data-action="nonPersonalized"]').click()  # one tap (issue 27 §2; there was an explainer)
     else:
         notice.locator('[data-action="adFree"]').click()
     result = recorded(page)

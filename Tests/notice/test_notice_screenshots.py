@@ -44,8 +44,9 @@ def test_screenshots_google_mode(new_page, language, scheme):
     doc = ns.build_document(language=language, mode="google", adFree={"offered": True})
     page = ns.open_notice(new_page(390, 844, color_scheme=scheme), doc)
     page.screenshot(path=str(ARTIFACTS / f"google-{language}-{scheme}-1-main.png"))
-    page.locator('.ck-footer [data-action="nonPersonalizedInfo"]').click()
-    page.screenshot(path=str(ARTIFACTS / f"google-{language}-{scheme}-2-explainer.png"))
-    page.locator('.ck-footer [data-action="back"]').click()
+    # Issue 27 §2: no explainer screen any more; the end of the card, then the partners list.
+    page.locator(".ck-scroll").evaluate("e => { e.scrollTop = e.scrollHeight; }")
+    page.screenshot(path=str(ARTIFACTS / f"google-{language}-{scheme}-2-card-end.png"))
+    page.locator(".ck-scroll").evaluate("e => { e.scrollTop = 0; }")
     page.locator('[data-action="open-partners"]').click()
     page.screenshot(path=str(ARTIFACTS / f"google-{language}-{scheme}-3-partners.png"))

@@ -68,15 +68,22 @@ def parse_rgb(css):
 
 # ------------------------------------------------------------------------------------ 8.1 first layer
 
-def test_item01_modal_covers_viewport_and_page_behind_is_inert(new_page, doc20):
+# Issue 27 §3 changed this item: only the full-screen layout covers the viewport; the others show
+# the page behind (dimmed) but keep it out of reach all the same.
+@pytest.mark.parametrize("layout", ["fullscreen", "auto", "modal", "banner"])
+def test_item01_modal_covers_viewport_and_page_behind_is_inert(new_page, doc20, layout):
     page = new_page(390, 844)
     ns.load_page(page)
     page.evaluate("""() => { const d = document.createElement('div'); d.id = 'host-content';
-        d.innerHTML = '<button>host button</button>'; document.body.prepend(d); }""")
+        d.innerHTML = '<button onclick="window.hostClicked = true">host button</button>'; document.body.prepend(d); }""")
+    doc20["layout"] = layout
     ns.configure(page, doc20)
     dialog = page.locator('[role="dialog"]')
     box = dialog.bounding_box()
-    assert box["width"] * box["height"] >= 0.9 * 390 * 844
+    if layout == "fullscreen":
+        assert box["width"] * box["height"] >= 0.9 * 390 * 844
+    page.mouse.click(20, 10)  # where the host's button is
+    assert page.evaluate("window.hostClicked") is None
     assert dialog.get_attribute("aria-modal") == "true"
     assert page.evaluate("document.getElementById('host-content').inert") is True
     assert page.get_attribute("#host-content", "aria-hidden") == "true"
@@ -123,6 +130,63 @@ def test_item03_every_purpose_and_special_feature_once_by_name_or_stack(new_page
     assert set(in_stacks_sf) | set(listed_sf) == used_sf
     for p in listed_p:  # by standard name
         assert first.locator(f'[data-purpose="{p}"]').inner_text().strip() == doc["purposes"][str(p)]["name"]
+
+
+FIRST_LAYER_GROUPS = """() => Array.from(document.querySelectorAll('section[data-layer="1"] h2')).map(h => ({
+  heading: h.textContent,
+  items: Array.from(h.nextElementSibling.children).map(li =>
+    li.dataset.stack ? 's' + li.dataset.stack : li.dataset.purpose ? 'p' + li.dataset.purpose : 'f' + li.dataset.specialFeature)
+}))"""
+
+
+@pytest.mark.parametrize("which", ["20 vendors", "all vendors"])
+def test_first_layer_lists_purposes_from_purpose_1_and_special_features_under_their_own_heading(new_page, doc20, doc_all, which):
+    doc = doc20 if which == "20 vendors" else doc_all
+    page = ns.open_notice(new_page(), doc)
+    groups = page.evaluate(FIRST_LAYER_GROUPS)
+    texts = doc["texts"]
+    assert [g["heading"] for g in groups] == [texts["purposesHeading"], texts["specialFeaturesHeading"]]
+    stacks = {f"s{s['id']}": s for s in doc["stacks"]}
+    purposes, features = groups[0]["items"], groups[1]["items"]
+    lowest = [min(stacks[i]["purposes"]) if i in stacks else int(i[1:]) for i in purposes]
+    assert lowest == sorted(lowest) and lowest[0] == 1
+    assert all(i.startswith("f") or (i in stacks and not stacks[i]["purposes"]) for i in features)
+    assert all(i.startswith("p") or stacks[i]["purposes"] for i in purposes)
+
+
+def test_first_layer_says_what_rejecting_means(new_page, doc20):
+    page = ns.open_notice(new_page(), doc20)
+    refuse = page.locator('section[data-layer="1"] [data-text="firstRefuse"]')
+    assert refuse.is_visible() and refuse.inner_text() == doc20["texts"]["firstRefuse"]
+
+
+def test_the_privacy_policy_link_comes_before_the_purposes(new_page, doc20):
+    page = ns.open_notice(new_page(), doc20)
+    link = page.locator('section[data-layer="1"] a[href="https://news.example.com/privacy"]')
+    assert link.count() == 1 and link.inner_text() == doc20["texts"]["privacyPolicy"]
+    assert link.evaluate("""a => !!(a.compareDocumentPosition(document.querySelector('section[data-layer="1"] h2'))
+        & Node.DOCUMENT_POSITION_FOLLOWING)""")
+
+
+def test_the_purposes_intro_says_the_switches_are_off_only_when_they_start_off(new_page, doc20):
+    texts = doc20["texts"]
+    page = ns.open_notice(new_page(), doc20)
+    open_layer2(page)
+    assert page.locator('[data-text="purposesIntro"]').inner_text() == texts["purposesIntro"]
+    reopened = dict(doc20, startLayer="purposes", allowsDismissal=True, current={
+        "purposeConsents": [1], "purposeLegitimateInterests": [], "specialFeatureOptIns": [],
+        "vendorConsents": [], "vendorLegitimateInterests": [], "adTechProviderConsents": []})
+    page = ns.open_notice(new_page(), reopened)
+    assert page.locator('[data-text="purposesIntro"]').inner_text() == texts["purposesIntroCurrent"]
+    assert "off" not in texts["purposesIntroCurrent"]
+
+
+def test_the_li_layer_explains_what_an_object_switch_does(new_page, doc20):
+    page = ns.open_notice(new_page(), doc20)
+    open_layer2(page)
+    open_li_layer(page)
+    hint = page.locator('section[data-layer="4"] [data-text="liObjectHint"]')
+    assert hint.is_visible() and hint.inner_text() == doc20["texts"]["liObjectHint"]
 
 
 def test_item04_scope_withdraw_and_where_to_reopen(new_page, doc20):
@@ -540,12 +604,76 @@ def test_vendor_search_filters_by_name(new_page, doc20):
     page = ns.open_notice(new_page(), doc20)
     open_vendor_list(page)
     page.locator(".ck-search").fill("google")
+    page.locator('.ck-vendor-list[data-query="google"]').wait_for(state="attached")
     visible = page.locator(".ck-vendor-list li[data-vendor]:not([hidden])")
     assert visible.count() >= 1
     assert all("google" in n.lower() for n in visible.locator(".ck-vendor-name").all_inner_texts())
     page.locator(".ck-search").fill("zzzz-no-such-vendor")
+    page.locator('.ck-vendor-list[data-query="zzzz-no-such-vendor"]').wait_for(state="attached")
     assert page.locator(".ck-vendor-list li[data-vendor]:not([hidden])").count() == 0
     assert doc20["texts"]["noVendorsFound"] in page.locator('section[data-layer="3"]').inner_text()
+
+
+def test_vendors_and_ad_tech_providers_are_listed_alphabetically(new_page, doc_all):
+    page = ns.open_notice(new_page(), doc_all)
+    open_layer2(page)
+    open_vendor_list(page)
+    names = page.locator(".ck-vendor-list .ck-vendor-name").all_text_contents()
+    assert len(names) == len(doc_all["vendors"]) and names != [v["name"] for v in doc_all["vendors"]]
+    out_of_order = page.evaluate("""ns => { const c = new Intl.Collator('en', {sensitivity: 'base'});
+      return ns.filter((n, i) => i > 0 && c.compare(ns[i - 1], n) > 0); }""", names)
+    assert out_of_order == []
+    atps = page.locator('[data-section="atp"] .ck-vendor-name').all_inner_texts()
+    assert atps == sorted(atps, key=str.casefold)
+
+
+def test_consent_to_all_vendors_turns_every_vendor_on_and_counts_them(new_page, doc20):
+    page = ns.open_notice(new_page(), doc20)
+    open_layer2(page)
+    open_vendor_list(page)
+    everyone = page.get_by_role("switch", name=doc20["texts"]["consentAllVendors"], exact=True)
+    tally = page.locator('[data-bulk-count="vendor"]')
+    assert not everyone.is_checked() and tally.inner_text() == "0 of 20 on"
+    everyone.click()
+    rows = page.locator('section[data-layer="3"] input[data-kind="vendor"]')
+    assert rows.count() == 20 and all(rows.nth(i).is_checked() for i in range(20))
+    assert tally.inner_text() == "20 of 20 on"
+    rows.first.click()  # one vendor off again
+    page.wait_for_function("document.querySelector('[data-bulk-count=\"vendor\"]').textContent === '19 of 20 on'")
+    assert not everyone.is_checked()
+    footer_button(page, "save").click()
+    assert len(result(page)["choices"]["vendorConsents"]) == 19
+
+
+def test_object_to_all_objects_for_every_legitimate_interest_vendor_on_both_layers(new_page, doc20):
+    li_ids = sorted(v["id"] for v in doc20["vendors"] if set(v["legIntPurposes"]) - ns.NO_LI_PURPOSES)
+    page = ns.open_notice(new_page(), doc20)
+    open_layer2(page)
+    open_vendor_list(page)
+    page.get_by_role("switch", name=doc20["texts"]["objectAllVendors"], exact=True).click()
+    assert page.locator('[data-bulk-count="vendorLi"]').inner_text() == f"{len(li_ids)} of {len(li_ids)} on"
+    page.locator(".ck-back").click()
+    open_li_layer(page)
+    objections = page.locator('section[data-layer="4"] input[data-kind="vendorLi"]')
+    assert objections.count() == len(li_ids) and all(objections.nth(i).is_checked() for i in range(objections.count()))
+    objections.first.click()
+    page.locator(".ck-back").click()
+    open_vendor_list(page)
+    assert page.locator('[data-bulk-count="vendorLi"]').inner_text() == f"{len(li_ids) - 1} of {len(li_ids)} on"
+    footer_button(page, "save").click()
+    assert len(result(page)["choices"]["vendorLegitimateInterests"]) == 1
+
+
+def test_vendor_search_waits_for_typing_to_pause(new_page, doc20):
+    page = ns.open_notice(new_page(), doc20)
+    open_vendor_list(page)
+    page.evaluate("""() => { window.__queries = [];
+      new MutationObserver(() => window.__queries.push(document.querySelector('.ck-vendor-list').dataset.query))
+        .observe(document.querySelector('.ck-vendor-list'), {attributes: true, attributeFilter: ['data-query']}); }""")
+    page.locator(".ck-search").press_sequentially("goo")
+    page.locator('.ck-vendor-list[data-query="goo"]').wait_for(state="attached")
+    assert page.evaluate("window.__queries") == ["goo"]  # filtered once, not per key
+    assert page.locator(".ck-vendor-list li[data-vendor]:not([hidden])").count() < len(doc20["vendors"])
 
 
 # ------------------------------------------------------------------------------------ 43, 44 transport and load errors

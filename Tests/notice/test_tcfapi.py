@@ -903,3 +903,43 @@ def test_l3_a_cross_origin_frames_setGdprApplies_is_refused_while_only_the_stub_
     page.add_script_tag(url=PUBLISHER + ns.CMP_API_URL)
     install(page)
     assert call(page, "ping")["data"]["gdprApplies"] is True
+
+
+# ------------------------------------------------------------------------------------ the IAB's stub
+
+def test_with_the_iab_stub_every_frame_call_is_answered_exactly_once(site):
+    """The IAB's stub's listener answers a frame's call through our API; ours must not answer it too
+    (issue 27 §6: with @iabtcf/stub every call made after cmp.js loaded was answered twice)."""
+    pages = {"/": html(ns.IAB_STUB_CONTRACT + API, f'<iframe src="{ADS}/frame.html"></iframe>'),
+             ADS + "/frame.html": html(FRAME_SCRIPT)}
+    page = ready(site(pages))
+    frame = frame_at(page, ADS + "/frame.html")
+    frame.wait_for_function("() => { try { return !!window.parent.frames['__tcfapiLocator']; } catch (e) { return false; } }")
+    frame.evaluate("tcfCall({ command: 'ping', version: 2, callId: 'before' })")  # only the IAB's stub yet
+    frame_replies(frame, 1)
+    install(page)
+    update(page, tc_data(CONSENTED))
+    frame.evaluate("tcfCall({ command: 'ping', version: 2, callId: 'p-object' })")
+    frame.evaluate("tcfCall({ command: 'ping', version: 2, callId: 'p-string' }, true)")
+    frame.evaluate("tcfCall({ command: 'getTCData', version: 2, callId: 'tc' }, true)")
+    frame.evaluate("tcfCall({ command: 'addEventListener', version: 2, callId: 'L' })")
+    frame_replies(frame, 5)
+    update(page, tc_data(CHANGED))
+    frame.evaluate("tcfCall({ command: 'ping', version: 2, callId: 'last' })")
+    frame_replies(frame, 7)
+    page.wait_for_timeout(300)  # a second answer, if any, has arrived by now
+    replies = [r["value"]["__tcfapiReturn"] for r in frame.evaluate("replies")]
+    assert [r["callId"] for r in replies] == ["before", "p-object", "p-string", "tc", "L", "L", "last"]
+    assert replies[0]["returnValue"]["cmpStatus"] == "stub" and replies[1]["returnValue"]["cmpStatus"] == "loaded"
+    assert replies[3]["returnValue"]["tcString"] == tc_string(CONSENTED)
+    assert [replies[4]["returnValue"]["eventStatus"], replies[5]["returnValue"]["tcString"]] == ["tcloaded", tc_string(CHANGED)]
+
+
+def test_the_version_string_2_0_is_version_2_for_the_stub_and_the_api(site):
+    page = ready(site({"/": html(STUB)}))
+    assert call(page, "ping", "2.0")["data"]["cmpStatus"] == "stub"
+    page = loaded_page(site)
+    install(page)
+    update(page, tc_data(CONSENTED))
+    assert call(page, "getTCData", "2.0") == {"data": with_status(tc_data(CONSENTED), "tcloaded"), "success": True}
+    assert call(page, "getTCData", "2.1") == {"data": None, "success": False}

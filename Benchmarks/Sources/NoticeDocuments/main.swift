@@ -8,8 +8,9 @@
 // `POST /demo/document`), and so is the publisher: "Example News", notice version 3, three Google
 // ad-tech providers, vendors "20" (nineteen, then Google) or "all" of the list.
 //   {"mode": "tcf" | "google", "language": "de", "vendors": "20" | "all", "reopen": true,
-//    "adFree": true, "personalized": false, "nonPersonalized": false, "tcString": "C…"}
-// ("personalized" and "nonPersonalized": NoticeSettings.offersPersonalized and offersNonPersonalized, on by default.)
+//    "adFree": true, "personalized": false, "nonPersonalized": false, "refusal": false, "appIcon": "data:…", "tcString": "C…"}
+// ("personalized", "nonPersonalized" and "refusal": NoticeSettings.offersPersonalized, offersNonPersonalized and
+// offersRefusal, on by default; "appIcon": NoticeSettings.appIcon.)
 // A language is shown when an official translation in --translations (purposes-xx.json) covers
 // the list, else the document is English and says why (languageFallback), as in an app.
 import ConsentdAPI
@@ -70,6 +71,8 @@ struct Options: Decodable {
     var adFree: Bool?
     var personalized: Bool?
     var nonPersonalized: Bool?
+    var refusal: Bool?
+    var appIcon: String?
     var tcString: String?
 }
 
@@ -124,7 +127,8 @@ struct Builder {
         let settings = NoticeSettings(
             mode: mode, publisherName: "Example News", privacyPolicyURL: URL(string: "https://news.example.com/privacy"),
             offersAdFree: options.adFree ?? (mode == .google), offersPersonalized: options.personalized ?? true,
-            offersNonPersonalized: options.nonPersonalized ?? true, language: language, storageDisclosureBase: URL(string: "/v1/vendor-list/storage"))
+            offersNonPersonalized: options.nonPersonalized ?? true, language: language, storageDisclosureBase: URL(string: "/v1/vendor-list/storage"),
+            offersRefusal: options.refusal ?? true, appIcon: options.appIcon)
         let reopen = options.reopen ?? false
         return try NoticeDocument.build(
             scope: scope, settings: settings, cmp: cmp, current: current,

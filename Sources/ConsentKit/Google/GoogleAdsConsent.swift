@@ -117,8 +117,9 @@ public final class GoogleAdsConsent: Sendable {
     }
 
     /// The decision ``setStatus(_:prefersAdFree:)`` records for `status` under `scope`, made at
-    /// `date`; nil for `.unknown`. A notice that offers Google's choices (ConsentKitUI) records
-    /// the same value.
+    /// `date`; nil for `.unknown`. ConsentKitUI's Google form records the same value, except that
+    /// its "Yes" opts into no special feature, which the form offers no choice for (decision
+    /// record 0017).
     public static func decision(
         _ status: GoogleConsentStatus, prefersAdFree: Bool, scope: ConsentScope, at date: Date
     ) -> ConsentState? {

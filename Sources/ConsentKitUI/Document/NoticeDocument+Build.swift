@@ -15,9 +15,12 @@ extension NoticeDocument {
     /// (``Google``); "Pay for the ad-free version" is offered in either mode when
     /// ``NoticeSettings/offersAdFree``.
     ///
-    /// - Throws: ``NoticeDocumentError`` for a theme that fails its checks, a missing privacy
-    ///   policy, no vendor to disclose, an unknown custom text key, a vendor list in a language
-    ///   the notice has no texts for, or a Google form that would offer no kind of ads.
+    /// - Throws: ``NoticeDocumentError`` for a theme that fails its checks, a logo the page cannot
+    ///   show, a missing privacy policy, no vendor to disclose, an unknown or blank custom text
+    ///   key, "Accept all" or "Reject all" renamed alone, a stack description or illustrations of
+    ///   something the list does not have, a vendor list in a language the notice has no texts
+    ///   for, or a Google form that would offer no kind of ads or no
+    ///   refusal.
     public static func build(
         scope: ConsentScope, settings: NoticeSettings, cmp: CMPIdentity, current: ConsentState?, request: NoticeRequest,
         adTechProviders: [AppConfig.AdTechProvider] = [], textsDirectory: URL? = nil
@@ -27,8 +30,10 @@ extension NoticeDocument {
         } catch {
             throw .theme(error)
         }
+        if let logo = settings.logo, !Self.isShowableLogo(logo) { throw .logo(logo) }
         guard let privacyPolicy = settings.privacyPolicyURL else { throw .missingPrivacyPolicyURL }
         let list = scope.vendorList
+        try Self.checkOwnTexts(settings, list: list)
         // Positions in the list, not an array of vendor copies (copying them showed in profiles).
         let vendors = scope.vendorIds.compactMap { list.vendors.index(forKey: $0) }
         let listed = list.vendors.values
@@ -40,7 +45,12 @@ extension NoticeDocument {
         var merged = texts.withStandardTexts(of: list).texts
         for (key, text) in settings.customTexts {
             guard merged[key] != nil else { throw .unknownTextKey(key) }
+            guard !isBlank(text) else { throw .blankText("customTexts.\(key)") }
             merged[key] = text
+        }
+        let renamed = ["acceptAll", "rejectAll"].filter { settings.customTexts[$0] != nil }
+        if renamed.count == 1 {
+            throw .unequalActionLabels(renamed: renamed[0], kept: renamed[0] == "acceptAll" ? "rejectAll" : "acceptAll")
         }
 
         // What the disclosed vendors (and the publisher) use.
@@ -57,9 +67,12 @@ extension NoticeDocument {
             ? Google(
                 personalizedOffered: settings.offersPersonalized && !scope.nonPersonalizedOnly
                     && scope.vendorIds.contains(GoogleConsentStatus.googleVendorId),
-                nonPersonalizedOffered: settings.offersNonPersonalized)
+                nonPersonalizedOffered: settings.offersNonPersonalized, refusalOffered: settings.offersRefusal,
+                appIcon: settings.appIcon)
             : nil
         if let google, !google.personalizedOffered, !google.nonPersonalizedOffered { throw .noGoogleChoice }
+        if let google, !google.refusalOffered, !settings.offersAdFree { throw .googleFormWithoutRefusal }
+        if let icon = google?.appIcon, !isImageURL(icon) { throw .appIconInvalid(icon) }
         let present = current.flatMap { $0.isUnderPolicy(list.tcfPolicyVersion) ? $0 : nil }
 
         return NoticeDocument(
@@ -68,14 +81,16 @@ extension NoticeDocument {
             publisher: Publisher(
                 name: settings.publisherName, appName: settings.appName ?? settings.publisherName, logo: settings.logo,
                 privacyPolicyUrl: privacyPolicy.absoluteString),
-            cmp: CMP(id: cmp.cmpId, version: cmp.cmpVersion), theme: settings.theme, noticeVersion: scope.noticeVersion,
+            cmp: CMP(id: cmp.cmpId, version: cmp.cmpVersion), theme: settings.theme, layout: settings.layout,
+            noticeVersion: scope.noticeVersion,
             scope: "service", startLayer: request.isUserInitiated ? "purposes" : "first", allowsDismissal: request.allowsDismissal,
             adFree: AdFree(offered: settings.offersAdFree), vendorListVersion: list.vendorListVersion,
             tcfPolicyVersion: list.tcfPolicyVersion ?? 0,
-            purposes: declarations(list.purposes, purposes), specialPurposes: declarations(list.specialPurposes, specialPurposes),
+            purposes: declarations(list.purposes, purposes, illustrations: settings.purposeIllustrations), specialPurposes: declarations(list.specialPurposes, specialPurposes),
             features: declarations(list.features, features), specialFeatures: declarations(list.specialFeatures, specialFeatures),
             dataCategories: declarations(list.dataCategories, IDSet(validIds: list.dataCategories.keys)),
-            stacks: settings.firstLayer == .stacks ? stacks(list, purposes: purposes, specialFeatures: specialFeatures) : [],
+            stacks: settings.firstLayer == .stacks
+                ? stacks(list, purposes: purposes, specialFeatures: specialFeatures, descriptions: settings.stackDescriptions) : [],
             vendors: vendors.map {
                 vendor(listed[$0], language: language, storageBase: settings.storageDisclosureBase, restrictions: scope.publisherRestrictions)
             },
@@ -102,21 +117,44 @@ extension NoticeDocument {
         return (english, requested == "en" ? nil : LanguageFallback(requested: requested, reason: reason))
     }
 
-    private static func declarations(_ all: [Int: TCF.Declaration], _ ids: IDSet) -> [String: Declaration] {
+    /// A logo the page shows: a base64 `data:` image of a kind every engine decodes, or `https`.
+    private static func isShowableLogo(_ logo: String) -> Bool {
+        if logo.hasPrefix("data:") {
+            return ["png", "jpeg", "gif", "webp"].contains { logo.hasPrefix("data:image/\($0);base64,") }
+        }
+        guard let url = URL(string: logo) else { return false }
+        return url.scheme?.lowercased() == "https" && url.host?.isEmpty == false
+    }
+
+    /// The publisher's stack descriptions and illustrations name what the list has and say something.
+    private static func checkOwnTexts(_ settings: NoticeSettings, list: VendorList) throws(NoticeDocumentError) {
+        for (id, description) in settings.stackDescriptions.sorted(by: { $0.key < $1.key }) {
+            guard list.stacks[id] != nil else { throw .unknownStack(id) }
+            guard !isBlank(description) else { throw .blankText("stackDescriptions[\(id)]") }
+        }
+        for (id, illustrations) in settings.purposeIllustrations.sorted(by: { $0.key < $1.key }) {
+            guard list.purposes[id] != nil else { throw .unknownPurpose(id) }
+            guard !illustrations.isEmpty, !illustrations.contains(where: isBlank) else { throw .blankText("purposeIllustrations[\(id)]") }
+        }
+    }
+
+    private static func declarations(
+        _ all: [Int: TCF.Declaration], _ ids: IDSet, illustrations own: [Int: [String]] = [:]
+    ) -> [String: Declaration] {
         var result: [String: Declaration] = [:]
         for id in ids {
             guard let declaration = all[id] else { continue }
             // Some published names end in a line break (GVL v3 #45's special purpose 1).
             result[String(id)] = Declaration(
                 name: trimmed(declaration.name), description: trimmed(declaration.description),
-                illustrations: declaration.illustrations)
+                illustrations: own[id] ?? declaration.illustrations)
         }
         return result
     }
 
     /// Stacks that group only what the vendors use, the largest first, none sharing a purpose or
     /// special feature with another.
-    private static func stacks(_ list: VendorList, purposes: IDSet, specialFeatures: IDSet) -> [Stack] {
+    private static func stacks(_ list: VendorList, purposes: IDSet, specialFeatures: IDSet, descriptions: [Int: String]) -> [Stack] {
         let candidates = list.stacks.values
             .filter { $0.purposes.count + $0.specialFeatures.count > 1 }
             .filter { $0.purposes.isSubset(of: purposes) && $0.specialFeatures.isSubset(of: specialFeatures) }
@@ -129,7 +167,7 @@ extension NoticeDocument {
             takenFeatures = takenFeatures.union(stack.specialFeatures)
             chosen.append(
                 Stack(
-                    id: stack.id, name: stack.name, description: stack.description, purposes: Array(stack.purposes),
+                    id: stack.id, name: stack.name, description: descriptions[stack.id] ?? stack.description, purposes: Array(stack.purposes),
                     specialFeatures: Array(stack.specialFeatures)))
         }
         return chosen.sorted { $0.id < $1.id }
@@ -166,6 +204,19 @@ extension NoticeDocument {
 private func trimmed(_ text: String) -> String {
     guard let first = text.first, let last = text.last, first.isWhitespace || last.isWhitespace else { return text }
     return text.trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
+/// Whether `url` is one the page shows as an image: a base64 `data:` URL of a PNG, JPEG, GIF or
+/// WebP image, an `https:` URL, or a path on the consentd origin.
+private func isImageURL(_ url: String) -> Bool {
+    let types = ["png", "jpeg", "gif", "webp"]
+    if types.contains(where: { url.hasPrefix("data:image/\($0);base64,") }) { return true }
+    return url.hasPrefix("https://") || (url.hasPrefix("/") && !url.hasPrefix("//"))
+}
+
+/// Whether `text` says nothing: empty or only white space.
+private func isBlank(_ text: String) -> Bool {
+    text.allSatisfy(\.isWhitespace)
 }
 
 /// Whether two language codes are equal ignoring ASCII case, without making lower-cased copies

@@ -10,10 +10,38 @@ extension NoticeDocument {
         Data(jsonBytes())
     }
 
-    /// The bytes of ``json()``.
-    func jsonBytes() -> [UInt8] {
+    /// The document for a website's page (consentd's `POST /v1/web/session`), where every byte
+    /// delays the notice: its vendors carry only what the first layer and the switches need (id,
+    /// name, purposes by basis, special purposes, features, special features), and
+    /// `vendorDetailsUrl` says where the page loads the rest (``vendorDetailsJSON()``) when the
+    /// vendor list or a vendor's details open. An app's documents keep everything inline (``json()``).
+    public func webJSON(vendorDetailsUrl: String) -> Data {
+        Data(jsonBytes(vendorDetailsUrl: vendorDetailsUrl))
+    }
+
+    /// What ``webJSON(vendorDetailsUrl:)`` leaves out of each vendor, by vendor:
+    /// `{"vendors":[{"id":…,"dataCategories":…,"retention":…,"privacyPolicyUrl":…,…}]}`.
+    public func vendorDetailsJSON() -> Data {
         var out = JSONWriter()
         out.beginObject()
+            out.key("vendors")
+            out.beginArray()
+            for vendor in vendors {
+                out.beginObject()
+                    out.field("id", vendor.id)
+                    Self.writeDetails(of: vendor, to: &out)
+                out.endObject()
+            }
+            out.endArray()
+        out.endObject()
+        return Data(out.bytes)
+    }
+
+    /// The bytes of ``json()``, or of ``webJSON(vendorDetailsUrl:)`` when `vendorDetailsUrl` is given.
+    func jsonBytes(vendorDetailsUrl: String? = nil) -> [UInt8] {
+        var out = JSONWriter()
+        out.beginObject()
+            if let vendorDetailsUrl { out.field("vendorDetailsUrl", vendorDetailsUrl) }
             out.field("protocol", self.protocol)
             out.field("mode", mode.rawValue)
             out.field("language", language)
@@ -46,6 +74,8 @@ extension NoticeDocument {
             out.key("theme")
             out.beginObject()
                 out.field("cornerRadius", theme.cornerRadius)
+                out.field("fontFamily", theme.fontFamily)
+                out.field("buttonStyle", theme.buttonStyle.rawValue)
                 for (name, palette) in [("light", theme.light), ("dark", theme.dark)] {
                     out.key(name)
                     out.beginObject()
@@ -60,6 +90,7 @@ extension NoticeDocument {
                     out.endObject()
                 }
             out.endObject()
+            out.field("layout", layout.rawValue)
             out.field("noticeVersion", noticeVersion)
             out.field("scope", scope)
             out.field("startLayer", startLayer)
@@ -103,7 +134,7 @@ extension NoticeDocument {
             out.endArray()
             out.key("vendors")
             out.beginArray()
-            for vendor in vendors { Self.write(vendor, to: &out) }
+            for vendor in vendors { Self.write(vendor, to: &out, details: vendorDetailsUrl == nil) }
             out.endArray()
             out.key("adTechProviders")
             out.beginArray()
@@ -133,6 +164,8 @@ extension NoticeDocument {
                 out.beginObject()
                 out.field("personalizedOffered", google.personalizedOffered)
                 out.field("nonPersonalizedOffered", google.nonPersonalizedOffered)
+                out.field("refusalOffered", google.refusalOffered)
+                out.field("appIcon", google.appIcon)
                 out.endObject()
             } else {
                 out.null()
@@ -141,7 +174,7 @@ extension NoticeDocument {
         return out.bytes
     }
 
-    private static func write(_ vendor: borrowing Vendor, to out: inout JSONWriter) {
+    private static func write(_ vendor: borrowing Vendor, to out: inout JSONWriter, details: Bool) {
         out.beginObject()
             out.field("id", vendor.id)
             out.field("name", vendor.name)
@@ -152,24 +185,29 @@ extension NoticeDocument {
             out.field("specialPurposes", vendor.specialPurposes)
             out.field("features", vendor.features)
             out.field("specialFeatures", vendor.specialFeatures)
-            out.field("dataCategories", vendor.dataCategories)
-            out.key("retention")
-            if let retention = vendor.retention {
-                out.beginObject()
-                    out.field("std", retention.std)
-                    out.field("purposes", retention.purposes)
-                    out.field("specialPurposes", retention.specialPurposes)
-                out.endObject()
-            } else {
-                out.null()
-            }
-            out.field("privacyPolicyUrl", vendor.privacyPolicyUrl)
-            out.field("legIntClaimUrl", vendor.legIntClaimUrl)
-            out.field("usesCookies", vendor.usesCookies)
-            out.field("cookieMaxAgeSeconds", vendor.cookieMaxAgeSeconds)
-            out.field("cookieRefresh", vendor.cookieRefresh)
-            out.field("usesNonCookieAccess", vendor.usesNonCookieAccess)
-            out.field("storageDisclosureUrl", vendor.storageDisclosureUrl)
+            if details { writeDetails(of: vendor, to: &out) }
         out.endObject()
+    }
+
+    /// A vendor's details: what the page shows when its details open.
+    private static func writeDetails(of vendor: borrowing Vendor, to out: inout JSONWriter) {
+        out.field("dataCategories", vendor.dataCategories)
+        out.key("retention")
+        if let retention = vendor.retention {
+            out.beginObject()
+                out.field("std", retention.std)
+                out.field("purposes", retention.purposes)
+                out.field("specialPurposes", retention.specialPurposes)
+            out.endObject()
+        } else {
+            out.null()
+        }
+        out.field("privacyPolicyUrl", vendor.privacyPolicyUrl)
+        out.field("legIntClaimUrl", vendor.legIntClaimUrl)
+        out.field("usesCookies", vendor.usesCookies)
+        out.field("cookieMaxAgeSeconds", vendor.cookieMaxAgeSeconds)
+        out.field("cookieRefresh", vendor.cookieRefresh)
+        out.field("usesNonCookieAccess", vendor.usesNonCookieAccess)
+        out.field("storageDisclosureUrl", vendor.storageDisclosureUrl)
     }
 }

@@ -130,7 +130,8 @@ public struct NoticeDocument: Sendable, Equatable, Codable {
         public var offered: Bool
     }
 
-    /// Google's form: which kinds of ads it offers (at least one).
+    /// Google's form: which kinds of ads it offers (at least one), whether it offers "Do not
+    /// consent", and the app's icon (decision record 0017).
     public struct Google: Sendable, Equatable, Codable {
         /// Whether personalized ads are offered: the publisher's setting
         /// (``NoticeSettings/offersPersonalized``), Google among its vendors, and no publisher
@@ -138,6 +139,10 @@ public struct NoticeDocument: Sendable, Equatable, Codable {
         public var personalizedOffered: Bool
         /// Whether non-personalized ads are offered (``NoticeSettings/offersNonPersonalized``).
         public var nonPersonalizedOffered: Bool
+        /// Whether the first screen offers "Do not consent" (``NoticeSettings/offersRefusal``).
+        public var refusalOffered: Bool
+        /// The app's icon (``NoticeSettings/appIcon``).
+        public var appIcon: String?
     }
 
     /// The protocol version (1).
@@ -156,8 +161,10 @@ public struct NoticeDocument: Sendable, Equatable, Codable {
     public var publisher: Publisher
     /// The CMP.
     public var cmp: CMP
-    /// Colours.
+    /// Colours, corner radius, font and button style.
     public var theme: NoticeTheme
+    /// Where the notice sits; `auto` is resolved by the page from its width.
+    public var layout: NoticeLayout
     /// The publisher's notice version.
     public var noticeVersion: Int
     /// The consent scope: `service`.
@@ -233,6 +240,18 @@ public enum NoticeDocumentError: Error, Sendable, Equatable, CustomStringConvert
     case noVendors
     /// A custom text names a key the notice does not have.
     case unknownTextKey(String)
+    /// A custom text, stack description or illustration is empty or only white space (named as
+    /// the setting: `customTexts.rejectAll`, `stackDescriptions[42]`, `purposeIllustrations[1]`).
+    case blankText(String)
+    /// Only one of "Accept all" and "Reject all" was renamed: the two answers must stay equal
+    /// (TCF policy Appendix B, C(g)).
+    case unequalActionLabels(renamed: String, kept: String)
+    /// A stack description names a stack the vendor list does not have.
+    case unknownStack(Int)
+    /// Illustrations name a purpose the vendor list does not have.
+    case unknownPurpose(Int)
+    /// The logo is neither a `data:image/(png|jpeg|gif|webp);base64,` URL nor an `https` URL.
+    case logo(String)
     /// Neither the language asked for nor English can be shown whole.
     case languageUnavailable(requested: String, vendorList: String)
     /// A bundled resource could not be read.
@@ -242,6 +261,12 @@ public enum NoticeDocumentError: Error, Sendable, Equatable, CustomStringConvert
     /// (Google, vendor 755, is not among the publisher's vendors, or a publisher serves only
     /// non-personalized ads).
     case noGoogleChoice
+    /// Google's form would offer no refusal on its first screen: "Do not consent" is turned
+    /// off (``NoticeSettings/offersRefusal``) and the ad-free version is not offered.
+    case googleFormWithoutRefusal
+    /// ``NoticeSettings/appIcon`` is neither a `data:` URL of a PNG, JPEG, GIF or WebP image
+    /// nor an `https:` URL or a path on the consentd origin.
+    case appIconInvalid(String)
 
     /// What is wrong.
     public var description: String {
@@ -250,6 +275,14 @@ public enum NoticeDocumentError: Error, Sendable, Equatable, CustomStringConvert
         case .missingPrivacyPolicyURL: "NoticeSettings.privacyPolicyURL is required: the notice links the publisher's privacy policy"
         case .noVendors: "the notice discloses no vendor: the publisher's vendors are not in the vendor list"
         case .unknownTextKey(let key): "customTexts: the notice has no text \"\(key)\" (texts/en.json lists the keys)"
+        case .blankText(let setting): "NoticeSettings.\(setting) is empty: leave it out to keep the standard text"
+        case .unequalActionLabels(let renamed, let kept):
+            "NoticeSettings.customTexts renames \(renamed) but not \(kept): \"Accept all\" and \"Reject all\" are renamed "
+                + "together or not at all, so that both answers stay equal (TCF policy Appendix B, C(g))"
+        case .unknownStack(let id): "NoticeSettings.stackDescriptions: the vendor list has no stack \(id)"
+        case .unknownPurpose(let id): "NoticeSettings.purposeIllustrations: the vendor list has no purpose \(id)"
+        case .logo(let logo):
+            "NoticeSettings.logo \"\(logo.prefix(40))\" is neither a data:image/(png|jpeg|gif|webp);base64, URL nor an https URL"
         case .languageUnavailable(let requested, let list):
             "the notice cannot be shown in \(requested): the vendor list is in \(list) and the notice has no UI texts for it; "
                 + "ask consentd for a language the notice has texts for (NoticeTexts.languages())"
@@ -257,6 +290,12 @@ public enum NoticeDocumentError: Error, Sendable, Equatable, CustomStringConvert
         case .noGoogleChoice:
             "Google's form would offer no kind of ads: turn NoticeSettings.offersNonPersonalized on, or offersPersonalized "
                 + "with Google (vendor 755) among the publisher's vendors and personalized ads allowed"
+        case .googleFormWithoutRefusal:
+            "Google's form would offer no way to refuse: turn NoticeSettings.offersRefusal on (\"Do not consent\"), "
+                + "or offer the ad-free version (offersAdFree)"
+        case .appIconInvalid(let icon):
+            "NoticeSettings.appIcon \"\(icon.prefix(40))\" is not a data:image/(png|jpeg|gif|webp);base64 URL, an https URL "
+                + "or a path on the consentd origin"
         }
     }
 }

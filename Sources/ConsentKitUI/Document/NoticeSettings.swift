@@ -26,12 +26,15 @@ public struct NoticeSettings: Sendable, Equatable {
     public var publisherName: String
     /// The app's (or site's) name, for Google's form; the publisher's name when nil.
     public var appName: String?
-    /// The logo: a `data:` URL, or a URL on the consentd origin; nil for none.
+    /// The logo: a `data:image/(png|jpeg|gif|webp);base64,` URL, or an `https` URL; nil for none.
+    /// Anything else is refused when the document is built (``NoticeDocumentError/logo(_:)``).
     public var logo: String?
     /// The privacy policy (required: a notice without one is not rendered).
     public var privacyPolicyURL: URL?
-    /// Colours and corner radius.
+    /// Colours, corner radius, font and button style.
     public var theme: NoticeTheme
+    /// Where the notice sits on the screen (``NoticeLayout/auto`` by default).
+    public var layout: NoticeLayout
     /// Stacks or purposes on the first layer.
     public var firstLayer: FirstLayer
     /// Whether the publisher sells an ad-free version: "Pay for the ad-free version" on Google's
@@ -47,10 +50,29 @@ public struct NoticeSettings: Sendable, Equatable {
     /// offers neither kind of ads is not built (``NoticeDocumentError/noGoogleChoice``). The
     /// TCF notice ignores it.
     public var offersNonPersonalized: Bool
+    /// Google's form: whether its first screen offers "Do not consent" (no consent, no opt-in,
+    /// an objection to every legitimate interest), as UMP's "Consent, Do not consent, or Manage
+    /// options"; on by default. Off, the form's only refusal is the ad-free version: a Google
+    /// form with neither is not built (``NoticeDocumentError/googleFormWithoutRefusal``).
+    /// The TCF notice ignores it ("Reject all" is always on its first layer).
+    public var offersRefusal: Bool
+    /// Google's form: the app's icon, shown on the form's card: a `data:` URL of a PNG, JPEG,
+    /// GIF or WebP image, or a URL on the consentd origin; nil for none.
+    public var appIcon: String?
     /// The publisher's own wording for UI texts, by text key (`texts/en.json` lists the keys),
-    /// in the notice's language. Any custom text marks decisions as made on non-standard texts
-    /// (`UseNonStandardTexts`).
+    /// in the notice's language. UI texts are not the TCF's standard texts, so they do not mark
+    /// decisions as made on non-standard texts. "Accept all" and "Reject all" stay equal: both
+    /// are renamed or neither (``NoticeDocumentError/unequalActionLabels(renamed:kept:)``), and no
+    /// custom text may be blank (``NoticeDocumentError/blankText(_:)``).
     public var customTexts: [String: String]
+    /// The publisher's own description of a stack of the vendor list, by stack id, in the
+    /// notice's language (the policy allows a modified stack description). Any entry marks
+    /// decisions as made on non-standard texts (`UseNonStandardTexts`).
+    public var stackDescriptions: [Int: String]
+    /// The publisher's own illustrations of a purpose, by purpose id, in the notice's language,
+    /// in place of the list's (the policy allows modified or supplemented illustrations). Any
+    /// entry marks decisions as made on non-standard texts (`UseNonStandardTexts`).
+    public var purposeIllustrations: [Int: [String]]
     /// The UI language wanted (ISO 639-1; a tag such as `pt-PT` stands for its language); nil: the manager's ``ConsentKit/ConsentConfiguration/consentLanguage``.
     public var language: String?
     /// Where a vendor's device storage disclosure is fetched from: consentd's proxy,
@@ -58,11 +80,18 @@ public struct NoticeSettings: Sendable, Equatable {
     /// consentd serves the page, as on the web); nil: the notice offers no storage details.
     public var storageDisclosureBase: URL?
 
+    /// Whether the notice shows non-standard texts as the TC string's `UseNonStandardTexts`
+    /// means them: a modified stack description or modified illustrations, never UI texts.
+    public var usesNonStandardTexts: Bool { !stackDescriptions.isEmpty || !purposeIllustrations.isEmpty }
+
     /// Settings for a notice.
     public init(
         mode: Mode = .tcf, publisherName: String, appName: String? = nil, logo: String? = nil, privacyPolicyURL: URL?,
-        theme: NoticeTheme = .standard, firstLayer: FirstLayer = .stacks, offersAdFree: Bool = false,
-        offersPersonalized: Bool = true, offersNonPersonalized: Bool = true, customTexts: [String: String] = [:], language: String? = nil, storageDisclosureBase: URL? = nil
+        theme: NoticeTheme = .standard, layout: NoticeLayout = .auto, firstLayer: FirstLayer = .stacks, offersAdFree: Bool = false,
+        offersPersonalized: Bool = true, offersNonPersonalized: Bool = true, customTexts: [String: String] = [:],
+        stackDescriptions: [Int: String] = [:], purposeIllustrations: [Int: [String]] = [:], language: String? = nil,
+        storageDisclosureBase: URL? = nil,
+        offersRefusal: Bool = true, appIcon: String? = nil
     ) {
         self.mode = mode
         self.publisherName = publisherName
@@ -70,11 +99,16 @@ public struct NoticeSettings: Sendable, Equatable {
         self.logo = logo
         self.privacyPolicyURL = privacyPolicyURL
         self.theme = theme
+        self.layout = layout
         self.firstLayer = firstLayer
         self.offersAdFree = offersAdFree
         self.offersPersonalized = offersPersonalized
         self.offersNonPersonalized = offersNonPersonalized
+        self.offersRefusal = offersRefusal
+        self.appIcon = appIcon
         self.customTexts = customTexts
+        self.stackDescriptions = stackDescriptions
+        self.purposeIllustrations = purposeIllustrations
         self.language = language
         self.storageDisclosureBase = storageDisclosureBase
     }

@@ -115,8 +115,11 @@ final class NoticeViewController: UIViewController, WKNavigationDelegate, WKScri
     required init?(coder: NSCoder) { nil }
 
     override func loadView() {
+        // Transparent: the page draws its layout (a card, a sheet, a banner) over the app and dims
+        // it; only the full-screen layout covers it (docs/notice-protocol.md, "Layouts").
         webView.isOpaque = false
         webView.backgroundColor = .clear
+        webView.scrollView.backgroundColor = .clear
         // The page pads itself with env(safe-area-inset-*) (viewport-fit=cover).
         webView.scrollView.contentInsetAdjustmentBehavior = .never
         webView.navigationDelegate = self
@@ -212,7 +215,20 @@ extension View {
     /// notice could not be shown; `isPresented` goes back to false).
     public func consentNotice(isPresented: Binding<Bool>, notice: ConsentNotice, onOutcome: @escaping (NoticeOutcome) -> Void = { _ in }) -> some View {
         fullScreenCover(isPresented: isPresented) {
-            NoticeSheet(notice: notice, isPresented: isPresented, onOutcome: onOutcome).ignoresSafeArea()
+            NoticeSheet(notice: notice, isPresented: isPresented, onOutcome: onOutcome).ignoresSafeArea().transparentCover()
+        }
+    }
+
+    /// A full-screen cover the app shows through, where the system allows it (iOS 16.4), so that
+    /// the notice's modal, sheet and banner layouts draw over the dimmed app as the UIKit
+    /// presenter's do (`.overFullScreen`, a transparent web view); before it, the cover is opaque.
+    fileprivate func transparentCover() -> some View {
+        Group {
+            if #available(iOS 16.4, *) {
+                self.presentationBackground(.clear)
+            } else {
+                self
+            }
         }
     }
 }

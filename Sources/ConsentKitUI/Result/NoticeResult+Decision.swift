@@ -5,8 +5,9 @@ import TCF
 extension NoticeResult {
     /// The decision this result records under `scope` (the scope the document was built from),
     /// made at `date`: the same value the manager's own operations give (``ConsentKit/ConsentState/agreeToAll(scope:at:)``,
-    /// ``ConsentKit/GoogleAdsConsent/decision(_:prefersAdFree:scope:at:)``, …), stamped with the
-    /// layer as `ConsentScreen` and the notice's language; nil for ``Action/dismissed``.
+    /// ``ConsentKit/GoogleAdsConsent/decision(_:prefersAdFree:scope:at:)``, …; Google's "Yes"
+    /// without the special features, decision record 0017), stamped with the layer as
+    /// `ConsentScreen` and the notice's language; nil for ``Action/dismissed``.
     ///
     /// "Save" starts from `current` under the scope (so choices the notice did not show stay as
     /// they were), else from "reject all", and sets every id the document showed to what the
@@ -20,9 +21,13 @@ extension NoticeResult {
         switch action {
         case .dismissed:
             return nil
-        case .acceptAll where document.mode == .google:
+        case .acceptAll where document.mode == .google && layer == 1:
+            // Google's "Yes": personalized ads, and no special feature, which the form names but
+            // offers no choice for (decision record 0017).
             guard let google = GoogleAdsConsent.decision(.personalized, prefersAdFree: false, scope: scope, at: date) else { return nil }
-            base = google
+            base = google.changing(at: date) { changes in
+                for feature in google.specialFeatureOptIns { changes.withdrawSpecialFeature(feature) }
+            }
         case .acceptAll:
             base = .agreeToAll(scope: scope, at: date)
         case .nonPersonalized:

@@ -8,11 +8,13 @@ import TCF
 public struct NoticeResult: Sendable, Equatable {
     /// What the user did.
     public enum Action: String, Sendable, Equatable, Codable, CaseIterable {
-        /// Everything the notice shows (Google's form: personalized ads).
+        /// Everything the notice shows (Google's form, layer 1: personalized ads, every purpose,
+        /// vendor and ad-tech provider, no special feature; decision record 0017).
         case acceptAll
-        /// No consent, no opt-in, an objection to every legitimate interest.
+        /// No consent, no opt-in, an objection to every legitimate interest (Google's form: "Do
+        /// not consent").
         case rejectAll
-        /// Exactly the choices made on the second layer.
+        /// Exactly the choices made on the second layer (in Google mode, behind "Manage options").
         case save
         /// Google's form: non-personalized ads.
         case nonPersonalized
@@ -83,9 +85,9 @@ public struct NoticeResult: Sendable, Equatable {
             throw .actionNotOffered(action)
         case .dismissed where !document.allowsDismissal:
             throw .actionNotOffered(action)
-        case .acceptAll where document.mode == .google && document.google?.personalizedOffered != true:
+        case .acceptAll where document.mode == .google && layer == 1 && document.google?.personalizedOffered != true:
             throw .actionNotOffered(action)
-        case .save where document.mode == .google:
+        case .rejectAll where document.mode == .google && layer == 1 && document.google?.refusalOffered != true:
             throw .actionNotOffered(action)
         default:
             break

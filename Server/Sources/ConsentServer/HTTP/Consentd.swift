@@ -160,10 +160,12 @@ public final class Consentd: Sendable {
                         quota: (settings.anonymousSubjectEventsPerDay, settings.anonymousSubjectBytesPerDay))
     }
 
-    /// What every router of every listener has, before its routes: errors turned into API
+    /// What every router of every listener has, before its routes: gzip for the clients that
+    /// take it (``CompressionMiddleware``), errors turned into API
     /// errors, the per-address rate limit (which also makes the client's address known to the
     /// routes), and the memory budget of request bodies.
     func addCommonMiddleware(to router: Router<ConsentdContext>) {
+        router.add(middleware: CompressionMiddleware())
         router.add(middleware: ErrorMiddleware(logger: logger))
         router.add(middleware: IPRateLimitMiddleware(limiter: guards.ipLimiter, clientIPHeader: settings.clientIPHeader))
         router.add(middleware: BodyBudgetMiddleware(budget: guards.bodyBudget))

@@ -19,6 +19,8 @@ struct WebCMP: Sendable {
     let cmp: CMPIdentity
     /// The publishers and websites, re-read while consentd runs.
     let publishers: PublisherDirectory
+    /// The vendors' details the web documents leave out, built once per site, language and list.
+    let vendorDetails = VendorDetails()
     /// The publishers and websites in use now (the demo's site included when it is on).
     var configuration: PublisherConfiguration { publishers.forWebsites }
 
@@ -118,11 +120,24 @@ struct WebCMP: Sendable {
         if verdict.shouldAsk || reopen {
             let exchange = try exchange(site, language: language, current: current, reopen: reopen, reason: verdict)
             json.key("uiTCData"); json.raw(try shownTCData(scope: exchange.scope, language: language, now: now).json())
-            json.key("document"); json.raw(String(decoding: exchange.document.json(), as: UTF8.self))
+            // Without the vendors' details: the page loads them when its vendor list opens (vendorDetails(appId:language:)).
+            let details = VendorDetails.url(appId: appId, language: language, version: list.vendorListVersion)
+            json.key("document"); json.raw(String(decoding: exchange.document.webJSON(vendorDetailsUrl: details), as: UTF8.self))
         }
         if let refused { json.key("storedStringRefused"); json.string(refused) }
         json.endObject()
         return json.text
+    }
+
+    /// The details of the vendors of `appId`'s notice in `language` (a browser's tag, as for a
+    /// page view), as the page loads them: 404 `website_unknown` for an app without a website.
+    func vendorDetails(appId: String, language tag: String?) throws -> ServedDocument {
+        let site = try site(appId: appId)
+        let language = Self.language(tag)
+        return try vendorDetails.document(appId: appId, language: language, version: catalog.vendorList.vendorListVersion,
+                                          vendorIds: site.vendorIds) {
+            try exchange(site, language: language, current: nil, reopen: false, reason: .noDecision).document
+        }
     }
 
     /// A choice the page sends (``ConsentdAPI/WebChoiceRequest``): the notice's result

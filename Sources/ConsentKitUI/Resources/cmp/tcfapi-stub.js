@@ -27,8 +27,9 @@
   var queue = [];
   var gdprApplies;
 
-  // The versions a caller may ask for: 2, or "the latest" (0, null, undefined).
-  function isVersion2(v) { return v == null || v === 0 || v === 2 || v === '0' || v === '2'; }
+  // The versions a caller may ask for: 2 ('2.0' too, as the reference implementation), or "the
+  // latest" (0, null, undefined).
+  function isVersion2(v) { return v == null || v === 0 || v === 2 || v === '0' || v === '2' || v === '2.0'; }
 
   function stub(command, version, callback, parameter) {
     if (!arguments.length) return queue;

@@ -49,7 +49,7 @@
  * Commands: ping, addEventListener, removeEventListener (its callback gets (found, found)), getTCData
  * (optional vendorIds: integer[]), getInAppTCData (the IABTCF_* in-app values: 1/0 and bit strings
  * up to the highest id set), getVendorList (optional version: integer > 1, its numeric string, or
- * 'LATEST'). Versions 0, null, undefined and 2 ('0', '2') mean v2; anything else, and unknown
+ * 'LATEST'). Versions 0, null, undefined and 2 ('0', '2', '2.0') mean v2; anything else, and unknown
  * commands, get (null, false).
  * A callback that is not a function throws a TypeError. Every answer but getVendorList's is given
  * synchronously, and each callback gets its own copy of the data.
@@ -101,7 +101,8 @@
   function isObject(x) { return x !== null && typeof x === 'object' && !Array.isArray(x); }
   function isInteger(x) { return typeof x === 'number' && isFinite(x) && Math.floor(x) === x; }
   function has(obj, key) { return Object.prototype.hasOwnProperty.call(obj, key); }
-  function isVersion2(v) { return v == null || v === 0 || v === 2 || v === '0' || v === '2'; }
+  // The reference implementation (iabtcf-es) also takes '2.0', which pages written for it send.
+  function isVersion2(v) { return v == null || v === 0 || v === 2 || v === '0' || v === '2' || v === '2.0'; }
 
   function clone(x) {
     if (Array.isArray(x)) return x.map(clone);
@@ -190,12 +191,23 @@
     frame.style.display = 'none';
     document.body.appendChild(frame);
   }
+  // A frame's call is answered once. Another stub's 'message' listener (the IAB's @iabtcf/stub,
+  // which a page may load instead of ours) answers the frames' calls itself by calling __tcfapi,
+  // and it listens before we do: inside that call window.event is the frame's message, so the
+  // API notes the event (claimFrameCall) and our own listener, called next, skips it.
+  var answeredMessages = typeof WeakSet === 'function' ? new WeakSet() : null;
+  function claimFrameCall() {
+    var event = window.event;
+    if (answeredMessages && event && event.type === 'message') answeredMessages.add(event);
+  }
+
   // Answers child frames' {__tcfapiCall: {command, parameter, version, callId}} (object or JSON,
-  // answered in kind) through target(), or not at all while target() is null.
+  // answered in kind) through target(), or not at all while target() is null or a listener before
+  // this one answered the message already.
   function listen(target) {
     window.addEventListener('message', function (event) {
       var data = event.data, asString = typeof data === 'string', api = target();
-      if (!api) return;
+      if (!api || (answeredMessages && answeredMessages.has(event))) return;
       if (asString) {
         if (data.indexOf('__tcfapiCall') < 0) return;
         try { data = JSON.parse(data); } catch (e) { return; }
@@ -227,6 +239,7 @@
 
     function api(command, version, callback, parameter) {
       if (!arguments.length) return [];  // nothing queued here (a CMP collecting a stub's queue asks so)
+      claimFrameCall();
       if (typeof callback !== 'function') throw new TypeError('__tcfapi: the callback of "' + command + '" must be a function');
       if (command === 'ping') { if (isVersion2(version)) callback(ping(), true); else callback(null, false); return; }
       if (disabled || !isVersion2(version) || !has(commands, command)) { callback(null, false); return; }

@@ -183,8 +183,10 @@ const NoticeDom = (function () {
   }
 
   /**
-   * Theme colours from the document, as the custom properties notice.css reads. A pair that
-   * fails the 5:1 contrast the CTAs need falls back to the built-in palette for that scheme.
+   * Theme colours from the document, as the custom properties notice.css reads. A scheme whose
+   * colours fail the checks NoticeTheme.validate() makes (onPrimary 5:1 on primary; text, mutedText
+   * and link 4.5:1 on background and surface; primary 4.5:1 on background when outlined) falls
+   * back to the built-in palette for that scheme.
    * @param {any} theme
    */
   function applyTheme(theme) {
@@ -196,7 +198,10 @@ const NoticeDom = (function () {
     ['light', 'dark'].forEach(function (scheme) {
       var colours = asObject(theme[scheme]);
       var usable = THEME_KEYS.every(function (k) { return /^#[0-9a-f]{6}$/i.test(colours[k] || ''); }) &&
-        contrast(colours.primary, colours.onPrimary) >= 5 && contrast(colours.background, colours.text) >= 5;
+        contrast(colours.primary, colours.onPrimary) >= 5 &&
+        ['text', 'mutedText', 'link'].every(function (k) {
+          return contrast(colours[k], colours.background) >= 4.5 && contrast(colours[k], colours.surface) >= 4.5;
+        }) && (theme.buttonStyle !== 'outlined' || contrast(colours.primary, colours.background) >= 4.5);
       THEME_KEYS.forEach(function (k) {
         if (usable) root.setProperty('--ck-' + scheme + '-' + k, colours[k]);
         else root.removeProperty('--ck-' + scheme + '-' + k);

@@ -21,7 +21,7 @@
  *   root: HTMLElement, layers: Object<string, HTMLElement>, history: Array<number | string>, current: number | string,
  *   scrollTops: Object<string, number>, opener: HTMLElement | null, back: HTMLElement, close: HTMLElement | null,
  *   topbar: HTMLElement, topbarWrap: HTMLElement, column: HTMLElement, scroll: HTMLElement, footer: HTMLElement,
- *   dialog: HTMLElement, hasLogo: boolean, inerted: HTMLElement[]
+ *   dialog: HTMLElement, live: HTMLElement, hasLogo: boolean, inerted: HTMLElement[]
  * }} NoticeUI
  */
 /**
@@ -81,8 +81,10 @@ const NoticeLayers = (function () {
       // The top bar sits in the scrolling area: sticky on tall screens, scrolled away on short ones.
       ui.scroll = h('div', { class: 'ck-scroll' }, [ui.topbarWrap, ui.column]);
       ui.footer = h('div', { class: 'ck-footer' });
+      // Says the new layer's title when the layer changes (the focus on the title may not be read).
+      ui.live = h('div', { class: 'ck-sr', 'aria-live': 'polite', 'aria-atomic': 'true' });
       ui.dialog = h('div', { class: 'ck-dialog' + (doc.mode === 'google' ? ' ck-google' : ''), role: 'dialog', 'aria-modal': 'true' },
-        [ui.scroll, ui.footer]);
+        [ui.live, ui.scroll, ui.footer]);
       ui.dialog.addEventListener('change', onToggle);
       ui.hasLogo = !!logo;
 
@@ -95,10 +97,19 @@ const NoticeLayers = (function () {
       });
       root.textContent = '';
       root.appendChild(ui.dialog);
+      window.addEventListener('resize', fitFooter);
+    }
+
+    // The footer turns compact (notice.css) when it would take more than 30 % of the viewport.
+    function fitFooter() {
+      if (!ui) return;
+      ui.footer.classList.remove('ck-compact');
+      if (ui.footer.offsetHeight > 0.3 * window.innerHeight) ui.footer.classList.add('ck-compact');
     }
 
     function closeShell() {
       if (!ui) return;
+      window.removeEventListener('resize', fitFooter);
       ui.inerted.forEach(function (el) { el.inert = false; el.removeAttribute('aria-hidden'); });
       ui.root.textContent = '';
       var opener = ui.opener;
@@ -109,6 +120,7 @@ const NoticeLayers = (function () {
 
     // Shows layer n (1-4; Google mode uses its own screen names), building it on first use.
     function showLayer(n, fromHistory) {
+      var changed = !!ui.current;
       if (ui.current && !fromHistory) ui.history.push(ui.current);
       if (ui.current) {
         ui.scrollTops[ui.current] = ui.scroll.scrollTop;
@@ -129,10 +141,12 @@ const NoticeLayers = (function () {
       var footer = FOOTERS[n] ? FOOTERS[n]() : null;
       ui.footer.hidden = !footer;
       if (footer) ui.footer.appendChild(footer);
+      fitFooter();
       ui.back.hidden = !ui.history.length;
       ui.topbarWrap.hidden = ui.back.hidden && !ui.close && !ui.hasLogo;
       var title = ui.layers[n].querySelector('h1');
       ui.dialog.setAttribute('aria-labelledby', title.id);
+      if (changed) ui.live.textContent = title.textContent;
       ui.scroll.scrollTop = ui.scrollTops[n] || 0;
       title.focus({ preventScroll: true });
     }
@@ -222,36 +236,48 @@ const NoticeLayers = (function () {
         'data-count': doc.vendors.length, text: vendorsLabel(doc.vendors.length), onclick: function () { showLayer(3); } });
       s.appendChild(h('p', null, [tNodes('firstStorage', { vendorsLink: vendorsLink })]));
       s.appendChild(h('p', { text: t('firstPersonalData') }));
+      // The privacy policy near the top, where it is seen before the lists (review notice-ux §3.1).
+      var policy = externalLink(doc.publisher.privacyPolicyUrl, t('privacyPolicy'));
+      if (policy) s.appendChild(h('p', { class: 'ck-policy' }, [policy]));
 
-      // Stacks first, then the purposes and special features no chosen stack covers.
+      // Purposes: the stacks with purposes and the purposes no stack covers, by their lowest
+      // purpose (purpose 1 first); special features: the stacks of special features only and the
+      // special features no stack covers, under their own heading.
       var inStack = { purposes: {}, specialFeatures: {} };
-      var items = [];
+      /** @type {Array<{ order: number, el: HTMLElement }>} */
+      var purposeItems = [], featureItems = [];
       doc.stacks.forEach(function (stack) {
-        asArray(stack.purposes).forEach(function (p) { inStack.purposes[p] = true; });
-        asArray(stack.specialFeatures).forEach(function (p) { inStack.specialFeatures[p] = true; });
-        items.push(h('li', { 'data-stack': stack.id }, [h('strong', { dir: 'auto', text: String(stack.name || '').trim() }),
-          stack.description ? h('span', { class: 'ck-desc', dir: 'auto', text: stack.description }) : null]));
+        var ps = asArray(stack.purposes), sfs = asArray(stack.specialFeatures);
+        ps.forEach(function (p) { inStack.purposes[p] = true; });
+        sfs.forEach(function (p) { inStack.specialFeatures[p] = true; });
+        var el = h('li', { 'data-stack': stack.id }, [h('strong', { dir: 'auto', text: String(stack.name || '').trim() }),
+          stack.description ? h('span', { class: 'ck-desc', dir: 'auto', text: stack.description }) : null]);
+        if (ps.length) purposeItems.push({ order: Math.min.apply(null, ps), el: el });
+        else featureItems.push({ order: Math.min.apply(null, sfs), el: el });
       });
       sortedIds(doc.purposes).forEach(function (p) {
-        if (!inStack.purposes[p]) items.push(h('li', { 'data-purpose': p }, [h('strong', { dir: 'auto', text: nameOf('purposes', p) })]));
+        if (!inStack.purposes[p]) purposeItems.push({ order: p, el: h('li', { 'data-purpose': p }, [h('strong', { dir: 'auto', text: nameOf('purposes', p) })]) });
       });
-      s.appendChild(h('h2', { text: t('purposesHeading') }));
-      s.appendChild(h('ul', { class: 'ck-list ck-first-list' }, items));
-      var features = sortedIds(doc.specialFeatures).filter(function (p) { return !inStack.specialFeatures[p]; });
-      if (features.length) {
-        s.appendChild(h('h2', { text: t('specialFeaturesHeading') }));
-        s.appendChild(h('ul', { class: 'ck-list ck-first-list' }, features.map(function (p) {
-          return h('li', { 'data-special-feature': p }, [h('strong', { dir: 'auto', text: nameOf('specialFeatures', p) })]);
-        })));
+      sortedIds(doc.specialFeatures).forEach(function (p) {
+        if (!inStack.specialFeatures[p]) featureItems.push({ order: p, el: h('li', { 'data-special-feature': p }, [h('strong', { dir: 'auto', text: nameOf('specialFeatures', p) })]) });
+      });
+      /** @param {string} heading @param {Array<{ order: number, el: HTMLElement }>} items */
+      function group(heading, items) {
+        if (!items.length) return;
+        items.sort(function (a, b) { return a.order - b.order; });
+        s.appendChild(h('h2', { text: t(heading) }));
+        s.appendChild(h('ul', { class: 'ck-list ck-first-list' }, items.map(function (i) { return i.el; })));
       }
+      group('purposesHeading', purposeItems);
+      group('specialFeaturesHeading', featureItems);
       s.appendChild(h('p', { class: 'ck-small ck-muted', text: t('specialPurposesNotice') }));
+      s.appendChild(h('p', { 'data-text': 'firstRefuse', text: t('firstRefuse') }));
       if (model.liVendorIds.length) {
         var liLink = h('button', { type: 'button', class: 'ck-link', 'data-action': 'open-li', text: t('liLink'), onclick: function () { showLayer(4); } });
         s.appendChild(h('p', { 'data-text': 'firstLegitimateInterest' }, [tNodes('firstLegitimateInterest', { liLink: liLink })]));
       }
       s.appendChild(h('p', { 'data-text': 'firstScope', text: t('firstScope', { publisherName: doc.publisher.name || '' }) }));
       s.appendChild(h('p', { 'data-text': 'firstWithdraw', text: t('firstWithdraw') }));
-      s.appendChild(h('p', { class: 'ck-small' }, [externalLink(doc.publisher.privacyPolicyUrl, t('privacyPolicy'))]));
       return s;
     }
 
@@ -312,7 +338,8 @@ const NoticeLayers = (function () {
 
     function buildPurposesLayer() {
       var s = layerSection(2, t('purposesTitle'));
-      s.appendChild(h('p', { text: t('purposesIntro') }));
+      // A reopened notice shows the present choices: its switches are not all off.
+      s.appendChild(h('p', { 'data-text': 'purposesIntro', text: t(NoticeModel.isObject(doc.current) ? 'purposesIntroCurrent' : 'purposesIntro') }));
       s.appendChild(h('div', { class: 'ck-nav' }, [
         h('button', { type: 'button', class: 'ck-link', 'data-action': 'open-vendors', text: t('openVendorList', { vendors: vendorsLabel(doc.vendors.length) }), onclick: function () { showLayer(3); } }),
         model.liVendorIds.length ? h('button', { type: 'button', class: 'ck-link', 'data-action': 'open-li', text: t('liLink'), onclick: function () { showLayer(4); } }) : null
@@ -360,9 +387,19 @@ const NoticeLayers = (function () {
 
     /* ---------------------------------------------------------------- 9. layer 4: legitimate interest */
 
+    // A vendor's policy and claim links, once a website's vendor details are in (notice-details.js).
+    function liLinks(v) {
+      var meta = h('div', { class: 'ck-meta' });
+      NoticeDetails.when(doc, function () {
+        [externalLink(v.privacyPolicyUrl, t('privacyPolicy')), externalLink(v.legIntClaimUrl, t('legIntClaim'))]
+          .forEach(function (a) { if (a) meta.appendChild(a); });
+      });
+      return meta;
+    }
     function buildLiLayer() {
       var s = layerSection(4, t('liTitle'));
       s.appendChild(h('p', { text: t('liIntro') }));
+      s.appendChild(h('p', { 'data-text': 'liObjectHint', text: t('liObjectHint') }));
       s.appendChild(h('p', { class: 'ck-small ck-muted', text: t('cmpStorage') }));
 
       s.appendChild(h('h2', { text: t('purposesHeading') }));
@@ -386,7 +423,7 @@ const NoticeLayers = (function () {
             h('div', { class: 'ck-grow' }, [
               h('div', { class: 'ck-vendor-name', dir: 'auto', text: v.name }),
               h('div', { class: 'ck-small ck-muted', text: model.liPurposesOf[id].map(function (p) { return nameOf('purposes', p); }).join(' · ') }),
-              h('div', { class: 'ck-meta' }, [externalLink(v.privacyPolicyUrl, t('privacyPolicy')), externalLink(v.legIntClaimUrl, t('legIntClaim'))])
+              liLinks(v)
             ]),
             toggle('vendorLi', id, t('object'), t('objectTo', { name: v.name }))
           ]),
@@ -420,7 +457,7 @@ const NoticeLayers = (function () {
       /** @type {NoticeResult} */
       var message = {
         protocol: PROTOCOL, type: 'result', action: action,
-        layer: layer || (doc.mode === 'google' ? 1 : ui.current),
+        layer: layer || (typeof ui.current === 'number' ? ui.current : 1), // Google's screens are layer 1
         language: doc.language, noticeVersion: doc.noticeVersion === undefined ? null : doc.noticeVersion
       };
       if (action === 'save') message.choices = NoticeModel.collectChoices(model, choice);

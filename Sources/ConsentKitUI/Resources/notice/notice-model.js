@@ -7,6 +7,7 @@
  *   notice-model.js   this file: validate, normalise, buildModel, initialChoices, collectChoices
  *   notice-dom.js     element and text helpers, the theme
  *   notice-google.js  Google mode's three screens
+ *   notice-details.js a website's vendor details, loaded when first needed
  *   notice-vendors.js layer 3, the vendor list, and each vendor's details
  *   notice-layers.js  the dialog: its shell, the switches, the TCF layers 1, 2 and 4, the result
  *   notice.js         window.ConsentKitNotice: configure(), the messages to the host
@@ -55,7 +56,8 @@
  *   features: Object<string, NoticeDeclaration>, specialFeatures: Object<string, NoticeDeclaration>,
  *   dataCategories: Object<string, NoticeDeclaration>, stacks: NoticeStack[],
  *   vendors: NoticeVendor[], adTechProviders: NoticeAdTechProvider[],
- *   adFree: { offered?: boolean }, google: { personalizedOffered?: boolean, nonPersonalizedOffered?: boolean },
+ *   adFree: { offered?: boolean },
+ *   google: { personalizedOffered?: boolean, nonPersonalizedOffered?: boolean, refusalOffered?: boolean, appIcon?: string | null },
  *   current?: NoticeCurrent | null, theme?: Object<string, any>
  * }} NoticeDocument
  */
@@ -153,6 +155,9 @@ const NoticeModel = (function () {
     if (d.mode === 'google' && vendors.length === 0 && atps.length === 0) return ['no_vendors', 'A Google notice needs at least one ad-tech provider or vendor.'];
     if (d.mode === 'google' && isObject(d.google) && d.google.personalizedOffered === false && d.google.nonPersonalizedOffered === false) {
       return ['malformed_document', 'A Google notice must offer personalized or non-personalized ads.'];
+    }
+    if (d.mode === 'google' && isObject(d.google) && d.google.refusalOffered === false && !(isObject(d.adFree) && d.adFree.offered === true)) {
+      return ['malformed_document', 'A Google notice must offer a refusal: "Do not consent" (google.refusalOffered) or the ad-free version.'];
     }
     return null;
   }

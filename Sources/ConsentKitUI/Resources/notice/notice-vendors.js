@@ -1,6 +1,6 @@
 // @ts-check
 /* ConsentKit consent notice, the vendor list (see notice-model.js for the scripts' order): layer 3
- * (every vendor with its switches, search, Google's ad-tech providers) and each vendor's details
+ * (every vendor in alphabetical order with its switches, search, Google's ad-tech providers) and each vendor's details
  * (purposes and retention, data categories, storage, its device storage disclosure), which
  * layer 4 shows too. */
 
@@ -27,6 +27,8 @@ const NoticeVendors = (function () {
   var h = NoticeDom.h, externalLink = NoticeDom.externalLink, storageUrl = NoticeDom.storageUrl;
   var now = NoticeDom.now, round1 = NoticeDom.round1;
   var KIND_SET = NoticeModel.KIND_SET;
+  // How long the search waits after a keystroke before it filters the list.
+  var SEARCH_DELAY_MS = 150;
 
   /**
    * The vendor list of one view.
@@ -37,25 +39,38 @@ const NoticeVendors = (function () {
     var doc = kit.doc, model = kit.model, choice = kit.choice, metrics = kit.metrics;
     var t = kit.texts.t, num = kit.texts.num, vendorsLabel = kit.texts.vendorsLabel, duration = kit.texts.duration, nameOf = kit.texts.nameOf;
     var layerSection = kit.layerSection, toggle = kit.toggle;
+    var collator = typeof Intl === 'object' ? new Intl.Collator(doc.language, { sensitivity: 'base' }) : null;
+
+    /**
+     * A copy of `items` in alphabetical order of their names, in the document's language.
+     * @template {{ name: string }} T
+     * @param {T[]} items
+     * @returns {T[]}
+     */
+    function byName(items) {
+      return items.slice().sort(function (a, b) { return collator ? collator.compare(a.name, b.name) : (a.name < b.name ? -1 : a.name > b.name ? 1 : 0); });
+    }
 
     function buildVendorLayer() {
       var t0 = now();
+      NoticeDetails.when(doc, function () {});  // a website's vendor details start loading as the list opens
       var s = layerSection(3, t('vendorsTitle'));
       s.appendChild(h('p', { text: t('vendorsIntro') }));
       var count = h('p', { class: 'ck-small ck-muted', 'aria-live': 'polite', 'data-count': doc.vendors.length, text: vendorsLabel(doc.vendors.length) });
       var search = h('input', { type: 'search', class: 'ck-search', placeholder: t('searchPlaceholder'), 'aria-label': t('searchPlaceholder'), autocomplete: 'off' });
+      s.appendChild(bulkSwitches(s));
       s.appendChild(search);
       s.appendChild(count);
 
       var list = h('ul', { class: 'ck-list ck-vendor-list' });
-      list.appendChild(vendorRows(doc.vendors));
+      list.appendChild(vendorRows(byName(doc.vendors)));
       applyOnMarkers(list);
       list.addEventListener('click', onDisclosureClick);
       s.appendChild(list);
 
       var atpList = null;
       if (doc.adTechProviders.length) {
-        atpList = h('ul', { class: 'ck-list' }, doc.adTechProviders.map(function (a) {
+        atpList = h('ul', { class: 'ck-list' }, byName(doc.adTechProviders).map(function (a) {
           return h('li', { class: 'ck-card ck-vendor', 'data-atp': a.id, 'data-name': a.name.toLowerCase() }, [
             h('div', { class: 'ck-row' }, [
               h('div', { class: 'ck-grow' }, [h('div', { class: 'ck-vendor-name', dir: 'auto', text: a.name }),
@@ -72,27 +87,74 @@ const NoticeVendors = (function () {
         ]));
       }
 
-      // Search filters vendors (and ad-tech providers) by name.
+      // Search filters vendors (and ad-tech providers) by name, once typing pauses: with 800+
+      // vendors each filtering costs a layout of the whole list. The list's data-query says which
+      // text the rows on screen match.
+      /** @type {any} */
+      var pending = null;
       search.addEventListener('input', function () {
+        if (pending !== null) clearTimeout(pending);
+        pending = setTimeout(function () { pending = null; filter(); }, SEARCH_DELAY_MS);
+      });
+      function filter() {
         var q = search.value.trim().toLowerCase(), shown = 0;
         [list, atpList].forEach(function (ul) {
           if (!ul) return;
           for (var el = ul.firstElementChild; el; el = el.nextElementSibling) {
             var match = !q || el.getAttribute('data-name').indexOf(q) >= 0;
-            el.hidden = !match;
+            if (el.hidden === match) el.hidden = !match; // an unchanged row is not touched (no style work)
             if (match && ul === list) shown++;
           }
         });
         count.textContent = shown ? vendorsLabel(shown) : t('noVendorsFound');
-      });
+        list.setAttribute('data-query', q);
+      }
       metrics.vendorListBuildMs = round1(now() - t0);
       return s;
+    }
+
+    // "Consent to all vendors" and "Object to all" (every vendor with an objectable legitimate
+    // interest): one switch each over the whole list, on when every one is on, with how many are.
+    // The dialog's own change listener keeps the sets; these follow once it has run.
+    function bulkSwitches(section) {
+      var groups = [{ kind: 'vendor', ids: doc.vendors.map(function (v) { return v.id; }), label: t('consentAllVendors') }];
+      if (model.liVendorIds.length) groups.push({ kind: 'vendorLi', ids: model.liVendorIds, label: t('objectAllVendors') });
+      var rows = groups.map(function (g) {
+        var input = h('input', { type: 'checkbox', role: 'switch', 'data-bulk': g.kind, 'aria-label': g.label });
+        var tally = h('span', { class: 'ck-small ck-muted', 'data-bulk-count': g.kind });
+        input.addEventListener('change', function () {
+          var set = choice[KIND_SET[g.kind]];
+          g.ids.forEach(function (id) { if (input.checked) set.add(id); else set.delete(id); });
+          /** @type {NodeListOf<HTMLInputElement>} */
+          var inputs = section.querySelectorAll('input[data-kind="' + g.kind + '"]');
+          for (var i = 0; i < inputs.length; i++) inputs[i].checked = input.checked;
+          refresh();
+        });
+        return { group: g, input: input, tally: tally,
+          el: h('div', { class: 'ck-row ck-bulk' }, [h('label', { class: 'ck-switch ck-grow' }, [input, h('span', { text: g.label })]), tally]) };
+      });
+      function refresh() {
+        rows.forEach(function (r) {
+          var set = choice[KIND_SET[r.group.kind]], on = 0;
+          r.group.ids.forEach(function (id) { if (set.has(id)) on++; });
+          r.input.checked = on === r.group.ids.length;
+          r.tally.textContent = t('selectedCount', { selected: num(on), total: num(r.group.ids.length) });
+        });
+      }
+      section.addEventListener('change', function (e) {
+        if (!/** @type {HTMLElement} */ (e.target).hasAttribute('data-bulk')) setTimeout(refresh, 0);
+      });
+      // Choices made on another layer (objections on layer 4) show when the list is shown again.
+      new MutationObserver(function () { if (!section.hidden) refresh(); }).observe(section, { attributes: true, attributeFilter: ['hidden'] });
+      refresh();
+      return h('div', { class: 'ck-bulk-group' }, rows.map(function (r) { return r.el; }));
     }
 
     // The vendor rows are written as one HTML string and parsed once into a <template>'s
     // DocumentFragment: for 800+ vendors this is several times faster than building them node by
     // node. Each row: name, consent switch, objection switch when the vendor has an objectable
-    // legitimate interest, and a "Details" disclosure button whose panel is built on first open
+    // legitimate interest, and a "Details" disclosure button (its arrow drawn in a span hidden from
+    // screen readers; the name, "Details: vendor", is its aria-label) whose panel is built on first open
     // (a button with aria-expanded rather than <details>: 800 <details> elements each cost a shadow
     // tree, which doubled the time to open the list). Every vendor text is escaped.
     function esc(text) {
@@ -111,8 +173,8 @@ const NoticeVendors = (function () {
           '"><div class="ck-row"><div class="ck-grow ck-vendor-name" dir="auto">', name, '</div><div class="ck-vendor-controls">',
           switchHtml('vendor', v.id, consent, t('consentTo', { name: v.name })),
           model.liPurposesOf[v.id].length ? switchHtml('vendorLi', v.id, object, t('objectTo', { name: v.name })) : '',
-          '</div></div><button type="button" class="ck-disclosure" aria-expanded="false" data-details="', v.id, '">', details,
-          '<span class="ck-sr">: ', name, '</span></button></li>');
+          '</div></div><button type="button" class="ck-disclosure" aria-expanded="false" data-details="', v.id,
+          '" aria-label="', details, ': ', name, '"><span class="ck-chevron" aria-hidden="true"></span>', details, '</button></li>');
       });
       var template = document.createElement('template');
       template.innerHTML = html.join('');
@@ -128,19 +190,21 @@ const NoticeVendors = (function () {
       var button = e.target.closest ? e.target.closest('button.ck-disclosure') : null;
       if (!button) return;
       var open = button.getAttribute('aria-expanded') !== 'true';
-      var panel = button.nextElementSibling;
-      if (!panel) {
-        panel = vendorDetails(model.vendorById[button.getAttribute('data-details')]);
-        panel.id = 'ck-details-' + kit.currentLayer() + '-' + button.getAttribute('data-details');
-        button.setAttribute('aria-controls', panel.id);
-        button.parentNode.appendChild(panel);
-      }
-      panel.hidden = !open;
-      button.setAttribute('aria-expanded', String(open));
+      NoticeDetails.when(doc, function () {  // at once, or when a website's vendor details are in
+        var panel = button.nextElementSibling;
+        if (!panel) {
+          panel = vendorDetails(model.vendorById[button.getAttribute('data-details')]);
+          panel.id = 'ck-details-' + kit.currentLayer() + '-' + button.getAttribute('data-details');
+          button.setAttribute('aria-controls', panel.id);
+          button.parentNode.appendChild(panel);
+        }
+        panel.hidden = !open;
+        button.setAttribute('aria-expanded', String(open));
+      });
     }
     function disclosureButton(v) {
-      return h('button', { type: 'button', class: 'ck-disclosure', 'aria-expanded': 'false', 'data-details': v.id },
-        [t('details'), h('span', { class: 'ck-sr', text: ': ' + v.name })]);
+      return h('button', { type: 'button', class: 'ck-disclosure', 'aria-expanded': 'false', 'data-details': v.id, 'aria-label': t('details') + ': ' + v.name },
+        [h('span', { class: 'ck-chevron', 'aria-hidden': 'true' }), t('details')]);
     }
 
     // Everything a user can review about one vendor (POL C(c)(I), C(c)(VII), D(c)).

@@ -7,6 +7,10 @@
  * notice from it and posts back exactly one result (or a loadError). Every UI string comes from
  * document.texts. Timings (performance.now()) are kept in ConsentKitNotice.metrics and sent in
  * the messages.
+ *
+ * The presentation: the document's layout, resolved ("auto": a sheet below 600 CSS px wide, a
+ * modal above, again whenever the width crosses it), goes on <html> as data-layout for
+ * notice-layout.css; its font stack and button style as --ck-font and data-button-style.
  */
 
 /**
@@ -30,6 +34,41 @@
   // (its parent then reached configure() directly, so it is of the same origin).
   /** @type {string | null} */
   var replyOrigin = null;
+
+  var LAYOUTS = ['modal', 'banner', 'sheet', 'fullscreen'];
+  // A CSS font stack as NoticeTheme.isFontStack takes it: family names, the last a generic one.
+  var FONT_STACK = /^\s*(?:(?:"[\w -]+"|'[\w -]+'|[\w -]+)\s*,\s*)*(?:serif|sans-serif|monospace|cursive|fantasy|system-ui|ui-serif|ui-sans-serif|ui-monospace|ui-rounded)\s*$/;
+  var wide = window.matchMedia ? window.matchMedia('(min-width: 600px)') : null;
+  /** The layout the document asks for: one of LAYOUTS, or 'auto' (also for a missing or unknown one). */
+  var wantedLayout = 'auto';
+
+  /** Puts the layout on <html>, resolving 'auto' from the width now. */
+  function showLayout() {
+    var layout = wantedLayout !== 'auto' ? wantedLayout : !wide ? 'fullscreen' : wide.matches ? 'modal' : 'sheet';
+    document.documentElement.setAttribute('data-layout', layout);
+  }
+  if (wide) {
+    var onWidth = function () { if (wantedLayout === 'auto') showLayout(); };
+    if (wide.addEventListener) wide.addEventListener('change', onWidth); else wide.addListener(onWidth);
+  }
+
+  /**
+   * The document's presentation beyond the colours: its layout, font stack and button style.
+   * What is missing or malformed falls back to the default (auto, the system font, filled).
+   * @param {any} d
+   */
+  function applyPresentation(d) {
+    var root = document.documentElement;
+    wantedLayout = LAYOUTS.indexOf(d.layout) >= 0 ? d.layout : 'auto';
+    showLayout();
+    var theme = isObject(d.theme) ? d.theme : {};
+    if (typeof theme.fontFamily === 'string' && theme.fontFamily.length <= 200 && FONT_STACK.test(theme.fontFamily)) {
+      root.style.setProperty('--ck-font', theme.fontFamily);
+    } else {
+      root.style.removeProperty('--ck-font');
+    }
+    root.setAttribute('data-button-style', theme.buttonStyle === 'outlined' ? 'outlined' : 'filled');
+  }
 
   /** @returns {string} */
   function parentOrigin() {
@@ -89,6 +128,7 @@
       var title = doc.texts['noticeTitle'];
       if (typeof title === 'string') document.title = title;
       NoticeDom.applyTheme(doc.theme);
+      applyPresentation(d);
       view = NoticeLayers.create(session);
       view.open(first);
     } catch (e) {

@@ -1,14 +1,31 @@
 import Hummingbird
 
-/// Lets pages of any origin read the web CMP's answers (`/v1/web/`), errors included, and
-/// answers their preflight requests: the credential a page sends is a publishable key or a
-/// subject token, both meant to be seen by the page.
+/// Which of consentd's answers pages of other origins may read, as one rule over routes (a new
+/// route falls under it by its path and method, not by remembering a header):
+///
+/// - the web CMP's answers (`/v1/web/`, any method), errors included, and their preflight
+///   requests: the credential a page sends is a publishable key or a subject token, both meant to
+///   be seen by the page;
+/// - every `GET` and `HEAD` of the API (`/v1/`), such as the vendor list a publisher page's
+///   `__tcfapi('getVendorList')` reads: consentd trusts no ambient credential there (no cookie, no
+///   client address), so what a page can read by a simple request is what anyone can fetch, and a
+///   read that needs a key sends a header that only a preflight would allow, which only `/v1/web/`
+///   answers.
 struct WebCORSMiddleware: RouterMiddleware {
     typealias Context = ConsentdContext
 
+    /// Whether a page of any origin may read the answer to `request`.
+    static func isReadableByAnyOrigin(_ request: Request) -> Bool {
+        let path = request.uri.path
+        if path.hasPrefix("/v1/web/") { return true }
+        return path.hasPrefix("/v1/") && (request.method == .get || request.method == .head)
+    }
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard request.uri.path.hasPrefix("/v1/web/") else { return try await next(request, context) }
-        if request.method == .options {
+        guard Self.isReadableByAnyOrigin(request) else {
+            return try await next(request, context)
+        }
+        if request.method == .options {  // only /v1/web/ gets here with OPTIONS
             return Response(status: .noContent, headers: [
                 .accessControlAllowOrigin: "*", .accessControlAllowMethods: "POST", .accessControlAllowHeaders: "Content-Type",
                 .accessControlMaxAge: "86400",

@@ -20,7 +20,9 @@ struct WebCMPController: CredentialInBodyRoutes {
     /// The web CMP for publishers' websites: `GET /cmp/stub.js` (the `__tcfapi` stub, first in a
     /// page's `<head>`), `GET /cmp/cmp.js` (the CMP API and the page's client), and the two calls
     /// that client makes, `POST /v1/web/session` (a page view) and `POST /v1/web/choices` (a
-    /// choice, stored as a consent event with `platform: web`). The calls come from other
+    /// choice, stored as a consent event with `platform: web`); and `GET /v1/web/vendor-details`
+    /// (the vendors' details the session's document leaves out, which the notice loads when its
+    /// vendor list opens: public, cacheable, with an ETag). The calls come from other
     /// origins: they take the credential in the body and JSON as `text/plain`, so a page sends
     /// them without a CORS preflight, and every answer allows any origin (the key is public).
     var endpoints: RouteCollection<ConsentdContext> {
@@ -50,6 +52,14 @@ struct WebCMPController: CredentialInBodyRoutes {
             let answer = try await self.cpuWork.run { try self.web.session(session, appId: principal.appId, region: region, now: Date()) }
             guard let renewed = try await self.renewedWebToken(principal) else { return jsonResponse(text: answer) }
             return jsonResponse(text: String(answer.dropLast()) + #","subjectToken":""# + renewed + #""}"#)
+        }
+        router.get("/v1/web/vendor-details") { request, _ -> Response in
+            guard let appId = request.query("site"), AppID.isValid(appId) else {
+                throw APIError(.badRequest, "invalid_field", "site must be the app id of a website (letters, digits, '.', '-', '_')", field: "site")
+            }
+            let language = try languageParameter(request.query("language"), field: "language")
+            let document = try await self.cpuWork.run { try self.web.vendorDetails(appId: appId, language: language) }
+            return try document.response(to: request, maxAge: 300)
         }
         router.post("/v1/web/choices") { request, _ -> Response in
             var request = request

@@ -22,8 +22,14 @@
  *   call: (path: string, body: Object<string, any>) => Promise<any>,
  *   session: (reopen: boolean, tcString: string | null, addtlConsent: string | null) => Promise<any>,
  *   fromApp: (app: any, tcString: string | null) => boolean, appConsent: () => any,
- *   early: { tcString: string | null, addtlConsent: string | null, answer: Promise<any> } | null
+ *   early: { tcString: string | null, addtlConsent: string | null, answer: Promise<any> } | null,
+ *   preloadedNotice: () => PreloadedNotice | null
  * }} WebStart
+ */
+/**
+ * The notice's frame, loading (hidden) since the start: `loaded()` says whether its page is ready
+ * for the document.
+ * @typedef {{ frame: HTMLIFrameElement, loaded: () => boolean }} PreloadedNotice
  */
 
 (function () {
@@ -134,18 +140,38 @@
     return !!app && app.gdprApplies === true && typeof app.tcString === 'string' && app.tcString !== '' && app.tcString !== tcString;
   }
 
+  // A visitor who keeps no choice is asked: the notice's frame (its page, style and scripts) loads
+  // now, hidden, while consentd answers, instead of after the answer. It is made while the page is
+  // still parsed, as a child of <html> (no <body> yet), and stays there: moving a frame reloads it.
+  // cmp-web.js shows it with the session's document, or drops it when the visitor is not asked.
+  /** @type {PreloadedNotice | null} */
+  var preloaded = null;
+  function preloadNotice() {
+    var frame = document.createElement('iframe'), loaded = false;
+    frame.style.display = 'none';
+    frame.setAttribute('aria-hidden', 'true');
+    frame.tabIndex = -1;
+    frame.addEventListener('load', function () { loaded = true; }, { once: true });
+    frame.src = base + '/notice/notice.html';
+    (document.body || document.documentElement).appendChild(frame);
+    preloaded = { frame: frame, loaded: function () { return loaded; } };
+  }
+
   /** @type {WebStart | null} */
   var start = {
     base: base, config: config, language: language, STRING: STRING, AC: AC,
     load: load, keep: keep, keepSubject: keepSubject, credential: credential, call: call, session: session, fromApp: fromApp,
     appConsent: appConsent,
-    early: null   // {tcString, addtlConsent, answer: a promise of consentd's answer}, taken by cmp-web.js
+    early: null,  // {tcString, addtlConsent, answer: a promise of consentd's answer}, taken by cmp-web.js
+    // The preloaded notice frame, once (then null).
+    preloadedNotice: function () { var taken = preloaded; preloaded = null; return taken; }
   };
   var stored = load(STRING), storedAC = load(AC);
   if (!fromApp(appConsent(), stored)) {
     var answer = session(false, stored, storedAC);
     answer.catch(function () { /* reported by cmp-web.js, which takes this promise */ });
     start.early = { tcString: stored, addtlConsent: storedAC, answer: answer };
+    if (!stored) preloadNotice();
   }
   // The hand-over to cmp-web.js: once, and neither replaceable nor listed among the page's globals.
   Object.defineProperty(window, 'ConsentKitWebStart', {

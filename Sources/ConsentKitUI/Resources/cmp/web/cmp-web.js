@@ -31,8 +31,9 @@
  * useractioncomplete.
  *
  * window.ConsentKitWeb: showPreferences() reopens the notice on its second layer (the site's
- * "Privacy settings" link); forget() drops what this browser keeps; ready is a promise of the
- * first answer. Window events: consentkit:choice (detail: consentd's answer to a choice) and
+ * "Privacy settings" link; a link or button with the attribute data-consentkit="preferences" does
+ * the same without a script of the site's own); forget() drops what this browser keeps; ready is
+ * a promise of the first answer. Window events: consentkit:choice (detail: consentd's answer to a choice) and
  * consentkit:error (detail: an Error).
  */
 (function () {
@@ -121,11 +122,19 @@
     } else if (answer.tcData) {
       ConsentKitTCF.update(answer.tcData, false, { gvlVersion: answer.gvlVersion });
     }
+    if (!answer.document) dropPreloaded();
     return answer;
+  }
+
+  // The visitor is not asked: the frame cmp-start.js preloaded is not needed.
+  function dropPreloaded() {
+    var preloaded = start.preloadedNotice();
+    if (preloaded) preloaded.frame.remove();
   }
 
   function fail(error) {
     report(error);
+    dropPreloaded();
     // No answer from consentd: vendors must read "error" (no consent), never a guess.
     if (!installed) { ConsentKitTCF.install({}); installed = true; }
     ConsentKitTCF.disable();
@@ -145,22 +154,33 @@
   function openNotice(documentObject, reopen) {
     whenBody(function () {
       closeNotice();
-      var frame = document.createElement('iframe');
+      // The frame cmp-start.js began loading with the session (once), else a new one.
+      var preloaded = start.preloadedNotice();
+      var frame = preloaded ? preloaded.frame : document.createElement('iframe');
       // The notice's own title, in the notice's language.
       frame.title = noticeTitle(documentObject);
       // Through the CSSOM: a site whose Content-Security-Policy refuses inline styles refuses a style attribute.
+      // Transparent: the notice draws its layout (a card, a sheet, a banner) over the site and dims
+      // it; only the full-screen layout hides it. The frame's colour scheme follows the system as
+      // the notice's does: where the two differ, browsers paint an opaque backdrop behind a frame.
       var css = { position: 'fixed', top: '0', left: '0', width: '100%', height: '100%', border: '0', margin: '0', padding: '0',
-        zIndex: '2147483647', colorScheme: 'normal' };
+        zIndex: '2147483647', colorScheme: 'light dark', background: 'transparent' };
       Object.keys(css).forEach(function (k) { frame.style[k] = css[k]; });
       notice = { frame: frame, shownWith: tcString, shownWithAC: addtlConsent, reopen: !!reopen, opener: document.activeElement, inerted: [] };
       // The page behind is out of reach while the notice is open.
       Array.prototype.forEach.call(document.body.children, function (el) {
         if (el.tagName !== 'SCRIPT' && !el.inert) { el.inert = true; el.setAttribute('aria-hidden', 'true'); notice.inerted.push(el); }
       });
-      frame.addEventListener('load', function () {
+      function configure() {
         frame.contentWindow.postMessage({ protocol: 1, type: 'configure', document: documentObject }, base);
         frame.focus();
-      });
+      }
+      if (preloaded) {
+        frame.removeAttribute('aria-hidden'); frame.removeAttribute('tabindex'); frame.style.display = '';
+        if (preloaded.loaded()) configure(); else frame.addEventListener('load', configure, { once: true });
+        return;
+      }
+      frame.addEventListener('load', configure);
       frame.src = base + '/notice/notice.html';
       document.body.appendChild(frame);
     });
@@ -231,6 +251,15 @@
   start.early = null;
   var ready = (early && early.tcString === tcString && early.addtlConsent === addtlConsent ? early.answer : session(false))
     .then(function (answer) { return apply(answer, false); }, function (error) { fail(error); return null; });
+
+  // The site's "Privacy settings" link, by attribute: a click on (or in) an element with
+  // data-consentkit="preferences" reopens the notice, as showPreferences() does.
+  document.addEventListener('click', function (e) {
+    var target = e.target instanceof Element ? e.target.closest('[data-consentkit="preferences"]') : null;
+    if (!target) return;
+    e.preventDefault();
+    window.ConsentKitWeb.showPreferences();
+  });
 
   window.ConsentKitWeb = {
     ready: ready,

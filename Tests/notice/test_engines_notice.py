@@ -1,0 +1,185 @@
+"""The notice page in both engines (engines.py: Chromium through Playwright, WebKitGTK, the engine
+of WKWebView, through Selenium): every layer renders, Tab and Shift+Tab walk every visible
+control, each answer's result, right to left, axe-core, and screenshots of every layer and every
+layout to NOTICE_ARTIFACTS (named <test>-<engine>.png, to look at)."""
+import pathlib
+
+import pytest
+
+import engines
+import notice_support as ns
+
+LAYERS = (1, 2, 3, 4)
+LAYOUTS = ("auto", "modal", "banner", "sheet", "fullscreen")
+
+# The focusable controls of the shown layer, in document order, as Tab should visit them.
+CONTROLS = """() => {
+  const dialog = document.querySelector('[role=dialog]');
+  const all = dialog.querySelectorAll('button, a[href], input, select, textarea, summary, [tabindex]:not([tabindex="-1"])');
+  window.__ckControls = Array.from(all).filter((e) => !e.disabled && e.tabIndex >= 0 && e.getClientRects().length > 0
+    && getComputedStyle(e).visibility !== 'hidden');
+  return window.__ckControls.map((e) => e.dataset.action || e.getAttribute('aria-label') || e.textContent.trim().slice(0, 40));
+}"""
+FOCUSED = "() => window.__ckControls.indexOf(document.activeElement)"
+
+
+def goto_layer(page, layer):
+    """From the first layer to `layer` (the vendor list and the LI layer through the second)."""
+    if layer >= 2:
+        page.click('.ck-footer [data-action="manage"]')
+    if layer == 3:
+        page.click('section[data-layer="2"] [data-action="open-vendors"]')
+    if layer == 4:
+        page.click('section[data-layer="2"] .ck-nav [data-action="open-li"]')
+    page.wait_for("(n) => { const s = document.querySelector('section[data-layer=\"' + n + '\"]'); return !!s && s.getClientRects().length > 0; }", layer)
+
+
+def result(page):
+    return page.wait_for("() => { const m = window.ConsentKitNotice.lastMessage; return m && m.type === 'result' ? m : null; }")
+
+
+# ------------------------------------------------------------------------------------ layers
+
+@pytest.mark.parametrize("layer", LAYERS)
+def test_every_layer_renders_with_its_title_focused_and_no_script_error(engine_page, doc20, layer):
+    page = engines.open_notice(engine_page(), doc20)
+    page.evaluate("() => { window.__errors = []; window.addEventListener('error', (e) => window.__errors.push(String(e.message))); }")
+    goto_layer(page, layer)
+    shown = page.evaluate("""() => Array.from(document.querySelectorAll('section[data-layer]'))
+        .filter((s) => s.getClientRects().length > 0).map((s) => Number(s.dataset.layer))""")
+    assert shown == [layer]
+    dialog = page.evaluate("""() => { const d = document.querySelector('[role=dialog]'), r = d.getBoundingClientRect();
+        return { modal: d.getAttribute('aria-modal'), label: d.getAttribute('aria-labelledby'), focused: document.activeElement.id,
+                 width: r.width, height: r.height, text: d.textContent.length }; }""")
+    assert dialog["modal"] == "true" and dialog["label"] == dialog["focused"]
+    assert dialog["width"] > 300 and dialog["height"] > 300 and dialog["text"] > 200
+    assert page.evaluate("() => window.__errors") == []
+    page.screenshot(f"engines-layer{layer}")
+
+
+# ------------------------------------------------------------------------------------ keyboard
+
+@pytest.mark.parametrize("layer", LAYERS)
+def test_tab_and_shift_tab_visit_every_visible_control_in_document_order_and_wrap(engine_page, doc20, layer):
+    page = engines.open_notice(engine_page(), doc20)
+    goto_layer(page, layer)
+    names = page.evaluate(CONTROLS)
+    assert len(names) >= 4, names
+    # from the last control, Tab wraps to the first and goes on in document order ...
+    page.evaluate("() => window.__ckControls[window.__ckControls.length - 1].focus()")
+    forward = []
+    for _ in range(len(names)):
+        page.press("Tab")
+        forward.append(page.evaluate(FOCUSED))
+    assert forward == list(range(len(names))), [names[i] if i >= 0 else None for i in forward]
+    # ... and from there Shift+Tab goes back, wrapping from the first to the last
+    backward = []
+    for _ in range(len(names)):
+        page.press("Shift+Tab")
+        backward.append(page.evaluate(FOCUSED))
+    assert backward == [(len(names) - 2 - i) % len(names) for i in range(len(names))], [names[i] if i >= 0 else None for i in backward]
+
+
+def test_escape_dismisses_where_dismissal_is_allowed(engine_page, doc20):
+    doc20["allowsDismissal"] = True
+    page = engines.open_notice(engine_page(), doc20)
+    page.press("Tab")
+    page.press("Escape")
+    assert result(page)["action"] == "dismissed"
+
+
+def test_escape_does_nothing_without_dismissal(engine_page, doc20):
+    page = engines.open_notice(engine_page(), doc20)
+    page.press("Tab")
+    page.press("Escape")
+    assert page.evaluate("() => window.ConsentKitNotice.lastMessage.type") == "ready"
+    assert page.evaluate("() => document.querySelectorAll('[role=dialog]').length") == 1
+
+
+# ------------------------------------------------------------------------------------ results
+
+def test_accept_all_on_the_first_layer_is_the_result(engine_page, doc20):
+    page = engines.open_notice(engine_page(), doc20)
+    page.click('.ck-footer [data-action="acceptAll"]')
+    message = result(page)
+    assert message["action"] == "acceptAll" and message["layer"] == 1 and "choices" not in message
+    assert page.evaluate("() => document.querySelectorAll('[role=dialog]').length") == 0
+
+
+def test_reject_all_on_the_second_layer_is_the_result(engine_page, doc20):
+    page = engines.open_notice(engine_page(), doc20)
+    goto_layer(page, 2)
+    page.click('.ck-footer [data-action="rejectAll"]')
+    message = result(page)
+    assert message["action"] == "rejectAll" and message["layer"] == 2 and "choices" not in message
+
+
+def test_saved_choices_are_the_switches_turned_on_by_click_and_by_space(engine_page, doc20):
+    page = engines.open_notice(engine_page(), doc20)
+    goto_layer(page, 2)
+    page.click('input[data-kind="purpose"][data-id="1"]')
+    page.evaluate("() => document.querySelector('input[data-kind=\"purpose\"][data-id=\"4\"]').focus()")
+    page.press("Space")
+    page.click('.ck-footer [data-action="save"]')
+    message = result(page)
+    assert message["action"] == "save" and message["layer"] == 2
+    assert message["choices"]["purposeConsents"] == [1, 4]
+    assert message["choices"]["vendorConsents"] == [] and message["choices"]["specialFeatureOptIns"] == []
+
+
+# ------------------------------------------------------------------------------------ right to left
+
+def test_arabic_is_right_to_left_and_the_buttons_mirror(engine_page):
+    positions = {}
+    for language in ("en", "ar"):
+        page = engines.open_notice(engine_page(), ns.document_for(language))
+        positions[language] = page.evaluate("""() => {
+            const box = (s) => document.querySelector(s).getBoundingClientRect().left;
+            return { dir: document.documentElement.dir, lang: document.documentElement.lang,
+                     accept: box('.ck-footer [data-action=acceptAll]'), reject: box('.ck-footer [data-action=rejectAll]') }; }""")
+        page.screenshot(f"engines-rtl-{language}")
+    en, ar = positions["en"], positions["ar"]
+    assert (en["dir"], en["lang"], ar["dir"], ar["lang"]) == ("ltr", "en", "rtl", "ar")
+    assert en["accept"] < en["reject"] and ar["accept"] > ar["reject"]
+
+
+# ------------------------------------------------------------------------------------ axe-core
+
+AXE_SOURCE = pathlib.Path(__import__("axe_playwright_python").__file__).parent / "axe.min.js" \
+    if __import__("importlib").util.find_spec("axe_playwright_python") else None
+
+
+def axe_violations(page):
+    """axe-core (the copy axe-playwright-python bundles), injected as the body of the evaluated
+    function, so the page's Content-Security-Policy has nothing to refuse; its serious and
+    critical violations."""
+    assert AXE_SOURCE is not None, "axe-playwright-python is not installed (Tests/python/requirements.txt)"
+    page.evaluate("() => { " + AXE_SOURCE.read_text(encoding="utf-8") + "\n; window.__ckAxe = axe; }")
+    results = page.evaluate("""() => window.__ckAxe.run(document, { runOnly: { type: 'tag',
+        values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } })
+        .then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, target: v.nodes[0].target })))""")
+    return [v for v in results if v["impact"] in ("serious", "critical")]
+
+
+@pytest.mark.parametrize("layer", LAYERS)
+def test_axe_finds_no_serious_or_critical_violation_on_any_layer(engine_page, doc20, layer):
+    page = engines.open_notice(engine_page(), doc20)
+    goto_layer(page, layer)
+    assert axe_violations(page) == []
+
+
+# ------------------------------------------------------------------------------------ layouts
+
+@pytest.mark.parametrize("size", [(447, 844), (1280, 800)], ids=["phone", "desktop"])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_every_layout_renders_a_notice_with_its_answers_in_view(engine_page, doc20, layout, size):
+    """doc["layout"] (part layout's contract): the page shows a notice whose three answers are in
+    the viewport, whatever the layout; the screenshots are to look at. (447 px: WebKitGTK's
+    MiniBrowser window is no narrower.)"""
+    doc20["layout"] = layout
+    page = engines.open_notice(engine_page(*size), doc20)
+    boxes = page.evaluate("""() => ['acceptAll', 'rejectAll', 'manage'].map((a) => {
+        const r = document.querySelector('.ck-footer [data-action=' + a + ']').getBoundingClientRect();
+        return r.width > 0 && r.height > 0 && r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth; })""")
+    assert boxes == [True, True, True]
+    page.screenshot(f"engines-layout-{layout}-{'phone' if size[0] < 600 else 'desktop'}")
