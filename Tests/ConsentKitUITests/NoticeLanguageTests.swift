@@ -106,15 +106,29 @@ struct NoticeLanguageTests {
         #expect(document.purposes["1"]?.name == Fixtures.v3v45.purposes[1]?.name.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
-    @Test("Google's form, which shows no vendor-list text, is whole in every UI language",
-          arguments: NoticeTexts.languages())
-    func googleFormInEveryLanguage(language: String) async throws {
+    @Test("Google's form on an official translation (v2 #224 with the 2020 files) is whole in that language, its purposes included",
+          arguments: officialTranslations)
+    func googleFormOnATranslatedList(language: String) async throws {
+        let translated = Fixtures.v2v224.translated(by: try Fixtures.translation(language), language: language)
+        var settings = publisherSettings
+        settings.mode = .google
+        settings.language = language
+        let document = try document(await noticeManager(list: translated, vendorIds: [755, 21, 32], language: language.uppercased()), settings: settings)
+        #expect(document.language == language && document.languageFallback == nil)
+        #expect(document.texts == (try NoticeTexts.load(language))?.texts)
+        #expect(document.purposes["1"]?.name == translated.purposes[1]?.name.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    @Test("Google's form, which shows the list's purposes and special features, is whole in English on a list in English only, and says so",
+          arguments: NoticeTexts.languages().filter { $0 != "en" })
+    func googleFormOnAnEnglishListIsWholeEnglish(language: String) async throws {
         var settings = publisherSettings
         settings.mode = .google
         settings.language = language
         let document = try document(await noticeManager(), settings: settings)
-        #expect(document.language == language && document.languageFallback == nil)
-        #expect(document.texts == (try NoticeTexts.load(language))?.texts)
+        #expect(document.language == "en" && document.direction == "ltr")
+        #expect(document.languageFallback?.requested == language)
+        #expect(document.texts == (try NoticeTexts.load("en"))?.texts)
     }
 
     @Test("a regional tag for the notice (pt-PT on a Portuguese list) gives the Portuguese notice, recorded as PT")
