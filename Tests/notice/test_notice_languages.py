@@ -11,7 +11,7 @@ import pytest
 
 import notice_support as ns
 
-LANGUAGES = sorted(p.stem for p in (ns.NOTICE_DIR / "texts").glob("*.json"))
+LANGUAGES = ns.LANGUAGES
 TRANSLATED = sorted(p.stem[len("purposes-"):] for p in ns.TRANSLATIONS_DIR.glob("purposes-*.json"))
 # The first layer of these is kept as a screenshot (long words, other scripts, the count's case).
 SCREENSHOTS = {"fi", "el", "ga", "mt", "zh", "bg", "hu", "cs", "lt"}
