@@ -31,7 +31,13 @@ CMP_DIR = ROOT / "Sources" / "ConsentKitUI" / "Resources" / "cmp"
 GVL_PATH = ROOT / "Fixtures" / "gvl" / "gvl-v3_vendor-list-v45_2024-03-21.json"
 TRANSLATIONS_DIR = ROOT / "Fixtures" / "gvl" / "translations-v2-2020"
 CHROMIUM = os.environ.get("NOTICE_CHROMIUM", "/usr/bin/chromium")
-LANGUAGES = ["en", "de", "fr", "es", "it", "nl", "pl", "pt", "ru", "ar"]
+# Every language the notice has UI texts for (31), from the texts folder.
+LANGUAGES = sorted(p.stem for p in (NOTICE_DIR / "texts").glob("*.json"))
+# The languages the costlier browser walks outside test_notice_languages.py run in (each walk
+# about 2-3 s; test_notice_languages.py already walks every layer in all 31): the source,
+# long compounds and long words (de, fi, hu), French spacing, other scripts (Greek, Cyrillic,
+# Chinese without spaces), plural forms few/many (pl, ru) and right to left (ar).
+SAMPLE_LANGUAGES = ["en", "de", "fr", "fi", "hu", "el", "pl", "ru", "zh", "ar"]
 RTL_LANGUAGES = {"ar", "he", "fa", "ur"}
 NO_LI_PURPOSES = {1, 3, 4, 5, 6}
 # Where the tests' screenshots go, for a human to look at (never compared, never committed).
@@ -381,13 +387,14 @@ def build_document(language: str = "en", vendor_count: int | None = 20, mode: st
     v2 #224, which the 2020 translations cover), else in English with `languageFallback`.
     `overrides` replace top-level fields afterwards (`adFree={"offered": True}` is asked of the
     builder, and so are `personalized=False`, `nonPersonalized=False` and `refusal=False`, NoticeSettings'
-    offersPersonalized, offersNonPersonalized and offersRefusal, and `appIcon`). By default a TCF document in a language other than English comes from the v2
-    consentd, so that the official translation covers its list.
+    offersPersonalized, offersNonPersonalized and offersRefusal, and `appIcon`). By default a document in a language other than English (TCF
+    or Google: both show the list's purposes) comes from the v2 consentd, so that the official
+    translation covers its list.
 
     Storage disclosure URLs point at consentd's proxy, relative to its origin (the page's); the
     "v3-storage" list gives the documents of "v3" (only consentd's proxy differs)."""
     if vendor_list is None:
-        vendor_list = "v2" if language != "en" and mode == "tcf" else "v3"
+        vendor_list = "v2" if language != "en" else "v3"
     options = {"mode": mode, "language": language, "vendors": "all" if vendor_count is None else "20", "reopen": reopen}
     if "adFree" in overrides:
         options["adFree"] = bool(overrides["adFree"].get("offered"))
@@ -404,9 +411,9 @@ def build_document(language: str = "en", vendor_count: int | None = 20, mode: st
 
 
 def document_for(language: str, **options) -> dict:
-    """The TCF document a test shows in `language`. No official GVL translation exists in a
-    right-to-left language, so the real Arabic TCF document is English, saying so (tested in
-    test_notice_demo.py); to test the page's right-to-left layout of the TCF layers, Arabic
+    """The document (TCF unless `mode="google"`) a test shows in `language`. No official GVL
+    translation exists in a right-to-left language, so the real Arabic document is English,
+    saying so (tested in test_notice_demo.py); to test the page's right-to-left layout, Arabic
     here is that English document given the Arabic UI texts and direction."""
     if language != "ar":
         return build_document(language=language, **options)

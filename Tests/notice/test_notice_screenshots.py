@@ -41,7 +41,7 @@ def test_screenshots_of_each_layer(new_page, language, viewport, scheme):
 @pytest.mark.parametrize("language", ["en", "ar"])
 def test_screenshots_google_mode(new_page, language, scheme):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    doc = ns.build_document(language=language, mode="google", adFree={"offered": True})
+    doc = ns.document_for(language, mode="google", adFree={"offered": True})
     page = ns.open_notice(new_page(390, 844, color_scheme=scheme), doc)
     page.screenshot(path=str(ARTIFACTS / f"google-{language}-{scheme}-1-main.png"))
     # Issue 27 §2: no explainer screen any more; the end of the card, then the partners list.

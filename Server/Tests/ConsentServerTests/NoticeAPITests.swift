@@ -57,7 +57,7 @@ struct NoticeAPITests {
         #expect(NoticeAssets.linkedFiles(of: html) == ["a.css", "b.js"], "in the order of the page, each once")
     }
 
-    @Test("the demo builds the notice's document with ConsentKitUI: 20 vendors or all 813, Google's form")
+    @Test("the demo builds the notice's document with ConsentKitUI: 20 vendors or all 813, Google's form (English, saying so, in a language the list lacks)")
     func demoDocument() async throws {
         let server = try await TestServer.make()
         try await server.test { client async throws in
@@ -68,8 +68,10 @@ struct NoticeAPITests {
             #expect(twenty.object["protocol"] as? Int == 1)
             let all = try await client.send(.post, "/demo/document", json: #"{"vendors":"all"}"#)
             #expect((all.object["vendors"] as? [Any])?.count == 813)
+            // Google's form shows the list's purposes, and no official translation is Arabic: English, saying so.
             let google = try await client.send(.post, "/demo/document", json: #"{"mode":"google","language":"ar"}"#)
-            #expect(google.object["direction"] as? String == "rtl")
+            #expect(google.object["language"] as? String == "en" && google.object["direction"] as? String == "ltr")
+            #expect((google.object["languageFallback"] as? [String: Any])?["requested"] as? String == "ar")
             let bad = try await client.send(.post, "/demo/document", json: #"{"vendors":"7"}"#)
             #expect(bad.status == .badRequest && bad.errorField == "vendors")
         }

@@ -97,15 +97,17 @@ extension NoticeDocument {
     private static func texts(
         settings: NoticeSettings, scope: ConsentScope, directory: URL?
     ) throws(NoticeDocumentError) -> (NoticeTexts, LanguageFallback?) {
-        let requested = (settings.language ?? scope.consentLanguage).lowercased()
-        let listLanguage = scope.vendorList.language.lowercased()
+        let tag = settings.language ?? scope.consentLanguage
+        let requested = NoticeTexts.language(of: tag) ?? tag.lowercased()
+        let listLanguage = NoticeTexts.language(of: scope.vendorList.language) ?? scope.vendorList.language.lowercased()
         let wanted = try NoticeTexts.load(requested, from: directory)
-        // Google's form shows no vendor list texts, so only the UI texts decide.
-        if let wanted, settings.mode == .google || listLanguage == requested { return (wanted, nil) }
+        // Both modes show vendor-list texts (Google's form: the purposes, special features and
+        // counts), so the UI texts are in the language asked for only when the list is too.
+        if let wanted, listLanguage == requested { return (wanted, nil) }
         let reason = wanted == nil
             ? "the notice has no UI texts in \(requested)"
             : "the vendor list has no complete official translation in \(requested)"
-        guard settings.mode == .google || listLanguage == "en", let english = try NoticeTexts.load("en", from: directory) else {
+        guard listLanguage == "en", let english = try NoticeTexts.load("en", from: directory) else {
             throw .languageUnavailable(requested: requested, vendorList: listLanguage)
         }
         return (english, requested == "en" ? nil : LanguageFallback(requested: requested, reason: reason))

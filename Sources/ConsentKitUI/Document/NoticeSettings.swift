@@ -73,7 +73,7 @@ public struct NoticeSettings: Sendable, Equatable {
     /// in place of the list's (the policy allows modified or supplemented illustrations). Any
     /// entry marks decisions as made on non-standard texts (`UseNonStandardTexts`).
     public var purposeIllustrations: [Int: [String]]
-    /// The UI language wanted (ISO 639-1); nil: the manager's ``ConsentKit/ConsentConfiguration/consentLanguage``.
+    /// The UI language wanted (ISO 639-1; a tag such as `pt-PT` stands for its language); nil: the manager's ``ConsentKit/ConsentConfiguration/consentLanguage``.
     public var language: String?
     /// Where a vendor's device storage disclosure is fetched from: consentd's proxy,
     /// `https://consentd…/v1/vendor-list/storage` (the page asks `…/{vendorId}`; a path alone when

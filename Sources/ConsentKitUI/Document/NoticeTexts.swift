@@ -37,6 +37,16 @@ public struct NoticeTexts: Sendable, Equatable {
         return texts
     }
 
+    /// The ISO 639-1 code (lower case) of a language tag: `pt-BR` → `pt`, `sr-Latn` → `sr`,
+    /// `DE` → `de`, and Norwegian Bokmål and Nynorsk (`nb-NO`, `nn`) → `no`, the code the TCF
+    /// uses; nil when the tag does not start with a two-letter code. The notice's texts and the
+    /// TC string's ConsentLanguage are per language, not per region or script (decision 0021).
+    public static func language(of tag: String) -> String? {
+        let code = tag.prefix { $0 != "-" && $0 != "_" }.lowercased()
+        guard code.count == 2, code.allSatisfy({ $0 >= "a" && $0 <= "z" }) else { return nil }
+        return code == "nb" || code == "nn" ? "no" : code
+    }
+
     /// The texts with the vendor list's standard texts (``VendorList/standardTexts``, lists of
     /// TCF policy version 5) in place of the notice's own: the text of section `features` becomes
     /// `featuresIntro`, and so on for every section the notice has an intro for (`<section>Intro`).

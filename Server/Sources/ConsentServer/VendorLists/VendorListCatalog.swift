@@ -1,4 +1,5 @@
 import Foundation
+import ConsentKitUI
 import Synchronization
 import TCF
 
@@ -8,8 +9,8 @@ import TCF
 /// It starts from the snapshot bundled with the server and may be replaced by a newer list
 /// (`replace(with:)`); a list that does not decode, or is older than the one held, is refused and
 /// the last good copy stays. Translations likewise: the bundled ones, replaced by the official
-/// files the refresher fetches (`replaceTranslation(_:with:)`) for the languages loaded and the
-/// languages clients ask for (``wantedLanguages``).
+/// files the refresher fetches (`replaceTranslation(_:with:)`) for the notice's languages, the
+/// languages loaded and the languages clients ask for (``wantedLanguages``).
 public final class VendorListCatalog: Sendable {
     private struct Held: Sendable {
         var list: VendorList
@@ -74,11 +75,15 @@ public final class VendorListCatalog: Sendable {
     /// The languages a translation is loaded for.
     public var languages: [String] { held.withLock { $0.translations.keys.sorted() } }
 
-    /// The languages whose official translation the refresher fetches with the list: those
-    /// loaded and those clients asked for (`trimmed(vendorIds:language:)`), lowercase, sorted.
+    /// The languages whose official translation the refresher fetches with the list: those the
+    /// notice has UI texts for (so the first visitor in one of them already gets the list in it),
+    /// those loaded and those clients asked for (`trimmed(vendorIds:language:)`), lowercase, sorted.
     public var wantedLanguages: [String] {
-        held.withLock { $0.requested.union($0.failed).union($0.translations.keys).sorted() }
+        held.withLock { $0.requested.union($0.failed).union($0.translations.keys).union(Self.noticeLanguages).sorted() }
     }
+
+    /// The languages but English that the notice has UI texts for (decision 0021).
+    static let noticeLanguages = Set(NoticeTexts.languages()).subtracting(["en"])
 
     /// The languages asked for since the last fetch of the list that nothing is loaded for and no
     /// fetch was tried for yet.

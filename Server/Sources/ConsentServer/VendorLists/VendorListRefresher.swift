@@ -100,19 +100,38 @@ public struct VendorListRefresher: Service {
         return String(url[...slash]) + "purposes-\(language).json"
     }
 
+    /// The IAB's file for a two-letter language it translates only per region or script (GVL
+    /// v3: `pt-pt` and `pt-br`, `sr-latn` and `sr-cyrl`): the variant that language stands for
+    /// here, tried when `purposes-xx.json` is not found. Portuguese is Portugal's (the EEA's, and
+    /// the notice's own `pt` texts); Serbian is Latin script, as the IAB's reference library
+    /// resolves a bare `sr` (decision 0021).
+    static let regionalTranslations: [String: String] = ["pt": "pt-pt", "sr": "sr-latn"]
+
+    /// The addresses tried for a language's translation, in order.
+    public func translationURLs(_ language: String) -> [String] {
+        [translationURL(language)] + (Self.regionalTranslations[language].map { [translationURL($0)] } ?? [])
+    }
+
     /// Fetches the translation of each of `languages` (lowercase codes) and loads those that decode.
     func fetchTranslations(_ languages: [String]) async {
         for language in languages where !Task.isCancelled {
-            let address = translationURL(language)
-            do {
-                let (body, _) = try await fetch(address)
-                if try catalog.replaceTranslation(language, with: body) {
-                    logger.info("vendor list translation updated", metadata: ["language": "\(language)", "url": "\(address)"])
+            var failure: (error: any Error, address: String)?
+            for address in translationURLs(language) where !Task.isCancelled {
+                do {
+                    let (body, _) = try await fetch(address)
+                    if try catalog.replaceTranslation(language, with: body) {
+                        logger.info("vendor list translation updated", metadata: ["language": "\(language)", "url": "\(address)"])
+                    }
+                    failure = nil
+                    break
+                } catch {
+                    failure = (error, address)
                 }
-            } catch {
+            }
+            if let failure {
                 // Asked once and not found: not asked again until the next fetch of the list.
                 catalog.noteFetchFailed(language)
-                _ = kept("\(error)", address)
+                _ = kept("\(failure.error)", failure.address)
             }
         }
     }

@@ -286,10 +286,10 @@ struct WebCMP: Sendable {
         return nil
     }
 
-    /// An ISO 639-1 code from a browser's language tag (`de-AT` → `de`); English when it is not one.
+    /// An ISO 639-1 code from a browser's language tag (`de-AT` → `de`, `nb-NO` → `no`:
+    /// `NoticeTexts.language(of:)`); English when it is not one.
     static func language(_ tag: String?) -> String {
-        let code = (tag ?? "").prefix { $0 != "-" && $0 != "_" }.lowercased()
-        return code.count == 2 && code.allSatisfy({ $0 >= "a" && $0 <= "z" }) ? code : "en"
+        NoticeTexts.language(of: tag ?? "") ?? "en"
     }
 
     /// An Additional Consent string the page kept, when it has the shape Google specifies (and
