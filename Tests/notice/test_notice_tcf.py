@@ -99,10 +99,40 @@ def test_item02_first_layer_storage_personal_data_vendor_count_and_link(new_page
     assert texts["firstPersonalData"] in body
     link = first.locator('[data-action="open-vendors"]')
     assert int(link.get_attribute("data-count")) == len(doc20["vendors"]) == 20
-    assert link.inner_text() == texts["vendors_other"].replace("{vendorCount}", "20")
+    assert link.inner_text() == "20 IAB TCF vendors and 3 other ad-tech providers"  # Google's are counted too
     link.click()
     assert layer_visible(page, 3)
     assert page.locator('.ck-vendor-list li[data-vendor]').count() == 20
+
+
+def test_the_first_layer_counts_googles_ad_tech_providers_with_the_vendors_and_its_link_lists_both(new_page, doc20):
+    assert len(doc20["adTechProviders"]) == 3
+    page = ns.open_notice(new_page(), doc20)
+    link = page.locator('section[data-layer="1"] [data-action="open-vendors"]')
+    assert link.inner_text() == "20 IAB TCF vendors and 3 other ad-tech providers"
+    assert link.get_attribute("data-providers") == "3"
+    link.click()
+    assert layer_visible(page, 3)
+    assert page.locator('.ck-vendor-list li[data-vendor]').count() == 20
+    assert page.locator('[data-section="atp"] li[data-atp]').count() == 3
+
+
+def test_a_first_layer_without_ad_tech_providers_counts_the_vendors_only(new_page, doc20):
+    doc20["adTechProviders"] = []
+    page = ns.open_notice(new_page(), doc20)
+    link = page.locator('section[data-layer="1"] [data-action="open-vendors"]')
+    assert link.inner_text() == doc20["texts"]["vendors_other"].replace("{vendorCount}", "20")
+
+
+@pytest.mark.parametrize("language", ["de", "pl", "ar"])
+def test_the_ad_tech_provider_count_is_worded_in_the_documents_language(new_page, language):
+    doc = ns.document_for(language)
+    texts = doc["texts"]
+    page = ns.open_notice(new_page(), doc)
+    text = page.locator('section[data-layer="1"] [data-action="open-vendors"]').inner_text()
+    providers = texts["otherProviders_few" if language in ("pl", "ar") else "otherProviders_other"]
+    assert providers.replace("{providerCount}", "3") in text  # 3 is "few" in Polish and Arabic
+    assert text != texts["vendorsAndProviders"] and "{" not in text
 
 
 @pytest.mark.parametrize("which", ["20 vendors", "all vendors"])
