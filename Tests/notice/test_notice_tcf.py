@@ -828,3 +828,41 @@ def test_publisher_logo_from_a_data_url_only_or_https(new_page, doc20):
     doc20["publisher"]["logo"] = "javascript:alert(1)"
     ns.configure(page, doc20)
     assert page.locator("img.ck-logo").count() == 0
+
+
+@pytest.mark.parametrize("width,text", [(390, "100%"), (320, "100%"), (320, "200%")])
+def test_each_vendor_is_one_compact_row_whose_name_opens_its_details(new_page, doc_all, width, text):
+    page = new_page(width, 700)
+    ns.load_page(page)
+    page.evaluate("(size) => { document.documentElement.style.fontSize = size; }", text)
+    ns.configure(page, doc_all)
+    page.locator('section[data-layer="1"] [data-action="open-vendors"]').click()
+    page.evaluate("document.querySelector('.ck-vendor-list').scrollIntoView()")
+    ns.screenshot(page, f"vendor-list-{width}-{text[:-1]}")
+    rows = page.evaluate("""() => Array.from(document.querySelectorAll('.ck-vendor-list li[data-vendor]')).slice(0, 12).map(li => {
+        const name = li.querySelector('.ck-disclosure').getBoundingClientRect(), sw = li.querySelector('input').getBoundingClientRect();
+        return {height: li.getBoundingClientRect().height, name: name.height, sw: sw.height, sameLine: sw.top < name.bottom, panels: li.querySelectorAll('.ck-vendor-details').length};
+    })""")
+    assert all(r["panels"] == 0 for r in rows)  # details closed until opened
+    if width >= 390 and text == "100%":  # one line on a phone: the switches beside the name
+        assert all(r["sameLine"] and r["height"] < 2 * max(r["name"], r["sw"]) for r in rows), rows
+    first = page.locator(".ck-vendor-list li[data-vendor]").first
+    first.locator("button.ck-disclosure").click()
+    assert first.locator("button.ck-disclosure").get_attribute("aria-expanded") == "true"
+    first.locator(".ck-vendor-details").wait_for()
+    ns.screenshot(page, f"vendor-list-{width}-{text[:-1]}-details")
+
+
+def test_a_vendor_row_the_search_puts_back_shows_the_choices_made_while_it_was_off_the_list(new_page, doc20):
+    page = ns.open_notice(new_page(), doc20)
+    page.locator('section[data-layer="1"] [data-action="open-vendors"]').click()
+    search = page.locator(".ck-search")
+    search.fill("zzzz-no-such-vendor")
+    page.locator('.ck-vendor-list[data-query="zzzz-no-such-vendor"]').wait_for(state="attached")
+    assert page.locator(".ck-vendor-list li[data-vendor]").count() == 0
+    page.locator('input[data-bulk="vendor"]').check()
+    search.fill("")
+    page.locator('.ck-vendor-list[data-query=""]').wait_for(state="attached")
+    switches = page.locator('.ck-vendor-list input[data-kind="vendor"]')
+    assert switches.count() == 20
+    assert all(switches.nth(i).is_checked() for i in range(20))
