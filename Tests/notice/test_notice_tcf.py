@@ -99,10 +99,40 @@ def test_item02_first_layer_storage_personal_data_vendor_count_and_link(new_page
     assert texts["firstPersonalData"] in body
     link = first.locator('[data-action="open-vendors"]')
     assert int(link.get_attribute("data-count")) == len(doc20["vendors"]) == 20
-    assert link.inner_text() == texts["vendors_other"].replace("{vendorCount}", "20")
+    assert link.inner_text() == "20 IAB TCF vendors and 3 other ad-tech providers"  # Google's are counted too
     link.click()
     assert layer_visible(page, 3)
     assert page.locator('.ck-vendor-list li[data-vendor]').count() == 20
+
+
+def test_the_first_layer_counts_googles_ad_tech_providers_with_the_vendors_and_its_link_lists_both(new_page, doc20):
+    assert len(doc20["adTechProviders"]) == 3
+    page = ns.open_notice(new_page(), doc20)
+    link = page.locator('section[data-layer="1"] [data-action="open-vendors"]')
+    assert link.inner_text() == "20 IAB TCF vendors and 3 other ad-tech providers"
+    assert link.get_attribute("data-providers") == "3"
+    link.click()
+    assert layer_visible(page, 3)
+    assert page.locator('.ck-vendor-list li[data-vendor]').count() == 20
+    assert page.locator('[data-section="atp"] li[data-atp]').count() == 3
+
+
+def test_a_first_layer_without_ad_tech_providers_counts_the_vendors_only(new_page, doc20):
+    doc20["adTechProviders"] = []
+    page = ns.open_notice(new_page(), doc20)
+    link = page.locator('section[data-layer="1"] [data-action="open-vendors"]')
+    assert link.inner_text() == doc20["texts"]["vendors_other"].replace("{vendorCount}", "20")
+
+
+@pytest.mark.parametrize("language", ["de", "pl", "ar"])
+def test_the_ad_tech_provider_count_is_worded_in_the_documents_language(new_page, language):
+    doc = ns.document_for(language)
+    texts = doc["texts"]
+    page = ns.open_notice(new_page(), doc)
+    text = page.locator('section[data-layer="1"] [data-action="open-vendors"]').inner_text()
+    providers = texts["otherProviders_few" if language in ("pl", "ar") else "otherProviders_other"]
+    assert providers.replace("{providerCount}", "3") in text  # 3 is "few" in Polish and Arabic
+    assert text != texts["vendorsAndProviders"] and "{" not in text
 
 
 @pytest.mark.parametrize("which", ["20 vendors", "all vendors"])
@@ -798,3 +828,41 @@ def test_publisher_logo_from_a_data_url_only_or_https(new_page, doc20):
     doc20["publisher"]["logo"] = "javascript:alert(1)"
     ns.configure(page, doc20)
     assert page.locator("img.ck-logo").count() == 0
+
+
+@pytest.mark.parametrize("width,text", [(390, "100%"), (320, "100%"), (320, "200%")])
+def test_each_vendor_is_one_compact_row_whose_name_opens_its_details(new_page, doc_all, width, text):
+    page = new_page(width, 700)
+    ns.load_page(page)
+    page.evaluate("(size) => { document.documentElement.style.fontSize = size; }", text)
+    ns.configure(page, doc_all)
+    page.locator('section[data-layer="1"] [data-action="open-vendors"]').click()
+    page.evaluate("document.querySelector('.ck-vendor-list').scrollIntoView()")
+    ns.screenshot(page, f"vendor-list-{width}-{text[:-1]}")
+    rows = page.evaluate("""() => Array.from(document.querySelectorAll('.ck-vendor-list li[data-vendor]')).slice(0, 12).map(li => {
+        const name = li.querySelector('.ck-disclosure').getBoundingClientRect(), sw = li.querySelector('input').getBoundingClientRect();
+        return {height: li.getBoundingClientRect().height, name: name.height, sw: sw.height, sameLine: sw.top < name.bottom, panels: li.querySelectorAll('.ck-vendor-details').length};
+    })""")
+    assert all(r["panels"] == 0 for r in rows)  # details closed until opened
+    if width >= 390 and text == "100%":  # one line on a phone: the switches beside the name
+        assert all(r["sameLine"] and r["height"] < 2 * max(r["name"], r["sw"]) for r in rows), rows
+    first = page.locator(".ck-vendor-list li[data-vendor]").first
+    first.locator("button.ck-disclosure").click()
+    assert first.locator("button.ck-disclosure").get_attribute("aria-expanded") == "true"
+    first.locator(".ck-vendor-details").wait_for()
+    ns.screenshot(page, f"vendor-list-{width}-{text[:-1]}-details")
+
+
+def test_a_vendor_row_the_search_puts_back_shows_the_choices_made_while_it_was_off_the_list(new_page, doc20):
+    page = ns.open_notice(new_page(), doc20)
+    page.locator('section[data-layer="1"] [data-action="open-vendors"]').click()
+    search = page.locator(".ck-search")
+    search.fill("zzzz-no-such-vendor")
+    page.locator('.ck-vendor-list[data-query="zzzz-no-such-vendor"]').wait_for(state="attached")
+    assert page.locator(".ck-vendor-list li[data-vendor]").count() == 0
+    page.locator('input[data-bulk="vendor"]').check()
+    search.fill("")
+    page.locator('.ck-vendor-list[data-query=""]').wait_for(state="attached")
+    switches = page.locator('.ck-vendor-list input[data-kind="vendor"]')
+    assert switches.count() == 20
+    assert all(switches.nth(i).is_checked() for i in range(20))

@@ -329,11 +329,16 @@ def test_item53_every_ui_text_comes_from_the_language_file(new_page, language):
     assert page.evaluate("window.ConsentKitNotice.metrics.missingTexts") is None
 
 
+PLURAL_FORM = re.compile(r"^(\w+)_(zero|one|two|few|many|other)$")
+
+
 def test_item53_every_text_key_is_used_by_the_page():
     script = "".join(p.read_text() for p in sorted(ns.NOTICE_DIR.glob("*.js")))
     host_only = {"loadError"}  # shown by the host when configure() answers with a loadError
-    unused = [k for k in ns.texts("en") if not k.startswith("vendors_") and k not in host_only and f"'{k}'" not in script]
-    assert unused == []
+    # a plural family (vendors_one, vendors_other...) is used by its name: plural('vendors', ...)
+    families = {m.group(1) for k in ns.texts("en") if (m := PLURAL_FORM.match(k))}
+    unused = [k for k in ns.texts("en") if not PLURAL_FORM.match(k) and k not in host_only and f"'{k}'" not in script]
+    assert unused == [] and [f for f in families if f"'{f}'" not in script] == []
 
 
 def test_item53_text_files_share_one_key_set_and_placeholders():
@@ -342,7 +347,7 @@ def test_item53_text_files_share_one_key_set_and_placeholders():
         other = ns.texts(language)
         assert set(other) == set(en), language
         for key, value in en.items():
-            if key.startswith("vendors_"):
+            if PLURAL_FORM.match(key):
                 continue  # a plural form may spell the number out ("one", "two" in Arabic)
             assert set(re.findall(r"\{\w+\}", value)) == set(re.findall(r"\{\w+\}", other[key])), (language, key)
 
@@ -422,3 +427,30 @@ def test_performance_budgets_with_all_vendors(new_page, doc_all):
     page.locator('.ck-footer [data-action="save"]').click()
     timings = ns.last_message(page)["timings"]
     assert timings["layer3Ms"] == metrics["layer3Ms"] and "toggleMaxMs" in timings
+
+
+# ------------------------------------------------------------------------------------ the CMP's storage duration
+
+@pytest.mark.parametrize("layer", [3, 4])
+def test_the_vendor_and_legitimate_interest_layers_say_how_long_the_choice_is_kept(new_page, doc20, layer):
+    doc20["choiceStorageDays"] = 390  # the web CMP's cookies (cmp-start.js)
+    page = ns.open_notice(new_page(), doc20)
+    goto_layer(page, layer)
+    said = page.locator(f'section[data-layer="{layer}"] [data-text="choiceStorage"]').inner_text()
+    assert said == doc20["texts"]["cmpStorageFor"].replace("{duration}", "13 months")
+
+
+def test_without_a_number_of_days_the_notice_says_the_choice_stays_until_it_changes(new_page, doc20):
+    assert doc20["choiceStorageDays"] is None  # an app's document, as the builder writes it
+    page = ns.open_notice(new_page(), doc20)
+    goto_layer(page, 4)
+    assert page.locator('section[data-layer="4"] [data-text="choiceStorage"]').inner_text() == doc20["texts"]["cmpStorage"]
+
+
+def test_the_storage_duration_is_worded_in_the_documents_language(new_page):
+    doc = ns.document_for("de")
+    doc["choiceStorageDays"] = 390
+    page = ns.open_notice(new_page(), doc)
+    goto_layer(page, 4)
+    said = page.locator('section[data-layer="4"] [data-text="choiceStorage"]').inner_text()
+    assert said == doc["texts"]["cmpStorageFor"].replace("{duration}", "13 Monate")

@@ -68,6 +68,7 @@ extension NoticeDocument {
         if let google, !google.personalizedOffered, !google.nonPersonalizedOffered { throw .noGoogleChoice }
         if let google, !google.refusalOffered, !settings.offersAdFree { throw .googleFormWithoutRefusal }
         if let icon = google?.appIcon, !isImageURL(icon) { throw .appIconInvalid(icon) }
+        if let days = settings.choiceStorageDays, days < 1 { throw .choiceStorageDays(days) }
         let present = current.flatMap { $0.isUnderPolicy(list.tcfPolicyVersion) ? $0 : nil }
 
         return NoticeDocument(
@@ -79,7 +80,7 @@ extension NoticeDocument {
             cmp: CMP(id: cmp.cmpId, version: cmp.cmpVersion), theme: settings.theme, layout: settings.layout,
             noticeVersion: scope.noticeVersion,
             scope: "service", startLayer: request.isUserInitiated ? "purposes" : "first", allowsDismissal: request.allowsDismissal,
-            adFree: AdFree(offered: settings.offersAdFree), vendorListVersion: list.vendorListVersion,
+            adFree: AdFree(offered: settings.offersAdFree), choiceStorageDays: settings.choiceStorageDays, vendorListVersion: list.vendorListVersion,
             tcfPolicyVersion: list.tcfPolicyVersion ?? 0,
             purposes: declarations(list.purposes, purposes, illustrations: settings.purposeIllustrations), specialPurposes: declarations(list.specialPurposes, specialPurposes),
             features: declarations(list.features, features), specialFeatures: declarations(list.specialFeatures, specialFeatures),

@@ -99,6 +99,7 @@ extension NoticeDocument {
             out.beginObject()
             out.field("offered", adFree.offered)
             out.endObject()
+            out.field("choiceStorageDays", choiceStorageDays)
             out.field("vendorListVersion", vendorListVersion)
             out.field("tcfPolicyVersion", tcfPolicyVersion)
             for (name, section) in [

@@ -175,6 +175,9 @@ public struct NoticeDocument: Sendable, Equatable, Codable {
     public var allowsDismissal: Bool
     /// The ad-free offer.
     public var adFree: AdFree
+    /// How many days the choice is kept (``NoticeSettings/choiceStorageDays``); nil: on the
+    /// device until the user changes it or the notice asks again.
+    public var choiceStorageDays: Int? = nil
     /// The vendor list version shown.
     public var vendorListVersion: Int
     /// Its TCF policy version.
@@ -267,6 +270,8 @@ public enum NoticeDocumentError: Error, Sendable, Equatable, CustomStringConvert
     /// ``NoticeSettings/appIcon`` is neither a `data:` URL of a PNG, JPEG, GIF or WebP image
     /// nor an `https:` URL or a path on the consentd origin.
     case appIconInvalid(String)
+    /// ``NoticeSettings/choiceStorageDays`` is zero or less.
+    case choiceStorageDays(Int)
 
     /// What is wrong.
     public var description: String {
@@ -296,6 +301,8 @@ public enum NoticeDocumentError: Error, Sendable, Equatable, CustomStringConvert
         case .appIconInvalid(let icon):
             "NoticeSettings.appIcon \"\(icon.prefix(40))\" is not a data:image/(png|jpeg|gif|webp);base64 URL, an https URL "
                 + "or a path on the consentd origin"
+        case .choiceStorageDays(let days):
+            "NoticeSettings.choiceStorageDays is \(days): the choice is kept for at least one day, or nil for \"until it changes\""
         }
     }
 }

@@ -79,6 +79,12 @@ public struct NoticeSettings: Sendable, Equatable {
     /// `https://consentd…/v1/vendor-list/storage` (the page asks `…/{vendorId}`; a path alone when
     /// consentd serves the page, as on the web); nil: the notice offers no storage details.
     public var storageDisclosureBase: URL?
+    /// How many days the choice is kept, as the notice says on its vendor and legitimate
+    /// interest layers (TCF policy Appendix B, D(c)(VII): the CMP discloses how long it stores
+    /// the choice); nil, the default for an app: on the device until the user changes it or the
+    /// notice asks again. The web CMP states its own cookie's figure (390 days) in the document
+    /// it shows. Zero or less is refused (``NoticeDocumentError/choiceStorageDays(_:)``).
+    public var choiceStorageDays: Int?
 
     /// Whether the notice shows non-standard texts as the TC string's `UseNonStandardTexts`
     /// means them: a modified stack description or modified illustrations, never UI texts.
@@ -114,7 +120,7 @@ public struct NoticeSettings: Sendable, Equatable {
         offersPersonalized: Bool = true, offersNonPersonalized: Bool = true, customTexts: [String: String] = [:],
         stackDescriptions: [Int: String] = [:], purposeIllustrations: [Int: [String]] = [:], language: String? = nil,
         storageDisclosureBase: URL? = nil,
-        offersRefusal: Bool = true, appIcon: String? = nil
+        offersRefusal: Bool = true, appIcon: String? = nil, choiceStorageDays: Int? = nil
     ) {
         self.mode = mode
         self.publisherName = publisherName
@@ -134,5 +140,6 @@ public struct NoticeSettings: Sendable, Equatable {
         self.purposeIllustrations = purposeIllustrations
         self.language = language
         self.storageDisclosureBase = storageDisclosureBase
+        self.choiceStorageDays = choiceStorageDays
     }
 }

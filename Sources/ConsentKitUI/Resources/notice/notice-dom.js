@@ -10,7 +10,9 @@
  *   tNodes: (key: string, params: Object<string, any>) => DocumentFragment,
  *   num: (n: number) => string,
  *   vendorsLabel: (n: number) => string,
+ *   plural: (family: string, n: number, param: string) => string,
  *   duration: (seconds: any) => string,
+ *   choiceStorage: () => string,
  *   nameOf: (kind: 'purposes' | 'specialPurposes' | 'features' | 'specialFeatures' | 'dataCategories', id: number) => string
  * }} NoticeTexts
  */
@@ -111,13 +113,32 @@ const NoticeDom = (function () {
       var f = intl('NumberFormat');
       return f ? f.format(n) : String(n);
     }
-    // "813 vendors" with the language's plural rules (keys vendors_one, vendors_few, vendors_other...).
-    /** @param {number} n */
-    function vendorsLabel(n) {
+    // A count in words with the language's plural rules: plural('vendors', 813, 'vendorCount') is
+    // "813 vendors" from the keys vendors_one, vendors_few, vendors_other... (other when the
+    // language's form is missing).
+    /** @param {string} family @param {number} n @param {string} param */
+    function plural(family, n, param) {
       var rules = intl('PluralRules');
       var cat = rules ? rules.select(n) : 'other';
-      var key = typeof doc.texts['vendors_' + cat] === 'string' ? 'vendors_' + cat : 'vendors_other';
-      return t(key, { vendorCount: num(n) });
+      var key = typeof doc.texts[family + '_' + cat] === 'string' ? family + '_' + cat : family + '_other';
+      /** @type {Object<string, any>} */
+      var params = {};
+      params[param] = num(n);
+      return t(key, params);
+    }
+    /** @param {number} n */
+    function vendorsLabel(n) {
+      return plural('vendors', n, 'vendorCount');
+    }
+    // How long the CMP keeps the choice (TCF policy D(c)(VII)): for up to the document's
+    // choiceStorageDays, in months from two months on ("up to 13 months" for the web CMP's 390
+    // days), or on the device until it changes when the document gives no number.
+    function choiceStorage() {
+      var days = doc.choiceStorageDays;
+      if (typeof days !== 'number' || !(days >= 1)) return t('cmpStorage');
+      var months = days >= 60, value = months ? Math.round(days / 30.4) : Math.round(days);
+      var f = intl('NumberFormat', { style: 'unit', unit: months ? 'month' : 'day', unitDisplay: 'long', maximumFractionDigits: 0 });
+      return t('cmpStorageFor', { duration: f ? f.format(value) : value + (months ? ' months' : ' days') });
     }
     // Seconds as a readable duration in the document's language: "1 year, 31 days", "2 hours".
     /** @param {any} seconds */
@@ -146,7 +167,7 @@ const NoticeDom = (function () {
       var item = doc[kind][id];
       return item && typeof item.name === 'string' ? item.name.trim() : String(id);
     }
-    return { t: t, tNodes: tNodes, num: num, vendorsLabel: vendorsLabel, duration: duration, nameOf: nameOf };
+    return { t: t, tNodes: tNodes, num: num, vendorsLabel: vendorsLabel, plural: plural, duration: duration, choiceStorage: choiceStorage, nameOf: nameOf };
   }
 
   // Intl formatters are costly to create: one of each per language and options, made on first use

@@ -232,8 +232,15 @@ const NoticeLayers = (function () {
 
     function buildFirstLayer() {
       var s = layerSection(1, t('firstTitle', { publisherName: doc.publisher.name || '' }));
+      // Google's ad-tech providers are counted with the vendors (they are consented to as well):
+      // "20 IAB TCF vendors and 3 other ad-tech providers" (review notice-ux §3.1).
+      var providers = doc.adTechProviders.length;
+      var vendorsText = providers
+        ? t('vendorsAndProviders', { vendors: tx.plural('tcfVendors', doc.vendors.length, 'vendorCount'),
+          providers: tx.plural('otherProviders', providers, 'providerCount') })
+        : vendorsLabel(doc.vendors.length);
       var vendorsLink = h('button', { type: 'button', class: 'ck-link', 'data-action': 'open-vendors',
-        'data-count': doc.vendors.length, text: vendorsLabel(doc.vendors.length), onclick: function () { showLayer(3); } });
+        'data-count': doc.vendors.length, 'data-providers': providers, text: vendorsText, onclick: function () { showLayer(3); } });
       s.appendChild(h('p', null, [tNodes('firstStorage', { vendorsLink: vendorsLink })]));
       s.appendChild(h('p', { text: t('firstPersonalData') }));
       // The privacy policy near the top, where it is seen before the lists (review notice-ux §3.1).
@@ -400,7 +407,7 @@ const NoticeLayers = (function () {
       var s = layerSection(4, t('liTitle'));
       s.appendChild(h('p', { text: t('liIntro') }));
       s.appendChild(h('p', { 'data-text': 'liObjectHint', text: t('liObjectHint') }));
-      s.appendChild(h('p', { class: 'ck-small ck-muted', text: t('cmpStorage') }));
+      s.appendChild(h('p', { class: 'ck-small ck-muted', 'data-text': 'choiceStorage', text: tx.choiceStorage() }));
 
       s.appendChild(h('h2', { text: t('purposesHeading') }));
       s.appendChild(h('ul', { class: 'ck-list' }, model.liPurposeIds.map(function (p) {

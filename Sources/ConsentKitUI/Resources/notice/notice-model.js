@@ -48,7 +48,7 @@
  * The document the host configures the page with (docs/notice-protocol.md), after normalise().
  * @typedef {{
  *   protocol: number, mode: 'tcf' | 'google', language: string, direction?: 'ltr' | 'rtl',
- *   texts: Object<string, string>, noticeVersion?: number | null, allowsDismissal?: boolean,
+ *   texts: Object<string, string>, noticeVersion?: number | null, allowsDismissal?: boolean, choiceStorageDays?: number | null,
  *   startLayer?: 'first' | 'purposes',
  *   publisher: { name?: string, appName?: string, privacyPolicyUrl: string, logo?: string },
  *   cmp: { id: number, version?: number },

@@ -56,6 +56,7 @@ const NoticeVendors = (function () {
       NoticeDetails.when(doc, function () {});  // a website's vendor details start loading as the list opens
       var s = layerSection(3, t('vendorsTitle'));
       s.appendChild(h('p', { text: t('vendorsIntro') }));
+      s.appendChild(h('p', { class: 'ck-small ck-muted', 'data-text': 'choiceStorage', text: kit.texts.choiceStorage() }));
       var count = h('p', { class: 'ck-small ck-muted', 'aria-live': 'polite', 'data-count': doc.vendors.length, text: vendorsLabel(doc.vendors.length) });
       var search = h('input', { type: 'search', class: 'ck-search', placeholder: t('searchPlaceholder'), 'aria-label': t('searchPlaceholder'), autocomplete: 'off' });
       s.appendChild(bulkSwitches(s));
@@ -87,9 +88,14 @@ const NoticeVendors = (function () {
         ]));
       }
 
-      // Search filters vendors (and ad-tech providers) by name, once typing pauses: with 800+
-      // vendors each filtering costs a layout of the whole list. The list's data-query says which
-      // text the rows on screen match.
+      // Search filters vendors (and ad-tech providers) by name, once typing pauses. A vendor row
+      // that does not match is taken off the list, not hidden: hiding hundreds of rows cost Chromium
+      // seconds of style work at 4x CPU slowdown (scripts/bench-notice), taking them out costs
+      // none, and the rows that are put back are the only ones styled again. The names are
+      // lowercased once; the rows keep their order and their state while off the list, and take
+      // the present choices when they come back. The list's data-query says which text the rows on
+      // screen match.
+      var rows = Array.prototype.map.call(list.children, function (el) { return { el: el, name: el.getAttribute('data-name') }; });
       /** @type {any} */
       var pending = null;
       search.addEventListener('input', function () {
@@ -97,15 +103,27 @@ const NoticeVendors = (function () {
         pending = setTimeout(function () { pending = null; filter(); }, SEARCH_DELAY_MS);
       });
       function filter() {
-        var q = search.value.trim().toLowerCase(), shown = 0;
-        [list, atpList].forEach(function (ul) {
-          if (!ul) return;
-          for (var el = ul.firstElementChild; el; el = el.nextElementSibling) {
-            var match = !q || el.getAttribute('data-name').indexOf(q) >= 0;
-            if (el.hidden === match) el.hidden = !match; // an unchanged row is not touched (no style work)
-            if (match && ul === list) shown++;
+        var q = search.value.trim().toLowerCase(), shown = 0, next = list.firstElementChild;
+        var back = document.createDocumentFragment(); // rows coming back before `next`, inserted at once
+        rows.forEach(function (r) {
+          var match = !q || r.name.indexOf(q) >= 0, onList = r.el === next;
+          if (match) shown++;
+          if (onList) {
+            if (back.firstChild) list.insertBefore(back, next);
+            next = next.nextElementSibling;
+            if (!match) list.removeChild(r.el);
+          } else if (match) {
+            syncRow(r.el);
+            back.appendChild(r.el);
           }
         });
+        if (back.firstChild) list.appendChild(back);
+        if (atpList) {
+          for (var el = atpList.firstElementChild; el; el = el.nextElementSibling) {
+            var match = !q || el.getAttribute('data-name').indexOf(q) >= 0;
+            if (el.hidden === match) el.hidden = !match;
+          }
+        }
         count.textContent = shown ? vendorsLabel(shown) : t('noVendorsFound');
         list.setAttribute('data-query', q);
       }
@@ -152,11 +170,12 @@ const NoticeVendors = (function () {
 
     // The vendor rows are written as one HTML string and parsed once into a <template>'s
     // DocumentFragment: for 800+ vendors this is several times faster than building them node by
-    // node. Each row: name, consent switch, objection switch when the vendor has an objectable
-    // legitimate interest, and a "Details" disclosure button (its arrow drawn in a span hidden from
-    // screen readers; the name, "Details: vendor", is its aria-label) whose panel is built on first open
-    // (a button with aria-expanded rather than <details>: 800 <details> elements each cost a shadow
-    // tree, which doubled the time to open the list). Every vendor text is escaped.
+    // node. Each row is one compact line: the vendor's name as the disclosure button of its details
+    // (its arrow drawn in a span hidden from screen readers; "Details: vendor" is its aria-label),
+    // the consent switch, and the objection switch when the vendor has an objectable legitimate
+    // interest; the details panel is built on first open, below the line (a button with
+    // aria-expanded rather than <details>: 800 <details> elements each cost a shadow tree, which
+    // doubled the time to open the list). Every vendor text is escaped.
     function esc(text) {
       return String(text).replace(/[&<>"']/g, function (c) { return '&#' + c.charCodeAt(0) + ';'; });
     }
@@ -169,12 +188,13 @@ const NoticeVendors = (function () {
       var consent = t('consent'), object = t('object'), details = esc(t('details')), html = [];
       vendors.forEach(function (v) {
         var name = esc(v.name);
-        html.push('<li class="ck-card ck-vendor" data-vendor="', v.id, '" data-name="', esc(v.name.toLowerCase()),
-          '"><div class="ck-row"><div class="ck-grow ck-vendor-name" dir="auto">', name, '</div><div class="ck-vendor-controls">',
+        html.push('<li class="ck-vendor ck-vendor-row" data-vendor="', v.id, '" data-name="', esc(v.name.toLowerCase()),
+          '"><div class="ck-row"><button type="button" class="ck-disclosure ck-grow" aria-expanded="false" data-details="', v.id,
+          '" aria-label="', details, ': ', name, '"><span class="ck-chevron" aria-hidden="true"></span><span class="ck-vendor-name" dir="auto">',
+          name, '</span></button><div class="ck-vendor-controls">',
           switchHtml('vendor', v.id, consent, t('consentTo', { name: v.name })),
           model.liPurposesOf[v.id].length ? switchHtml('vendorLi', v.id, object, t('objectTo', { name: v.name })) : '',
-          '</div></div><button type="button" class="ck-disclosure" aria-expanded="false" data-details="', v.id,
-          '" aria-label="', details, ': ', name, '"><span class="ck-chevron" aria-hidden="true"></span>', details, '</button></li>');
+          '</div></div></li>');
       });
       var template = document.createElement('template');
       template.innerHTML = html.join('');
@@ -185,18 +205,29 @@ const NoticeVendors = (function () {
       var marked = container.querySelectorAll('input[data-on]');
       for (var i = 0; i < marked.length; i++) { marked[i].checked = true; marked[i].removeAttribute('data-on'); }
     }
+    // A row back on the list shows the present choices (made meanwhile on layer 4 or by the
+    // "all vendors" switches); only a switch that differs is touched.
+    function syncRow(row) {
+      /** @type {NodeListOf<HTMLInputElement>} */
+      var inputs = row.querySelectorAll('input[data-kind]');
+      for (var i = 0; i < inputs.length; i++) {
+        var on = choice[KIND_SET[inputs[i].getAttribute('data-kind')]].has(Number(inputs[i].getAttribute('data-id')));
+        if (inputs[i].checked !== on) inputs[i].checked = on;
+      }
+    }
     // A vendor's "Details" button shows or hides its panel; the panel is built on first open.
     function onDisclosureClick(e) {
       var button = e.target.closest ? e.target.closest('button.ck-disclosure') : null;
       if (!button) return;
       var open = button.getAttribute('aria-expanded') !== 'true';
       NoticeDetails.when(doc, function () {  // at once, or when a website's vendor details are in
-        var panel = button.nextElementSibling;
+        var row = button.closest('li');
+        var panel = row.querySelector(':scope > .ck-vendor-details');
         if (!panel) {
           panel = vendorDetails(model.vendorById[button.getAttribute('data-details')]);
           panel.id = 'ck-details-' + kit.currentLayer() + '-' + button.getAttribute('data-details');
           button.setAttribute('aria-controls', panel.id);
-          button.parentNode.appendChild(panel);
+          row.appendChild(panel);
         }
         panel.hidden = !open;
         button.setAttribute('aria-expanded', String(open));

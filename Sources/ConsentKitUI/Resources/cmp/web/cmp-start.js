@@ -15,7 +15,7 @@
 /**
  * What cmp-start.js hands over to cmp-web.js (once, through ConsentKitWebStart.take()).
  * @typedef {{
- *   base: string, config: DOMStringMap, language: string, STRING: string, AC: string,
+ *   base: string, config: DOMStringMap, language: string, STRING: string, AC: string, keptDays: number | null,
  *   load: (name: string) => string | null, keep: (name: string, value: string | null) => void,
  *   keepSubject: (value: { subjectId: string, subjectToken: string } | null) => void,
  *   credential: () => { credential: string, subjectId?: string, stored?: boolean },
@@ -40,7 +40,11 @@
   var base = new URL(script.src, location.href).origin;
   var config = script.dataset;
   var STRING = 'euconsent-v2', AC = 'addtl_consent', SUBJECT = 'consentkit-subject';
-  var MAX_AGE = 390 * 24 * 3600; // seconds: the 13 months a choice holds
+  // How long the cookies keep the choice: 390 days ("up to 13 months"). The one place this figure
+  // is written: the notice says it too (cmp-web.js puts it in the document it shows, as
+  // choiceStorageDays; null in local storage, which keeps the choice until it changes).
+  var KEPT_DAYS = 390;
+  var MAX_AGE = KEPT_DAYS * 24 * 3600; // seconds
   var useCookie = config.storage !== 'localStorage';
 
   /* ---------------------------------------------------------------- storage */
@@ -159,7 +163,7 @@
 
   /** @type {WebStart | null} */
   var start = {
-    base: base, config: config, language: language, STRING: STRING, AC: AC,
+    base: base, config: config, language: language, STRING: STRING, AC: AC, keptDays: useCookie ? KEPT_DAYS : null,
     load: load, keep: keep, keepSubject: keepSubject, credential: credential, call: call, session: session, fromApp: fromApp,
     appConsent: appConsent,
     early: null,  // {tcString, addtlConsent, answer: a promise of consentd's answer}, taken by cmp-web.js

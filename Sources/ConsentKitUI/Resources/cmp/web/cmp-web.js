@@ -172,6 +172,8 @@
       Array.prototype.forEach.call(document.body.children, function (el) {
         if (el !== frame && el.tagName !== 'SCRIPT' && !el.inert) { el.inert = true; el.setAttribute('aria-hidden', 'true'); notice.inerted.push(el); }
       });
+      // The notice says how long this browser keeps the choice: the cookies' own figure (cmp-start.js).
+      documentObject.choiceStorageDays = start.keptDays;
       function configure() {
         frame.contentWindow.postMessage({ protocol: 1, type: 'configure', document: documentObject }, base);
         frame.focus();
