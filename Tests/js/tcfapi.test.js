@@ -1,12 +1,12 @@
 // The CMP API's pure helpers (Sources/ConsentKitUI/Resources/cmp/tcfapi.js), without a browser:
-// the IABTCF_* in-app bit strings and restriction strings, and the vendor list version read from
+// the IABTCF_* in-app bit strings (and the id maps read back from them) and restriction strings, and the vendor list version read from
 // a TC string. Run: node --test Tests/js
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { tcfapi } = require('./load.js');
 
-const { bitString, restrictionStrings, vendorListVersionOf } = tcfapi();
+const { bitString, idMapOf, restrictionStrings, vendorListVersionOf } = tcfapi();
 const plain = (x) => JSON.parse(JSON.stringify(x));
 
 test('bitString: character n is id n+1, up to the highest id set', () => {
@@ -23,6 +23,26 @@ test('bitString: only true counts, and nothing set gives an empty string', () =>
 test('bitString: ids that are not integers from 1 to 65535 are ignored (a key 1e9 makes no huge string)', () => {
   assert.equal(bitString({ 2: true, 1e9: true, 65536: true, '1.5': true, x: true, '-3': true }), '01');
   assert.equal(bitString({ 65535: true }).length, 65535);
+});
+
+test('idMapOf: character n of a binary string is id n+1, every id up to the string\'s length a key', () => {
+  assert.deepEqual(plain(idMapOf('101')), { 1: true, 2: false, 3: true });
+  assert.deepEqual(plain(idMapOf('')), {});
+  assert.deepEqual(Object.keys(idMapOf('0000000001')), ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
+});
+
+test('idMapOf is bitString\'s inverse', () => {
+  const map = { 1: false, 2: true, 3: false, 4: false, 5: true, 813: true };
+  for (let id = 6; id < 813; id++) map[id] = id % 7 === 0;
+  assert.deepEqual(plain(idMapOf(bitString(map))), plain(map));
+  assert.equal(JSON.stringify(idMapOf(bitString(map))), JSON.stringify(JSON.parse(JSON.stringify(map))), 'the same keys in the same order');
+});
+
+test('idMapOf: anything but a binary string of at most 65535 characters is a TypeError', () => {
+  for (const bad of ['102', '1 0', 'true', '0b1', '1'.repeat(65536)]) {
+    assert.throws(() => idMapOf(bad), (e) => e.name === 'TypeError' && /binary string/.test(e.message), bad.slice(0, 10));
+  }
+  assert.equal(Object.keys(idMapOf('1'.repeat(65535))).length, 65535);
 });
 
 test('restrictionStrings: per purpose, one character per vendor up to the highest restricted one', () => {

@@ -634,6 +634,50 @@ def test_each_callback_gets_its_own_copy_and_the_callers_data_is_never_changed(s
     assert result == {"seen": [[tc_string(CONSENTED), True, 7]], "unchanged": True, "answer": [tc_string(CONSENTED), True]}
 
 
+ID_MAPS = [("purpose", "consents"), ("purpose", "legitimateInterests"), ("vendor", "consents"), ("vendor", "legitimateInterests"),
+           ("vendor", "disclosedVendors"), ("specialFeatureOptins",), ("publisher", "consents"), ("publisher", "legitimateInterests"),
+           ("publisher", "customPurpose", "consents"), ("publisher", "customPurpose", "legitimateInterests")]
+
+
+def with_binary_strings(data):
+    """`data` with every id map as its binary string, as consentd's session answer writes TCData."""
+    out = json.loads(json.dumps(data))
+    for path in ID_MAPS:
+        parent = out
+        for name in path[:-1]:
+            parent = parent[name]
+        parent[path[-1]] = bits({int(k) for k, v in parent[path[-1]].items() if v})
+    return out
+
+
+ANSWERS_AS_TEXT = """() => { const out = [];
+  for (const command of ['getTCData', 'addEventListener', 'getInAppTCData']) __tcfapi(command, 2, (d) => out.push(JSON.stringify(d)));
+  return out; }"""
+
+
+def test_id_maps_given_as_binary_strings_are_answered_exactly_as_the_maps(site):
+    answers = []
+    for data in (tc_data(UI_SHOWN), with_binary_strings(tc_data(UI_SHOWN))):
+        page = loaded_page(site)
+        install(page)
+        update(page, data, True)
+        answers.append(page.evaluate(ANSWERS_AS_TEXT))
+    assert answers[1] == answers[0], "the same text: the same keys, values and key order"
+    assert json.loads(answers[1][0]) == with_status(tc_data(UI_SHOWN), "cmpuishown")
+
+
+def test_an_id_map_string_that_is_not_a_binary_string_is_a_type_error_and_changes_nothing(site):
+    page = loaded_page(site)
+    install(page)
+    update(page, tc_data(CONSENTED), False, {"gvlVersion": 45})
+    bad = with_binary_strings(tc_data(CHANGED))
+    bad["vendor"]["consents"] = "01x"
+    error = page.evaluate("(d) => { try { ConsentKitTCF.update(d, false, { gvlVersion: 46 }); return null; } catch (e) { return e.name + ': ' + e.message; } }", bad)
+    assert error.startswith("TypeError: ") and "binary string" in error
+    assert call(page, "getTCData")["data"] == with_status(tc_data(CONSENTED), "tcloaded")
+    assert call(page, "ping")["data"]["gvlVersion"] == 45
+
+
 def test_tcfapi_js_evaluated_again_keeps_the_first_object(site):
     page = ready(site({"/": html(STUB + API + "<script>window.first = window.ConsentKitTCF;</script>" + API)}))
     assert page.evaluate("window.ConsentKitTCF === window.first") is True

@@ -222,6 +222,36 @@ def test_item31_while_the_notice_shows_every_consent_is_false_and_disclosed_inte
     assert any(not interests(v) for v in li_vendors), "the site shows a vendor whose only legitimate interest is a special purpose"
 
 
+def consentkit_tcdata(data, cmp_id, cmp_version):
+    """The TCData ConsentKit's Swift code writes for `data`'s string and AC string, in the API's
+    own form (`consent webview-script --payload`: TCData.json(), id maps as objects)."""
+    binary = ns.consentd_binary().rsplit("/", 1)[0] + "/consent"
+    options = ["--addtl-consent", data["addtlConsent"]] if "addtlConsent" in data else []
+    out = subprocess.run([binary, "webview-script", "--tc-string", data["tcString"], *options, "--gdpr-applies", "1",
+                          "--cmp-id", str(cmp_id), "--cmp-version", str(cmp_version), "--payload"],
+                         capture_output=True, text=True, check=True).stdout
+    return json.loads(out)["tcData"]
+
+
+def test_item31_the_apis_tcdata_is_consentkits_object_for_its_string_shown_chosen_and_stored(new_page):
+    """consentd's session answer writes the id maps as binary strings; what the API answers is
+    the object form, every id up to the largest a key, as ConsentKit writes it for the same string."""
+    page = new_page()
+    open_site(page)
+    ping = first(page, "ping")[0]
+    for status in ["cmpuishown", "useractioncomplete", "tcloaded"]:
+        if status == "useractioncomplete":
+            click_notice(page, "acceptAll")
+        if status == "tcloaded":
+            open_site(page, wait_for="tcloaded")
+        wait_status(page, status)
+        data, ok = first(page, "getTCData")
+        assert ok and data.pop("eventStatus") == status and data.pop("cmpStatus") == "loaded"
+        expected = consentkit_tcdata(data, ping["cmpId"], ping["cmpVersion"])
+        assert data == expected, status
+        assert len(data["vendor"]["disclosedVendors"]) == max(true_ids(data["vendor"]["disclosedVendors"])) > 20, "false for the ids between"
+
+
 def test_item32_remove_event_listener_stops_the_callbacks(new_page):
     page = new_page()
     open_site(page)

@@ -83,8 +83,44 @@ struct WebCMPAPITests {
             #expect((document["languageFallback"] as? [String: Any])?["requested"] as? String == "de")
             let shown = try #require(answer.object["uiTCData"] as? [String: Any])
             let purposes = try #require(shown["purpose"] as? [String: Any])
-            #expect((purposes["consents"] as? [String: Bool])?.values.contains(true) == false)
-            #expect((purposes["legitimateInterests"] as? [String: Bool])?.values.contains(true) == true)
+            #expect(purposes["consents"] as? String == "", "no consent (id maps are binary strings)")
+            #expect((purposes["legitimateInterests"] as? String)?.contains("1") == true)
+        }
+    }
+
+    /// `key`'s value in `object` as its JSON text's object, for comparing.
+    static func json(_ object: [String: Any], _ key: String) throws -> NSDictionary {
+        try #require(object[key] as? [String: Any]) as NSDictionary
+    }
+
+    /// `text` (a TCData's JSON) read back.
+    static func json(_ text: String) throws -> NSDictionary {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? NSDictionary)
+    }
+
+    @Test("a page view's TCData objects, shown and stored, are the TCData of their string with id maps as binary strings")
+    func sessionTCDataIsCompact() async throws {
+        let server = try await TestServer.make()
+        try await server.test { client async throws in
+            let key = try await server.consentd.demoSite.key(server.consentd.keys)
+            let bounds = TCData.Bounds(vendorList: server.consentd.catalog.vendorList)
+            let asked = try await Self.web(client, "/v1/web/session", #"{"credential":"\#(key)","debugRegion":"eea","language":"en"}"#)
+            let cmp = CMPIdentity(cmpId: try #require(asked.object["cmpId"] as? Int), cmpVersion: try #require(asked.object["cmpVersion"] as? Int))
+            let shown = try #require(asked.object["uiTCData"] as? [String: Any])
+            let shownString = try #require(shown["tcString"] as? String)
+            let shownData = TCData(tcString: shownString, decoded: try TCString(decoding: shownString), addtlConsent: shown["addtlConsent"] as? String,
+                                   cmp: cmp, bounds: bounds)
+            #expect(try Self.json(asked.object, "uiTCData") == (try Self.json(shownData.json(idMaps: .binaryStrings))))
+            #expect(((shown["vendor"] as? [String: Any])?["disclosedVendors"] as? String)?.filter({ $0 == "1" }).count == 20)
+
+            let accept = #"{"protocol":1,"type":"result","action":"acceptAll","layer":1,"language":"en","noticeVersion":0}"#
+            let chosen = try await Self.web(client, "/v1/web/choices", #"{"credential":"\#(key)","message":\#(accept)}"#)
+            let tcString = try #require(chosen.object["tcString"] as? String), ac = try #require(chosen.object["addtlConsent"] as? String)
+            let stored = TCData(tcString: tcString, decoded: try TCString(decoding: tcString), addtlConsent: ac, cmp: cmp, bounds: bounds)
+            #expect(try Self.json(chosen.object, "tcData") == (try Self.json(stored.json())), "a choice's answer keeps the API's own maps")
+            let back = try await Self.web(client, "/v1/web/session",
+                                          #"{"credential":"\#(key)","debugRegion":"eea","tcString":"\#(tcString)","addtlConsent":"\#(ac)"}"#)
+            #expect(try Self.json(back.object, "tcData") == (try Self.json(stored.json(idMaps: .binaryStrings))))
         }
     }
 

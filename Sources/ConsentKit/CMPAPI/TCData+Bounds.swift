@@ -49,7 +49,7 @@ extension TCData {
     public static let maximumJSONSize = 1 << 20
 }
 
-/// ``TCData/json()`` stopped: the object would be larger than ``TCData/maximumJSONSize``.
+/// ``TCData/json(idMaps:)`` stopped: the object would be larger than ``TCData/maximumJSONSize``.
 public struct TCDataTooLarge: Error, Sendable, Equatable, CustomStringConvertible {
     /// The ceiling passed.
     public let limit: Int

@@ -200,9 +200,23 @@ public struct TCData: Encodable, Sendable, Equatable {
         addtlConsent = nil
     }
 
-    /// The object as compact JSON with sorted keys and unescaped slashes: the text the app's web
-    /// views and consentd hand to pages. Keys are in code-point order (`"10"` before `"9"`,
-    /// `"tcString"` before `"tcfPolicyVersion"`), which is what `JSONEncoder` writes on Linux
+    /// How ``json(idMaps:)`` writes the id maps (`purpose`, `vendor`, `specialFeatureOptins`
+    /// and the `publisher` sets; never `publisher.restrictions`).
+    public enum IDMapForm: Sendable, Equatable {
+        /// `{"1":true,"2":false,…}`: a key for every id from 1 to the largest in the set, the
+        /// API's own form, which pages read.
+        case objects
+        /// `"101"`: the in-app specs' binary string, character n being id n+1, up to the largest
+        /// id in the set (`""` for an empty one): one byte per id instead of about twelve, the
+        /// form of consentd's `POST /v1/web/session` answer, which `ConsentKitTCF.update` (the
+        /// web CMP's `tcfapi.js`) expands back into ``IDMapForm/objects`` before any page reads it.
+        case binaryStrings
+    }
+
+    /// The object as compact JSON with sorted keys and unescaped slashes, the id maps in `form`:
+    /// in ``IDMapForm/objects`` (the default), the text the app's web views and consentd's
+    /// choices hand to pages; in ``IDMapForm/binaryStrings``, consentd's session answer. Keys
+    /// are in code-point order (`"10"` before `"9"`, `"tcString"` before `"tcfPolicyVersion"`), which is what `JSONEncoder` writes on Linux
     /// with `[.sortedKeys, .withoutEscapingSlashes]` (tested) and Python's `sort_keys`; it is
     /// written directly, so the text is the same on every platform (on Apple platforms
     /// `JSONEncoder` keeps an older numeric, case-insensitive order for apps built with older
@@ -214,7 +228,7 @@ public struct TCData: Encodable, Sendable, Equatable {
     /// - Throws: ``TCDataTooLarge`` when the text would pass ``maximumJSONSize`` (only a vendor
     ///   list of tens of thousands of vendors makes one that large); nothing past the ceiling
     ///   and one more map is written.
-    public func json() throws(TCDataTooLarge) -> String {
+    public func json(idMaps form: IDMapForm = .objects) throws(TCDataTooLarge) -> String {
         var out = JSONWriter(capacity: 4096)
         func check(_ field: String) throws(TCDataTooLarge) {
             if out.byteCount > Self.maximumJSONSize { throw TCDataTooLarge(limit: Self.maximumJSONSize, field: field) }
@@ -228,14 +242,14 @@ public struct TCData: Encodable, Sendable, Equatable {
         if let publisher {
             out.key("publisher")
             out.beginObject()
-            out.idMap("consents", publisher.consents)
+            out.idMap("consents", publisher.consents, form)
             try check("publisher.consents")
             out.key("customPurpose")
             out.beginObject()
-            out.idMap("consents", publisher.customPurpose.consents)
-            out.idMap("legitimateInterests", publisher.customPurpose.legitimateInterests)
+            out.idMap("consents", publisher.customPurpose.consents, form)
+            out.idMap("legitimateInterests", publisher.customPurpose.legitimateInterests, form)
             out.endObject()
-            out.idMap("legitimateInterests", publisher.legitimateInterests)
+            out.idMap("legitimateInterests", publisher.legitimateInterests, form)
             out.key("restrictions")
             out.beginObject()
             for (purposeId, vendors) in publisher.restrictions.map({ (String($0.key), $0.value) }).sorted(by: { $0.0 < $1.0 }) {
@@ -254,23 +268,23 @@ public struct TCData: Encodable, Sendable, Equatable {
         if let purpose {
             out.key("purpose")
             out.beginObject()
-            out.idMap("consents", purpose.consents)
-            out.idMap("legitimateInterests", purpose.legitimateInterests)
+            out.idMap("consents", purpose.consents, form)
+            out.idMap("legitimateInterests", purpose.legitimateInterests, form)
             out.endObject()
         }
         if let purposeOneTreatment { out.field("purposeOneTreatment", purposeOneTreatment) }
-        if let specialFeatureOptins { out.idMap("specialFeatureOptins", specialFeatureOptins) }
+        if let specialFeatureOptins { out.idMap("specialFeatureOptins", specialFeatureOptins, form) }
         if let tcString { out.field("tcString", tcString) }
         out.field("tcfPolicyVersion", tcfPolicyVersion)
         if let useNonStandardTexts { out.field("useNonStandardTexts", useNonStandardTexts) }
         if let vendor {
             out.key("vendor")
             out.beginObject()
-            out.idMap("consents", vendor.consents)
+            out.idMap("consents", vendor.consents, form)
             try check("vendor.consents")
-            out.idMap("disclosedVendors", vendor.disclosedVendors)
+            out.idMap("disclosedVendors", vendor.disclosedVendors, form)
             try check("vendor.disclosedVendors")
-            out.idMap("legitimateInterests", vendor.legitimateInterests)
+            out.idMap("legitimateInterests", vendor.legitimateInterests, form)
             try check("vendor.legitimateInterests")
             out.endObject()
         }
@@ -345,9 +359,14 @@ extension KeyedEncodingContainer where K == TCDataKey {
 }
 
 extension JSONWriter {
-    /// `ids` as `{"1":bool,…}` under `name`: every id from 1 to the largest, keys in code-point
-    /// order (`"1","10","100","11",…,"2"`); `{}` when empty.
-    mutating func idMap(_ name: String, _ ids: IDSet) {
+    /// `ids` under `name` in `form`: as ``TCData/IDMapForm/objects``, `{"1":bool,…}`, every id
+    /// from 1 to the largest, keys in code-point order (`"1","10","100","11",…,"2"`), `{}` when
+    /// empty; as ``TCData/IDMapForm/binaryStrings``, `"101"`, `""` when empty.
+    mutating func idMap(_ name: String, _ ids: IDSet, _ form: TCData.IDMapForm) {
+        if form == .binaryStrings {
+            field(name, BinaryString.encode(ids, length: ids.max))
+            return
+        }
         key(name)
         beginObject()
         let max = ids.max

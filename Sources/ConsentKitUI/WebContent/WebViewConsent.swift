@@ -57,8 +57,8 @@ public struct WebViewConsent: Sendable, Equatable {
     public let tcData: TCData?
     /// The payload `ConsentKitTCF.fromApp` takes, as compact JSON with sorted keys:
     /// `{addtlConsent, cmpId, cmpVersion, gdprApplies, gvlVersion, tcData, tcString,
-    /// tcfPolicyVersion}` (keys in code-point order, as in ``TCData/json()``), with `null` for
-    /// what is unknown or absent; `tcData` is ``TCData/json()``. Safe to place inside a
+    /// tcfPolicyVersion}` (keys in code-point order, as in ``TCData/json(idMaps:)``), with `null` for
+    /// what is unknown or absent; `tcData` is ``TCData/json(idMaps:)``. Safe to place inside a
     /// `<script>` and a JavaScript source: `<`, U+2028 and U+2029 are written as `\u` escapes,
     /// so `</script>` cannot appear in it, whatever the stored strings hold.
     public let payload: String

@@ -18,9 +18,10 @@ public struct WebSession: Sendable, Equatable, Codable {
     /// The vendor list's TCF policy version.
     public var tcfPolicyVersion: Int
     /// The CMP API's `TCData` for the stored string, or for GDPR not applying; nil while the
-    /// visitor is to be asked or when nothing is stored.
+    /// visitor is to be asked or when nothing is stored. Its id maps are binary strings (`"101"`:
+    /// character n is id n+1), which the page's `ConsentKitTCF.update` expands into the API's maps.
     public var tcData: JSONValue?
-    /// What the CMP API says while the notice is on screen.
+    /// What the CMP API says while the notice is on screen; id maps as in ``tcData``.
     public var uiTCData: JSONValue?
     /// The notice's document (docs/notice-protocol.md), when the notice is to be shown.
     public var document: JSONValue?

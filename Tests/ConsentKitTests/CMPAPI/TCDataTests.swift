@@ -156,7 +156,7 @@ import ConsentKitFormats
     func idMapOrder() {
         for max in [1, 2, 9, 10, 11, 19, 20, 99, 100, 101, 109, 110, 999, 1000, 1001, 1358, 9999, 65535] {
             var writer = JSONWriter(capacity: 64)
-            writer.idMap("m", IDSet([max]))
+            writer.idMap("m", IDSet([max]), .objects)
             let text = String(decoding: writer.bytes, as: UTF8.self)
             let keys = text.dropFirst(#""m":{"#.count).dropLast().split(separator: ",").map { $0.split(separator: "\"")[0] }.map(String.init)
             #expect(keys == (1...max).map(String.init).sorted(), "max \(max)")
@@ -300,5 +300,53 @@ import ConsentKitFormats
         let text = try tc.encoded()
         #expect(try TCData(tcString: text, decoded: tc, addtlConsent: "2~1.35~dv.9", cmp: testCMP, bounds: Self.bounds).json().contains(#""addtlConsent":"2~1.35~dv.9""#))
         #expect(try !TCData(tcString: text, decoded: tc, addtlConsent: nil, cmp: testCMP, bounds: Self.bounds).json().contains("addtlConsent"))
+    }
+
+    /// `object` with each id map written as a binary string ("101") expanded into the object form.
+    static func expandingBinaryStrings(_ object: [String: Any]) -> [String: Any] {
+        func expanded(_ value: Any?) -> Any? {
+            guard let bits = value as? String else { return value }
+            var map: [String: Bool] = [:]
+            for (offset, bit) in bits.enumerated() { map[String(offset + 1)] = bit == "1" }
+            return map
+        }
+        var out = object
+        out["specialFeatureOptins"] = expanded(object["specialFeatureOptins"])
+        for (field, maps) in [("purpose", ["consents", "legitimateInterests"]), ("vendor", ["consents", "legitimateInterests", "disclosedVendors"]),
+                              ("publisher", ["consents", "legitimateInterests"])] {
+            guard var inner = object[field] as? [String: Any] else { continue }
+            for name in maps { inner[name] = expanded(inner[name]) }
+            if var custom = inner["customPurpose"] as? [String: Any] {
+                for name in ["consents", "legitimateInterests"] { custom[name] = expanded(custom[name]) }
+                inner["customPurpose"] = custom
+            }
+            out[field] = inner
+        }
+        return out
+    }
+
+    @Test("with binaryStrings each id map is its set's binary string and everything else is as json() writes it")
+    func binaryStringsAreTheSameObject() throws {
+        let text = try Fixtures.realWorldString(line: 152)
+        let built = Self.tcString(
+            restrictions: [PublisherRestriction(purposeId: 10, restrictionType: .requireConsent, vendorIds: [9, 10, 100])],
+            disclosedVendors: [1, 12], publisherTC: PublisherTC(pubPurposesConsent: [2], numCustomPurposes: 11, customPurposesConsent: [11]))
+        for data in [
+            TCData(tcString: text, decoded: try TCString(decoding: text), addtlConsent: "2~1.35~dv.9", cmp: testCMP, bounds: Self.bounds),
+            TCData(tcString: try built.encoded(), decoded: built, addtlConsent: nil, cmp: testCMP, bounds: Self.bounds),
+            TCData.notApplicable(cmp: testCMP, tcfPolicyVersion: 4),
+        ] {
+            let compact = try #require(JSONSerialization.jsonObject(with: Data(data.json(idMaps: .binaryStrings).utf8)) as? [String: Any])
+            #expect(NSDictionary(dictionary: Self.expandingBinaryStrings(compact)) == NSDictionary(dictionary: try Self.object(data)))
+        }
+    }
+
+    @Test("a binary string has a character per id up to the largest, '1' for members; an empty set is an empty string")
+    func binaryStringShape() throws {
+        let tc = Self.tcString(disclosedVendors: [1, 4])
+        let json = try TCData(tcString: try tc.encoded(), decoded: tc, addtlConsent: nil, cmp: testCMP, bounds: Self.bounds).json(idMaps: .binaryStrings)
+        #expect(json.contains(#""disclosedVendors":"1001""#))
+        #expect(json.contains(#""purpose":{"consents":"101","legitimateInterests":""}"#))
+        #expect(json.contains(#""publisher":{"consents":"","customPurpose":{"consents":"","legitimateInterests":""},"legitimateInterests":"","restrictions":{}}"#))
     }
 }

@@ -60,7 +60,10 @@ struct WebCMP: Sendable {
     /// `cmpVersion`, `gvlVersion`, `tcfPolicyVersion`, `tcData` (the CMP API's data for the stored
     /// string, or for "GDPR does not apply"; null when the visitor is to be asked or nothing is
     /// stored), and, when the notice is to be shown, `uiTCData` (what the API says while it is on
-    /// screen: no consent, legitimate interests as disclosed) and `document` (the notice's).
+    /// screen: no consent, legitimate interests as disclosed) and `document` (the notice's). Both
+    /// TCData objects write their id maps as binary strings (`TCData.IDMapForm.binaryStrings`:
+    /// the shown TCData of 813 vendors is 10 KB instead of 108 KB), which the page's
+    /// `ConsentKitTCF.update` expands (decision record 0026).
     /// `storedStringRefused` says why a stored string was ignored: it does not decode, or its
     /// Created or LastUpdated lies in the future (no decision: the visitor is asked again).
     func session(_ request: WebSessionRequest, appId: String, region: RegionDecision, now: Date) throws -> String {
@@ -113,13 +116,13 @@ struct WebCMP: Sendable {
             json.raw(try TCData.notApplicable(cmp: cmp, tcfPolicyVersion: list.tcfPolicyVersion ?? 0).json())
         } else if let stored, !verdict.shouldAsk {
             json.raw(try TCData(tcString: stored.text, decoded: stored.decoded, addtlConsent: addtlConsent, cmp: cmp,
-                                bounds: TCData.Bounds(vendorList: list)).json())
+                                bounds: TCData.Bounds(vendorList: list)).json(idMaps: .binaryStrings))
         } else {
             json.null()
         }
         if verdict.shouldAsk || reopen {
             let exchange = try exchange(site, language: language, current: current, reopen: reopen, reason: verdict)
-            json.key("uiTCData"); json.raw(try shownTCData(scope: exchange.scope, language: language, now: now).json())
+            json.key("uiTCData"); json.raw(try shownTCData(scope: exchange.scope, language: language, now: now).json(idMaps: .binaryStrings))
             // Without the vendors' details: the page loads them when its vendor list opens (vendorDetails(appId:language:)).
             let details = VendorDetails.url(appId: appId, language: language, version: list.vendorListVersion)
             json.key("document"); json.raw(String(decoding: exchange.document.webJSON(vendorDetailsUrl: details), as: UTF8.self))

@@ -12,7 +12,11 @@
  *   update(tcData, uiVisible, meta)
  *       The CMP's state changed. tcData: a TCData object as built by ConsentKit's Swift code (CMP API
  *       v2 fields, maps as {'1': true, '2': false, ...}; with gdprApplies false only gdprApplies,
- *       tcfPolicyVersion, cmpId and cmpVersion count). uiVisible: the notice is showing it.
+ *       tcfPolicyVersion, cmpId and cmpVersion count). An id map may come as a binary string
+ *       instead ('101': character n is id n+1, TCData.json(idMaps: .binaryStrings), the form of
+ *       consentd's session answer), which is expanded into the map ({'1': true, '2': false,
+ *       '3': true}) before anyone reads it; a string of anything but '0' and '1', or longer than
+ *       65,535, is a TypeError. uiVisible: the notice is showing it.
  *       meta: optional {gvlVersion} for ping. Statuses as iabtcf-es's CmpApi.update: uiVisible ->
  *       'cmpuishown'/'visible'; the first update without UI -> 'tcloaded'/'disabled'; later ones ->
  *       'useractioncomplete'/'hidden'; GDPR not applying -> 'disabled', never 'cmpuishown'. Every
@@ -54,7 +58,7 @@
  * A callback that is not a function throws a TypeError. Every answer but getVendorList's is given
  * synchronously, and each callback gets its own copy of the data.
  *
- * Its pure helpers (bitString, restrictionStrings, vendorListVersionOf) are exported to Node when
+ * Its pure helpers (bitString, idMapOf, restrictionStrings, vendorListVersionOf) are exported to Node when
  * the file is loaded there (Tests/js/tcfapi.test.js); a browser has no `module`.
  */
 
@@ -133,6 +137,30 @@
     for (k in map) { id = Number(k); if (map[k] === true && isInteger(id) && id > max && id <= MAX_ID) max = id; }
     for (id = 1; id <= max; id++) chars.push(map[id] === true ? '1' : '0');
     return chars.join('');
+  }
+  // '101' -> {'1': true, '2': false, '3': true}: bitString's inverse, for the id maps consentd's
+  // session answer writes as binary strings (character n is id n+1, up to the highest id set).
+  /** @param {string} bits @returns {TCFIdMap} */
+  function idMapOf(bits) {
+    if (bits.length > MAX_ID || !/^[01]*$/.test(bits)) {
+      throw new TypeError('ConsentKitTCF.update: an id map given as a string must be a binary string of at most ' + MAX_ID + " '0' and '1'");
+    }
+    /** @type {TCFIdMap} */
+    var map = {};
+    for (var i = 0; i < bits.length; i++) map[i + 1] = bits.charCodeAt(i) === 49;  // '1'
+    return map;
+  }
+  // The id maps of TCData, by path: those given as binary strings are expanded in place.
+  var ID_MAPS = [['purpose', 'consents'], ['purpose', 'legitimateInterests'], ['vendor', 'consents'],
+    ['vendor', 'legitimateInterests'], ['vendor', 'disclosedVendors'], ['specialFeatureOptins'], ['publisher', 'consents'],
+    ['publisher', 'legitimateInterests'], ['publisher', 'customPurpose', 'consents'], ['publisher', 'customPurpose', 'legitimateInterests']];
+  /** @param {any} data */
+  function expandIdMaps(data) {
+    ID_MAPS.forEach(function (path) {
+      var parent = data, last = path.length - 1;
+      for (var i = 0; i < last && isObject(parent); i++) parent = parent[path[i]];
+      if (isObject(parent) && typeof parent[path[last]] === 'string') parent[path[last]] = idMapOf(parent[path[last]]);
+    });
   }
   // restrictions {'2': {'8': 1}} -> {'2': '_______1'}: per purpose 1-24, one character per vendor
   // up to the highest restricted one, '_' for none, as IABTCF_PublisherRestrictions{ID}.
@@ -332,14 +360,14 @@
     function update(data, uiVisible, meta) {
       if (disabled) return;
       if (!isObject(data) || typeof data.gdprApplies !== 'boolean') throw new TypeError('ConsentKitTCF.update: tcData.gdprApplies must be true or false');
-      if (isObject(meta) && meta.gvlVersion !== undefined) settings.gvlVersion = meta.gvlVersion;
       var applies = data.gdprApplies;
+      var next = applies ? clone(data) : { gdprApplies: false, tcfPolicyVersion: data.tcfPolicyVersion, cmpId: data.cmpId, cmpVersion: data.cmpVersion };
       if (applies) {
-        tcData = clone(data);
-        delete tcData.eventStatus; delete tcData.cmpStatus; delete tcData.listenerId;
-      } else {
-        tcData = { gdprApplies: false, tcfPolicyVersion: data.tcfPolicyVersion, cmpId: data.cmpId, cmpVersion: data.cmpVersion };
+        expandIdMaps(next);  // may throw: nothing has changed yet
+        delete next.eventStatus; delete next.cmpStatus; delete next.listenerId;
       }
+      if (isObject(meta) && meta.gvlVersion !== undefined) settings.gvlVersion = meta.gvlVersion;
+      tcData = next;
       tcDataText = JSON.stringify(tcData);
       if (uiVisible && applies && !readOnly) { eventStatus = 'cmpuishown'; displayStatus = 'visible'; }
       else if (!updates) { eventStatus = 'tcloaded'; displayStatus = 'disabled'; }
@@ -485,7 +513,7 @@
 
   // For Node's tests only (a browser has no module): the pure helpers.
   if (typeof module === 'object' && module && module.exports) {
-    module.exports = { bitString: bitString, restrictionStrings: restrictionStrings, vendorListVersionOf: vendorListVersionOf };
+    module.exports = { bitString: bitString, idMapOf: idMapOf, restrictionStrings: restrictionStrings, vendorListVersionOf: vendorListVersionOf };
   }
 
   var api = {
