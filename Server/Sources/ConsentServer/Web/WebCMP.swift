@@ -63,7 +63,7 @@ struct WebCMP: Sendable {
     /// screen: no consent, legitimate interests as disclosed) and `document` (the notice's). Both
     /// TCData objects write their id maps as binary strings (`TCData.IDMapForm.binaryStrings`:
     /// the shown TCData of 813 vendors is 10 KB instead of 108 KB), which the page's
-    /// `ConsentKitTCF.update` expands (decision record 0026).
+    /// `ConsentKitTCF.update` expands (decision record 0027).
     /// `storedStringRefused` says why a stored string was ignored: it does not decode, or its
     /// Created or LastUpdated lies in the future (no decision: the visitor is asked again).
     func session(_ request: WebSessionRequest, appId: String, region: RegionDecision, now: Date) throws -> String {
