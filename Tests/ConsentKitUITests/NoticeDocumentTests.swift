@@ -150,18 +150,6 @@ struct NoticeDocumentTests {
         #expect(document.google?.personalizedOffered == true)
     }
 
-    @Test("every language has the same text keys as English, none empty")
-    func languagesComplete() throws {
-        let languages = NoticeTexts.languages()
-        #expect(Set(["en", "de", "fr", "es", "it", "nl", "pl", "pt", "ru", "ar"]).isSubset(of: languages))
-        let english = try #require(try NoticeTexts.load("en"))
-        for language in languages {
-            let texts = try #require(try NoticeTexts.load(language))
-            #expect(Set(texts.texts.keys) == Set(english.texts.keys), "\(language)")
-            #expect(texts.texts.values.allSatisfy { !$0.isEmpty }, "\(language)")
-        }
-    }
-
     @Test("reopened from the app's settings: the second layer, the present choices; after a policy change, none")
     func reopen() async throws {
         let manager = await noticeManager()

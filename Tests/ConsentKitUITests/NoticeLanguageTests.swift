@@ -54,14 +54,20 @@ struct NoticeLanguageTests {
                 #expect(!text.trimmingCharacters(in: .whitespaces).isEmpty, "\(language).\(key) is empty")
                 guard let original = english.texts[key] else { continue }
                 let own = Self.placeholders(text), wanted = Self.placeholders(original)
-                // A plural form may leave the count out (Arabic says "one vendor", "two vendors" in words).
-                if key.hasPrefix("vendors_") {
+                // A plural form (vendors_one, tcfVendors_two, ...) may leave the count out (Arabic
+                // says "one vendor", "two vendors" in words).
+                if Self.isPluralForm(key) {
                     #expect(Set(own).isSubset(of: Set(wanted)), "\(language).\(key): \(own) not among \(wanted)")
                 } else {
                     #expect(own == wanted, "\(language).\(key): \(own) instead of \(wanted)")
                 }
             }
         }
+    }
+
+    /// Whether `key` is one form of a plural family: a name ending in a CLDR plural category.
+    static func isPluralForm(_ key: String) -> Bool {
+        ["zero", "one", "two", "few", "many", "other"].contains { key.hasSuffix("_\($0)") }
     }
 
     @Test("a language tag with a region or script (pt-BR, sr-Latn, zh_Hant) asks for its language's texts; Bokmål and Nynorsk for Norwegian")
