@@ -22,6 +22,9 @@ struct NoticeLanguageTests {
             .map { String($0.dropFirst("purposes-".count).dropLast(".json".count)) }.sorted()
     }()
 
+    /// The plural categories a plural form's key ends with (`vendors_few`), as Intl.PluralRules names them.
+    private static let pluralCategories = ["zero", "one", "two", "few", "many", "other"]
+
     /// The placeholders of a text (`{vendorCount}`), sorted.
     private static func placeholders(_ text: String) -> [String] {
         var found: [String] = []
@@ -54,8 +57,9 @@ struct NoticeLanguageTests {
                 #expect(!text.trimmingCharacters(in: .whitespaces).isEmpty, "\(language).\(key) is empty")
                 guard let original = english.texts[key] else { continue }
                 let own = Self.placeholders(text), wanted = Self.placeholders(original)
-                // A plural form may leave the count out (Arabic says "one vendor", "two vendors" in words).
-                if key.hasPrefix("vendors_") {
+                // A plural form (vendors_one, tcfVendors_two, otherProviders_one...) may leave the
+                // count out (Arabic says "one vendor", "two vendors" in words).
+                if Self.pluralCategories.contains(where: { key.hasSuffix("_" + $0) }) {
                     #expect(Set(own).isSubset(of: Set(wanted)), "\(language).\(key): \(own) not among \(wanted)")
                 } else {
                     #expect(own == wanted, "\(language).\(key): \(own) instead of \(wanted)")
