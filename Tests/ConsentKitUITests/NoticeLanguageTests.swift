@@ -14,6 +14,15 @@ struct NoticeLanguageTests {
         "hu", "it", "lt", "lv", "mt", "nl", "pl", "pt", "ro", "sk", "sl", "sv",
     ]
 
+    /// The TCF's consent languages for GVL v3 as the IAB's reference library lists them
+    /// (`@iabtechlabtcf/core`, `ConsentLanguages`; decision 0021), each variant (PT-BR, PT-PT,
+    /// SR-LATN, SR-CYRL, ZH-HANT) as the two letters of its language.
+    static let tcfConsentLanguages: Set<String> = [
+        "ar", "bg", "bs", "ca", "cs", "cy", "da", "de", "el", "en", "es", "et", "eu", "fi", "fr", "gl",
+        "he", "hi", "hr", "hu", "id", "it", "ja", "ka", "ko", "lt", "lv", "mk", "ms", "mt", "nl", "no",
+        "pl", "pt", "ro", "ru", "sk", "sl", "sq", "sr", "sv", "sw", "th", "tl", "tr", "uk", "vi", "zh",
+    ]
+
     /// The languages of the IAB's official translations in `Fixtures/gvl/translations-v2-2020/`.
     static let officialTranslations: [String] = {
         let folder = Fixtures.root.appendingPathComponent("gvl/translations-v2-2020")
@@ -37,10 +46,11 @@ struct NoticeLanguageTests {
         try NoticeSession(manager: manager, settings: settings, request: NoticeRequest(reason: .noDecision, allowsDismissal: false)).document
     }
 
-    @Test("the notice has UI texts for the 24 official EU languages and for every official GVL translation in Fixtures")
+    @Test("the notice has UI texts for the 24 official EU languages, every TCF consent language and every official GVL translation in Fixtures")
     func everyConsentLanguageHasTexts() {
         #expect(Self.officialTranslations.count == 25)
-        let missing = Self.officialEULanguages.union(Self.officialTranslations).subtracting(NoticeTexts.languages())
+        let wanted = Self.officialEULanguages.union(Self.tcfConsentLanguages).union(Self.officialTranslations)
+        let missing = wanted.subtracting(NoticeTexts.languages())
         #expect(missing.isEmpty, "no UI texts for \(missing.sorted())")
     }
 

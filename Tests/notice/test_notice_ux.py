@@ -454,3 +454,15 @@ def test_the_storage_duration_is_worded_in_the_documents_language(new_page):
     goto_layer(page, 4)
     said = page.locator('section[data-layer="4"] [data-text="choiceStorage"]').inner_text()
     assert said == doc["texts"]["cmpStorageFor"].replace("{duration}", "13 Monate")
+
+
+def test_serbian_numbers_and_durations_are_in_the_latin_script_of_its_texts(new_page, doc20):
+    """The notice's Serbian is Latin (decision 0021); the browser's Intl writes a bare 'sr' in
+    Cyrillic, so the page asks Intl for 'sr-Latn'. The English document is given the Serbian texts
+    (no official translation of the list is in Serbian), as document_for does for Arabic."""
+    doc20.update(language="sr", texts=ns.texts("sr"), languageFallback=None, choiceStorageDays=390)
+    page = ns.open_notice(new_page(), doc20)
+    goto_layer(page, 4)
+    said = page.locator('section[data-layer="4"] [data-text="choiceStorage"]').inner_text()
+    assert said == doc20["texts"]["cmpStorageFor"].replace("{duration}", "13 meseci")
+    assert not re.search("[\u0400-\u04ff]", said), said

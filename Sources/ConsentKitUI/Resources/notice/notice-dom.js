@@ -174,11 +174,17 @@ const NoticeDom = (function () {
   // and kept for the page's life (a cache, not the notice's state).
   /** @type {Object<string, any>} */
   var intlCache = {};
+  // The locale Intl formats a language's numbers, dates and durations in, where the bare language
+  // would pick another script than its texts: the notice's Serbian is Latin (decision 0021), while
+  // Intl's 'sr' is Cyrillic.
+  /** @type {Object<string, string>} */
+  var INTL_LOCALES = { sr: 'sr-Latn' };
   /** @param {string} kind @param {string} language @param {Object<string, any>} [options] @returns {any} */
   function intlFormatter(kind, language, options) {
     var key = kind + ':' + language + ':' + JSON.stringify(options || {});
     if (!(key in intlCache)) {
-      try { intlCache[key] = new (/** @type {any} */ (Intl))[kind](language, options); } catch (e) { intlCache[key] = null; }
+      var locale = INTL_LOCALES[language] || language;
+      try { intlCache[key] = new (/** @type {any} */ (Intl))[kind](locale, options); } catch (e) { intlCache[key] = null; }
     }
     return intlCache[key];
   }
