@@ -34,6 +34,22 @@ def goto_layer(page, layer):
     page.wait_for("(n) => { const s = document.querySelector('section[data-layer=\"' + n + '\"]'); return !!s && s.getClientRects().length > 0; }", layer)
 
 
+def walk_both_ways(page, names):
+    """From the last control Tab wraps to the first and goes on in document order; from there
+    Shift+Tab goes back, wrapping from the first to the last (`names`: CONTROLS' answer)."""
+    page.evaluate("() => window.__ckControls[window.__ckControls.length - 1].focus()")
+    forward = []
+    for _ in range(len(names)):
+        page.press("Tab")
+        forward.append(page.evaluate(FOCUSED))
+    assert forward == list(range(len(names))), [names[i] if i >= 0 else None for i in forward]
+    backward = []
+    for _ in range(len(names)):
+        page.press("Shift+Tab")
+        backward.append(page.evaluate(FOCUSED))
+    assert backward == [(len(names) - 2 - i) % len(names) for i in range(len(names))], [names[i] if i >= 0 else None for i in backward]
+
+
 def result(page):
     return page.wait_for("() => { const m = window.ConsentKitNotice.lastMessage; return m && m.type === 'result' ? m : null; }")
 
@@ -65,19 +81,7 @@ def test_tab_and_shift_tab_visit_every_visible_control_in_document_order_and_wra
     goto_layer(page, layer)
     names = page.evaluate(CONTROLS)
     assert len(names) >= 4, names
-    # from the last control, Tab wraps to the first and goes on in document order ...
-    page.evaluate("() => window.__ckControls[window.__ckControls.length - 1].focus()")
-    forward = []
-    for _ in range(len(names)):
-        page.press("Tab")
-        forward.append(page.evaluate(FOCUSED))
-    assert forward == list(range(len(names))), [names[i] if i >= 0 else None for i in forward]
-    # ... and from there Shift+Tab goes back, wrapping from the first to the last
-    backward = []
-    for _ in range(len(names)):
-        page.press("Shift+Tab")
-        backward.append(page.evaluate(FOCUSED))
-    assert backward == [(len(names) - 2 - i) % len(names) for i in range(len(names))], [names[i] if i >= 0 else None for i in backward]
+    walk_both_ways(page, names)
 
 
 def test_escape_dismisses_where_dismissal_is_allowed(engine_page, doc20):
@@ -155,17 +159,7 @@ def test_tab_and_shift_tab_visit_every_control_of_googles_form(engine_page, goog
     page = engines.open_notice(engine_page(), google_doc)
     names = page.evaluate(CONTROLS)
     assert [n for n in names if n in GOOGLE_ANSWERS + ["manage"]] == GOOGLE_ANSWERS + ["manage"], names
-    page.evaluate("() => window.__ckControls[window.__ckControls.length - 1].focus()")
-    forward = []
-    for _ in range(len(names)):
-        page.press("Tab")
-        forward.append(page.evaluate(FOCUSED))
-    assert forward == list(range(len(names))), [names[i] if i >= 0 else None for i in forward]
-    backward = []
-    for _ in range(len(names)):
-        page.press("Shift+Tab")
-        backward.append(page.evaluate(FOCUSED))
-    assert backward == [(len(names) - 2 - i) % len(names) for i in range(len(names))]
+    walk_both_ways(page, names)
 
 
 @pytest.mark.parametrize("answer", GOOGLE_ANSWERS)
