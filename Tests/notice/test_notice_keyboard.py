@@ -136,13 +136,19 @@ def test_tab_on_a_reopened_notice_reaches_close_and_every_switch(new_page):
     assert "save" in actions and "switch" in actions
 
 
-def test_escape_closes_a_reopened_notice_and_focus_returns_to_its_opener(new_page):
+def page_with_focused_opener(new_page):
+    """The notice page with a focused "Privacy settings" button on it, as a site's opener."""
     page = new_page()
     ns.load_page(page)
     page.evaluate("""() => {
       const b = document.createElement('button'); b.id = 'settings'; b.textContent = 'Privacy settings';
       document.body.insertBefore(b, document.body.firstChild); b.focus();
     }""")
+    return page
+
+
+def test_escape_closes_a_reopened_notice_and_focus_returns_to_its_opener(new_page):
+    page = page_with_focused_opener(new_page)
     ns.configure(page, ns.build_document(reopen=True))
     assert page.evaluate("document.activeElement.id") == "ck-title-2"
     page.keyboard.press("Escape")
@@ -151,12 +157,7 @@ def test_escape_closes_a_reopened_notice_and_focus_returns_to_its_opener(new_pag
 
 
 def test_focus_returns_to_the_opener_after_an_answer(new_page, doc20):
-    page = new_page()
-    ns.load_page(page)
-    page.evaluate("""() => {
-      const b = document.createElement('button'); b.id = 'settings'; b.textContent = 'Privacy settings';
-      document.body.insertBefore(b, document.body.firstChild); b.focus();
-    }""")
+    page = page_with_focused_opener(new_page)
     ns.configure(page, doc20)
     page.locator('.ck-footer [data-action="rejectAll"]').focus()
     page.keyboard.press("Enter")
