@@ -103,6 +103,7 @@ let package = Package(
                 .product(name: "ConsentKitFormats", package: "ConsentKit"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "TCF", package: "ConsentKit"),
                 .product(name: "ConsentKit", package: "ConsentKit"),
                 .product(name: "SQLKit", package: "sql-kit"),

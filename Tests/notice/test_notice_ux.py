@@ -369,7 +369,9 @@ def test_item54_no_request_to_another_origin(new_page):
     origin = server.url
     assert requests and all(u.startswith(origin + "/") or u.startswith("data:") for u in requests), requests
     assert any("/v1/vendor-list/storage/" in u for u in requests)
-    assert any(u.endswith("notice.js") for u in requests) and any(u.endswith("notice.css") for u in requests)
+    # consentd's notice.html holds its style and scripts (InlinedPage): no other file of its own is fetched
+    assert any(u.endswith("/notice/notice.html") for u in requests)
+    assert not any(u.endswith((".js", ".css")) for u in requests), requests
     assert not any("/texts/" in u for u in requests)  # the host hands the texts over
 
 
@@ -377,7 +379,7 @@ def test_item54_page_links_nothing_from_other_origins():
     html = (ns.NOTICE_DIR / "notice.html").read_text()
     assert 'content="width=device-width, initial-scale=1, viewport-fit=cover"' in html
     assert re.findall(r'(?:src|href)="([^"]+)"', html) == [
-        "data:,", "notice.css", "notice-layout.css", "notice-model.js", "notice-dom.js", "notice-google.js", "notice-details.js", "notice-vendors.js", "notice-layers.js", "notice.js"]
+        "data:,", "notice.css", "notice-layout.css", "notice-host.js", "notice-model.js", "notice-dom.js", "notice-google.js", "notice-details.js", "notice-vendors.js", "notice-layers.js", "notice.js"]
     for sheet in ("notice.css", "notice-layout.css"):
         css = (ns.NOTICE_DIR / sheet).read_text()
         assert "@import" not in css and "url(" not in css and "@font-face" not in css, sheet

@@ -28,7 +28,8 @@ def test_the_notice_page_loads_while_consentd_answers_the_page_view(new_page):
     page.wait_for_timeout(300)
     assert held, "the page view was asked"
     assert any(u.endswith("/notice/notice.html") for u in requested), "the notice's page is asked before consentd answers"
-    assert any(u.endswith("/notice/notice.js") for u in requested), "and its scripts"
+    frame = next(f for f in page.frames if f.url.endswith("/notice/notice.html"))
+    assert frame.evaluate("() => typeof window.ConsentKitNotice.configure") == "function", "and its scripts have run"
     hidden = page.evaluate("""() => { const f = [...document.querySelectorAll('iframe')].find(f => f.src.endsWith('/notice/notice.html'));
         return { display: getComputedStyle(f).display, ariaHidden: f.getAttribute('aria-hidden') }; }""")
     assert hidden == {"display": "none", "ariaHidden": "true"}, "hidden until the document comes"

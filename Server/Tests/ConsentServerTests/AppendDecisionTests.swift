@@ -81,9 +81,9 @@ struct AppendDecisionTests {
 @Suite("Demo pages")
 struct DemoPagesTests {
     @Test("consentd refuses to start without a demo page, naming every missing file")
-    func missingPages() {
+    func missingPages() throws {
         let page = ServedDocument(body: Data("<html>".utf8), contentType: "text/html; charset=utf-8")
-        let assets = NoticeAssets(notice: [:], cmp: [:], demo: ["site.html": page, "frame.js": page])
+        let assets = NoticeAssets(notice: [:], noticeInline: try InlinedPage(page: Data(), files: [:]), cmp: [:], demo: ["site.html": page, "frame.js": page])
         #expect {
             try DemoPages(assets)
         } throws: { error in

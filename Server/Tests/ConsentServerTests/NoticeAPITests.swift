@@ -1,5 +1,6 @@
 @testable import ConsentServer
 import CompressNIO
+import Crypto
 import ConsentKitUI
 import Foundation
 import HTTPTypes
@@ -49,6 +50,44 @@ struct NoticeAPITests {
                 #expect(Data(response.body.readableBytesView) == (try Data(contentsOf: folder.appendingPathComponent(file))), "\(file)")
             }
         }
+    }
+
+    @Test("notice.html as consentd serves it holds its style and scripts, each block named by its SHA-256 in the header policy and the page's own")
+    func noticePageInlinesItsFiles() async throws {
+        let folder = try #require(NoticeResources.directory)
+        let shipped = try Data(contentsOf: folder.appendingPathComponent("notice.html"))
+        let server = try await TestServer.make()
+        try await server.test { client async throws in
+            let response = try await client.send(.get, "/notice/notice.html")
+            let html = String(decoding: response.body.readableBytesView, as: UTF8.self)
+            let header = try #require(response.headers[.contentSecurityPolicy])
+            let meta = try #require(html.firstMatch(of: /http-equiv="Content-Security-Policy" content="([^"]*)"/)).1
+            #expect(!html.contains("<script src=") && !html.contains(#"rel="stylesheet""#))
+            for name in NoticeAssets.linkedFiles(of: shipped) where name.hasSuffix(".js") || name.hasSuffix(".css") {
+                let content = String(decoding: try Data(contentsOf: folder.appendingPathComponent(name)), as: UTF8.self)
+                let block = name.hasSuffix(".js") ? "<script>\(content)</script>" : "<style>\(content)</style>"
+                #expect(html.contains(block), "\(name) is in the page as it ships")
+                let source = "'sha256-" + Data(SHA256.hash(data: Data(content.utf8))).base64EncodedString() + "'"
+                let directive = name.hasSuffix(".js") ? "script-src" : "style-src"
+                for policy in [header, String(meta)] {
+                    let sources = policy.split(separator: ";").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(directive) }
+                    #expect(sources?.contains(source) == true, "\(directive) of \(policy) names \(name)")
+                }
+            }
+            #expect(!header.contains("unsafe-inline") && !meta.contains("unsafe-inline"))
+        }
+    }
+
+    @Test("a page is not inlined when a file would end its block early or its policy already sets script-src")
+    func inliningRefusals() {
+        let page = Data(#"<head><meta http-equiv="Content-Security-Policy" content="default-src 'self'"></head><script src="a.js"></script>"#.utf8)
+        #expect(throws: InlinedPage.Failure.self) { try InlinedPage(page: page, files: ["a.js": Data("let s = '</SCRIPT>';".utf8)]) }
+        #expect(throws: InlinedPage.Failure.self) { try InlinedPage(page: page, files: [:]) }
+        let strict = Data(#"<meta http-equiv="Content-Security-Policy" content="script-src 'none'"><script src="a.js"></script>"#.utf8)
+        #expect(throws: InlinedPage.Failure.self) { try InlinedPage(page: strict, files: ["a.js": Data("1".utf8)]) }
+        let inlined = try? InlinedPage(page: page, files: ["a.js": Data("1".utf8)])
+        #expect(inlined.map { String(decoding: $0.html, as: UTF8.self) }
+            == #"<head><meta http-equiv="Content-Security-Policy" content="script-src 'self' 'sha256-a4ayc/80/OGda4BO/1o/V0etpOqiLx1JwB5S3beHW0s='; style-src 'self'; default-src 'self'"></head><script>1</script>"#)
     }
 
     @Test("a page's links to its own folder are read from src and href; URLs with a scheme, absolute paths and fragments are not")

@@ -3,7 +3,8 @@ import Foundation
 
 /// The files consentd serves for the web, read once at start, each with its ETag and gzip copy:
 /// - under `/notice/`, the consent notice from ConsentKitUI (the same files an app shows in its
-///   web view): `notice.html` and every file it links (its style and scripts);
+///   web view): every file `notice.html` links (its style and scripts), and `notice.html` itself
+///   with those written into it (``InlinedPage``: a website's notice frame fetches one file);
 /// - under `/cmp/`, the web CMP, all of it ConsentKitUI's `cmp/` folder: `stub.js` is
 ///   `tcfapi-stub.js` then `web/cmp-start.js` (which opens the page view's session early);
 ///   `cmp.js` is `tcfapi.js`, `web/cmp-start.js` again and `web/cmp-web.js` (the page's client of
@@ -14,6 +15,8 @@ import Foundation
 struct NoticeAssets: Sendable {
     /// The notice's files by name.
     let notice: [String: ServedDocument]
+    /// The inline blocks of the served `notice.html`, which its header policy names.
+    let noticeInline: InlinedPage
     /// The web CMP's scripts by name (`stub.js`, `cmp.js`).
     let cmp: [String: ServedDocument]
     /// The demo's files by name: the site (`site.html`, `site.css`, `site.js`), its ad frame
@@ -45,8 +48,13 @@ struct NoticeAssets: Sendable {
             throw MissingFile(name: "demo/", folder: "ConsentServer's resources")
         }
         let start = try script("web/cmp-start.js", in: cmpDirectory)
+        let page = try read("notice.html", in: noticeDirectory)
+        var notice = try files(linkedFiles(of: page), in: noticeDirectory)
+        let inlined = try InlinedPage(page: page, files: notice.mapValues(\.body))
+        notice["notice.html"] = ServedDocument(body: inlined.html, contentType: "text/html; charset=utf-8")
         return NoticeAssets(
-            notice: try files(["notice.html"] + linkedFiles(of: read("notice.html", in: noticeDirectory)), in: noticeDirectory),
+            notice: notice,
+            noticeInline: inlined,
             cmp: [
                 "stub.js": ServedDocument(body: try script("tcfapi-stub.js", in: cmpDirectory) + start, contentType: javaScript),
                 "cmp.js": ServedDocument(

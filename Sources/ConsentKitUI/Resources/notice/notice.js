@@ -152,14 +152,12 @@
   try { new Intl.NumberFormat().format(1); new (/** @type {any} */ (Intl)).PluralRules().select(1); } catch (e) { /* no Intl: plain numbers */ }
 
   // A page of another origin (a website's CMP, consentd's /cmp/cmp.js) cannot reach configure()
-  // across the frame boundary; it posts {protocol: 1, type: 'configure', document} instead, and
-  // the page's messages go back to that origin only.
-  window.addEventListener('message', function (e) {
-    var m = e.data;
-    if (window.parent !== window && e.source === window.parent && isObject(m) && m.protocol === PROTOCOL && m.type === 'configure') {
-      replyOrigin = e.origin;
-      configure(m.document);
-    }
+  // across the frame boundary; it posts {protocol: 1, type: 'configure', document} instead
+  // (notice-host.js keeps one that came while the scripts loaded), and the page's messages go back
+  // to that origin only.
+  NoticeHost.onConfigure(function (documentObject, origin) {
+    replyOrigin = origin;
+    configure(documentObject);
   });
 
   window.ConsentKitNotice = api;

@@ -25,8 +25,10 @@ struct NoticeController: CredentialInBodyRoutes {
         router.get("/notice/{file}") { request, context -> Response in
             let name = try context.parameters.require("file")
             guard let document = self.assets.notice[name] else { throw APIError.notFound("no notice file \(name)") }
-            // Websites show the notice in a frame of their own pages (/cmp/cmp.js).
-            return try self.serveAsset(document, for: request, frameAncestors: "*")
+            // Websites show the notice in a frame of their own pages (/cmp/cmp.js); notice.html
+            // holds its style and scripts, which its policy names.
+            let inline = name == "notice.html" ? self.assets.noticeInline : nil
+            return try self.serveAsset(document, for: request, frameAncestors: "*", inline: inline)
         }
         guard settings.demo else { return router }
         router.get("/demo") { request, _ -> Response in
@@ -109,17 +111,19 @@ struct NoticeController: CredentialInBodyRoutes {
 
     /// A file of the notice or the demo: validators and gzip as for vendor lists, five minutes of
     /// caching, and a policy that lets the page load nothing from another origin (but frames from
-    /// `frameSources`) and be framed by `frameAncestors`.
+    /// `frameSources`) and be framed by `frameAncestors`; of inline blocks, those of `inline` only.
     private func serveAsset(_ document: ServedDocument, for request: Request, frameAncestors: String = "'self'",
-                            frameSources: String? = nil) throws -> Response {
+                            frameSources: String? = nil, inline: InlinedPage? = nil) throws -> Response {
         var response = try serve(document, for: request, maxAge: 300)
-        response.headers[.contentSecurityPolicy] = Self.assetPolicy(frameAncestors: frameAncestors, frameSources: frameSources)
+        response.headers[.contentSecurityPolicy] = Self.assetPolicy(frameAncestors: frameAncestors, frameSources: frameSources, inline: inline)
         response.headers[.xContentTypeOptions] = "nosniff"
         return response
     }
 
-    private static func assetPolicy(frameAncestors: String, frameSources: String?) -> String {
-        "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-src 'self'\(frameSources.map { " " + $0 } ?? ""); "
+    private static func assetPolicy(frameAncestors: String, frameSources: String?, inline: InlinedPage? = nil) -> String {
+        let styles = ([" 'self'"] + (inline?.styleSources ?? [])).joined(separator: " ")
+        let scripts = ([" 'self'"] + (inline?.scriptSources ?? [])).joined(separator: " ")
+        return "default-src 'self'; img-src 'self' data:; style-src\(styles); script-src\(scripts); frame-src 'self'\(frameSources.map { " " + $0 } ?? ""); "
             + "frame-ancestors \(frameAncestors); base-uri 'none'; form-action 'none'"
     }
 }

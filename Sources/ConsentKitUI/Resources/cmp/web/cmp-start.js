@@ -23,13 +23,13 @@
  *   session: (reopen: boolean, tcString: string | null, addtlConsent: string | null) => Promise<any>,
  *   fromApp: (app: any, tcString: string | null) => boolean, appConsent: () => any,
  *   early: { tcString: string | null, addtlConsent: string | null, answer: Promise<any> } | null,
- *   preloadedNotice: () => PreloadedNotice | null
+ *   preloadedNotice: () => PreloadedNotice | null, watchStart: (frame: HTMLIFrameElement) => (run: () => void) => void
  * }} WebStart
  */
 /**
- * The notice's frame, loading (hidden) since the start: `loaded()` says whether its page is ready
- * for the document.
- * @typedef {{ frame: HTMLIFrameElement, loaded: () => boolean }} PreloadedNotice
+ * The notice's frame, loading (hidden) since the start: `whenStarted(run)` runs `run` once its
+ * page can be sent the document (at once when it already can).
+ * @typedef {{ frame: HTMLIFrameElement, whenStarted: (run: () => void) => void }} PreloadedNotice
  */
 
 (function () {
@@ -151,14 +151,32 @@
   /** @type {PreloadedNotice | null} */
   var preloaded = null;
   function preloadNotice() {
-    var frame = document.createElement('iframe'), loaded = false;
+    var frame = document.createElement('iframe');
     frame.style.display = 'none';
     frame.setAttribute('aria-hidden', 'true');
     frame.tabIndex = -1;
-    frame.addEventListener('load', function () { loaded = true; }, { once: true });
+    var whenStarted = watchStart(frame);
     frame.src = base + '/notice/notice.html';
     (document.body || document.documentElement).appendChild(frame);
-    preloaded = { frame: frame, loaded: function () { return loaded; } };
+    preloaded = { frame: frame, whenStarted: whenStarted };
+  }
+
+  // The notice's page says it has started ({protocol: 1, type: 'started'}, its notice-host.js)
+  // before its scripts run; from then on it keeps a document posted to it until it can show it.
+  // Watched from before the frame loads: the returned function runs its argument then (or at once).
+  function watchStart(frame) {
+    var started = false;
+    /** @type {Array<() => void>} */
+    var waiting = [];
+    function listen(e) {
+      var m = e.data;
+      if (e.source !== frame.contentWindow || e.origin !== base || !m || m.protocol !== 1 || m.type !== 'started') return;
+      window.removeEventListener('message', listen);
+      started = true;
+      waiting.splice(0).forEach(function (run) { run(); });
+    }
+    window.addEventListener('message', listen);
+    return function (run) { if (started) run(); else waiting.push(run); };
   }
 
   /** @type {WebStart | null} */
@@ -168,7 +186,8 @@
     appConsent: appConsent,
     early: null,  // {tcString, addtlConsent, answer: a promise of consentd's answer}, taken by cmp-web.js
     // The preloaded notice frame, once (then null).
-    preloadedNotice: function () { var taken = preloaded; preloaded = null; return taken; }
+    preloadedNotice: function () { var taken = preloaded; preloaded = null; return taken; },
+    watchStart: watchStart
   };
   var stored = load(STRING), storedAC = load(AC);
   if (!fromApp(appConsent(), stored)) {

@@ -180,10 +180,10 @@
       }
       if (preloaded) {
         frame.removeAttribute('aria-hidden'); frame.removeAttribute('tabindex'); frame.style.display = '';
-        if (preloaded.loaded()) configure(); else frame.addEventListener('load', configure, { once: true });
+        preloaded.whenStarted(configure);
         return;
       }
-      frame.addEventListener('load', configure);
+      start.watchStart(frame)(configure);
       frame.src = base + '/notice/notice.html';
       document.body.appendChild(frame);
     });
