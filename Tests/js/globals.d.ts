@@ -23,7 +23,7 @@ interface Window {
     locatorAbove(name: string): boolean,
     addLocator(name: string, owner: () => boolean): void,
     listen(api: string, target: () => ((call: any, answer: (returnValue: any, success: boolean) => void) => void) | null): void,
-    claim(): void,
+    claim(api: string): void,
     replay(calls: any[], run: (call: any) => void): void,
     report(error: any): void
   } | undefined;

@@ -155,11 +155,15 @@ AD = '<iframe id="ad" title="An ad" src="{ads}/frame.html"></iframe>'
 
 
 @pytest.fixture(scope="module")
-def site():
+def gpp_site():
     s = Site()
     s.pages["/"] = html(STUB + LISTEN, AD + API)
     s.pages["/spec-stub.html"] = html(SPEC_STUB + LISTEN, AD + FRAMES + API)
     s.pages["/no-stub.html"] = html("", AD + FRAMES + API)
+    # A page script listening to every message before the CMP does, calling __tcfapi each time.
+    s.pages["/both.html"] = html("<script>addEventListener('message', function () { if (window.__tcfapi) __tcfapi('ping', 2, function () {}); });</script>"
+                                 + STUB + '<script src="/cmp/tcfapi-stub.js"></script>',
+                                 AD + '<script src="/cmp/tcfapi.js"></script>' + API)
     s.pages["/twice.html"] = html(STUB + "<script>window.firstStub = window.__gpp;</script>" + STUB
                                   + '<script src="/cmp/tcfapi-stub.js"></script>', AD + API)
     yield s
@@ -167,12 +171,12 @@ def site():
 
 
 @pytest.fixture
-def publisher(engine_page, site):
+def publisher(engine_page, gpp_site):
     """publisher(path="/") -> the engine's page on the publisher's site, its scripts loaded."""
 
     def open_page(path="/"):
         page = engine_page(800, 600)
-        page.goto(site.publisher + path)
+        page.goto(gpp_site.publisher + path)
         page.wait_for("() => document.readyState === 'complete' && !!window.ConsentKitGPP", timeout=PATIENCE)
         return page
 
@@ -366,3 +370,12 @@ def test_one_gpp_locator_beside_the_tcfapi_locator_even_with_the_stub_twice(publ
     update(page, OPTED_OUT)
     replies = frame_calls(ad(page), ({"command": "ping", "callId": "g"}, False), expect=1)
     assert replies[0][3]["gppString"] == OPTED_OUT["gppString"]
+
+
+def test_a_page_script_calling_tcfapi_while_a_frames_gpp_call_arrives_silences_no_answer(publisher):
+    page = publisher("/both.html")
+    page.evaluate("() => { ConsentKitTCF.install({}); ConsentKitTCF.update({ gdprApplies: false }); }")
+    install(page)
+    update(page, OPTED_OUT)
+    replies = frame_calls(ad(page), ({"command": "getField", "parameter": "usca.SaleOptOut", "version": "1.1", "callId": "g"}, False), expect=1)
+    assert replies == [("g", "object", True, 1)]

@@ -5,8 +5,9 @@ import Foundation
 /// - under `/notice/`, the consent notice from ConsentKitUI (the same files an app shows in its
 ///   web view): `notice.html` and every file it links (its style and scripts);
 /// - under `/cmp/`, the web CMP, all of it ConsentKitUI's `cmp/` folder: `stub.js` is
-///   `tcfapi-stub.js` then `web/cmp-start.js` (which opens the page view's session early);
-///   `cmp.js` is `tcfapi.js`, `web/cmp-start.js` again and `web/cmp-web.js` (the page's client of
+///   `cmp-frames.js` (the locator frame and postMessage mechanism the CMP APIs share), `tcfapi-stub.js`
+///   then `web/cmp-start.js` (which opens the page view's session early); `cmp.js` is `cmp-frames.js`
+///   again, `tcfapi.js`, `web/cmp-start.js` again and `web/cmp-web.js` (the page's client of
 ///   consentd);
 /// - under `/demo/`, this package's demo site and notice playground.
 ///
@@ -44,13 +45,14 @@ struct NoticeAssets: Sendable {
         guard let demoDirectory = Bundle.module.url(forResource: "demo", withExtension: nil) else {
             throw MissingFile(name: "demo/", folder: "ConsentServer's resources")
         }
+        let frames = try script("cmp-frames.js", in: cmpDirectory)
         let start = try script("web/cmp-start.js", in: cmpDirectory)
         return NoticeAssets(
             notice: try files(["notice.html"] + linkedFiles(of: read("notice.html", in: noticeDirectory)), in: noticeDirectory),
             cmp: [
-                "stub.js": ServedDocument(body: try script("tcfapi-stub.js", in: cmpDirectory) + start, contentType: javaScript),
+                "stub.js": ServedDocument(body: try frames + script("tcfapi-stub.js", in: cmpDirectory) + start, contentType: javaScript),
                 "cmp.js": ServedDocument(
-                    body: try script("tcfapi.js", in: cmpDirectory) + start + script("web/cmp-web.js", in: cmpDirectory),
+                    body: try frames + script("tcfapi.js", in: cmpDirectory) + start + script("web/cmp-web.js", in: cmpDirectory),
                     contentType: javaScript),
             ],
             demo: try files(demoFiles, in: demoDirectory))

@@ -15,9 +15,11 @@
  *       answered in kind with {<api>Return: {returnValue, success, callId}}, once per callback
  *       (an event listener answers once per event, with the same callId). target() gives
  *       invoke(call, answer) for the API that is current, or null (then the call is left alone).
- *   claim() notes that the message being handled (window.event) is answered already: a foreign
- *       stub's listener, registered before ours, calls the API directly from its own 'message'
- *       listener, and our listener, called next, must not answer the same call twice.
+ *   claim(api) notes that the message being handled (window.event) is answered already by the
+ *       API named `api`: a foreign stub's listener, registered before ours, calls the API directly
+ *       from its own 'message' listener, and our listener, called next, must not answer the same
+ *       call twice. Per API: a page script that calls __tcfapi while a frame's __gppCall is being
+ *       delivered does not silence the __gpp answer.
  *   replay(calls, run) runs run(call) for each call in order; one throwing does not stop the
  *       others (its error is reported to the page afterwards).
  *   report(error) throws `error` asynchronously, so that a caller's bad callback is seen but does
@@ -53,15 +55,16 @@
     var frame = document.createElement('iframe');
     frame.name = name;
     frame.style.display = 'none';
-    frame.setAttribute('aria-hidden', 'true');
-    frame.tabIndex = -1;
     document.body.appendChild(frame);
   }
 
-  var answered = typeof WeakSet === 'function' ? new WeakSet() : null;
-  function claim() {
+  /** @type {Object<string, WeakSet<Event>>} */
+  var answered = {};
+  /** @param {string} api */
+  function claim(api) {
     var event = window.event;
-    if (answered && event && event.type === 'message') answered.add(event);
+    if (typeof WeakSet !== 'function' || !event || event.type !== 'message') return;
+    (answered[api] = answered[api] || new WeakSet()).add(event);
   }
 
   /**
@@ -72,7 +75,7 @@
     var CALL = api + 'Call', RETURN = api + 'Return';
     window.addEventListener('message', function (event) {
       var data = event.data, asString = typeof data === 'string', invoke = target();
-      if (!invoke || (answered && answered.has(event))) return;
+      if (!invoke || (answered[api] && answered[api].has(event))) return;
       if (asString) {
         if (data.indexOf(CALL) < 0) return;
         try { data = JSON.parse(data); } catch (e) { return; }

@@ -26,7 +26,8 @@
 
   var frames = window.ConsentKitCMPFrames;
   var LOCATOR = '__gppLocator';
-  if (!frames || typeof window.__gpp === 'function' || frames.locatorAbove(LOCATOR)) return;
+  if (!frames) throw new Error('gppapi-stub.js: load cmp-frames.js first');
+  if (typeof window.__gpp === 'function' || frames.locatorAbove(LOCATOR)) return;
 
   var script = /** @type {HTMLScriptElement | null} */ (document.currentScript);
   var declared = script && script.dataset ? script.dataset.gppSid : undefined;

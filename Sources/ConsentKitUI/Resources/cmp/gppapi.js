@@ -11,6 +11,7 @@
  *       call order. Adds the message listener unless the stub's is there, and the __gppLocator
  *       frame unless one exists. cmpStatus is 'loading', signalStatus 'not ready', cmpId 0 and
  *       applicableSections the stub's ([0], or the ids its tag declared) until the first update().
+ *       A later install() starts afresh. Throws an Error when cmp-frames.js was not loaded first.
  *   update(state)
  *       The CMP's state: any of {gppString, sectionList, applicableSections, parsedSections,
  *       supportedAPIs, cmpId, cmpDisplayStatus, signalStatus} (GPPState below). Fields left out
@@ -179,7 +180,7 @@
 
     /** @param {string} command @param {any} callback @param {any} [parameter] @param {any} [version] */
     function api(command, callback, parameter, version) {
-      if (frames) frames.claim();
+      if (frames) frames.claim('__gpp');
       if (typeof callback !== 'function') throw new TypeError('__gpp: the callback of "' + command + '" must be a function');
       if (command === 'ping') { callback(ping(), true); return; }
       if (s.cmpStatus === 'error' || !isVersion(version) || !has(commands, command)) { callback(null, false); return; }
@@ -231,6 +232,7 @@
   /* ---------------------------------------------------------------- the page's CMP */
 
   function install() {
+    if (!frames) throw new Error('ConsentKitGPP.install: load cmp-frames.js first');
     var previous = /** @type {any} */ (window.__gpp), queue = [], start = {};
     if (typeof previous === 'function' && !previous.consentKitCmp) {
       queue = Array.isArray(previous.queue) ? previous.queue.slice() : [];
