@@ -239,6 +239,17 @@ test('a state field of the wrong type is a TypeError naming the field, and nothi
   assert.deepEqual(plain(answer(cmp, 'ping')[0]), before);
 });
 
+test('a ready signal whose applicable section is not in the string is a TypeError; not ready, [-1] and [0] are not', () => {
+  const cmp = createCmp({});
+  assert.throws(() => cmp.update({ gppString: 'DBABMA~x', sectionList: [7], applicableSections: [8] }),
+    (e) => e.name === 'TypeError' && /applicableSections: section 8 is not in sectionList/.test(e.message));
+  assert.equal(answer(cmp, 'ping')[0].cmpStatus, 'loading', 'nothing changed');
+  cmp.update({ gppString: 'DBABMA~x', sectionList: [7], applicableSections: [8], signalStatus: 'not ready' });
+  cmp.update({ applicableSections: [-1] });
+  cmp.update({ applicableSections: [0] });
+  assert.equal(answer(cmp, 'ping')[0].signalStatus, 'ready');
+});
+
 test('disable: cmpStatus error then an error event, then only ping answers and no listener hears more', () => {
   const { cmp, events } = listened();
   cmp.update(NOT_OPTED_OUT);

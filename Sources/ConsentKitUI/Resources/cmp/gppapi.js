@@ -14,12 +14,13 @@
  *       A later install() starts afresh. Throws an Error when cmp-frames.js was not loaded first.
  *   update(state)
  *       The CMP's state: any of {gppString, sectionList, applicableSections, parsedSections,
- *       supportedAPIs, cmpId, cmpDisplayStatus, signalStatus} (GPPState below). Fields left out
+ *       supportedAPIs, cmpId, cmpDisplayStatus, signalStatus} (GPPState, Tests/js/globals.d.ts). Fields left out
  *       keep their value, except signalStatus, which is 'ready' unless the state says 'not ready'
  *       (an update is the signal vendors may use, unless the CMP still waits for the user).
  *       applicableSections [] is [-1] (none applies); cmpId left out until the first update is 1
- *       (a CMP without an IAB id). A field of the wrong type is a TypeError naming it, and nothing
- *       changes. The caller's objects are copied, never kept or changed.
+ *       (a CMP without an IAB id). A field of the wrong type is a TypeError naming it, and so is a
+ *       'ready' signal whose applicable section is not in sectionList (the specification: ready
+ *       only once the string holds the applicable section); nothing changes then. The caller's objects are copied, never kept or changed.
  *       The events, in this order, each to every listener with the PingReturn of that moment:
  *         signalStatus 'not ready'   when the signal is 'ready' and the gppString, the section
  *                                    list, the applicable sections or a parsed section changes,
@@ -200,6 +201,13 @@
         .filter(function (p) { return !same(sections[p], s.parsedSections[p]); });
       var signalChanged = changed.length > 0 || ['gppString', 'sectionList', 'applicableSections'].some(function (k) { return has(next, k) && !same(next[k], s[k]); });
       var ready = next.signalStatus !== 'not ready';
+      var inForce = has(next, 'applicableSections') ? next.applicableSections : s.applicableSections;
+      var listed = has(next, 'sectionList') ? next.sectionList : s.sectionList;
+      var missing = inForce.filter(function (id) { return id > 0 && listed.indexOf(id) < 0; });
+      if (ready && missing.length) {
+        throw new TypeError('ConsentKitGPP.update: applicableSections: section ' + missing[0] + ' is not in sectionList; ' +
+          "a 'ready' signal needs the applicable section in the string (else signalStatus 'not ready')");
+      }
 
       if (s.signalStatus === 'ready' && (signalChanged || !ready)) { s.signalStatus = 'not ready'; fire('signalStatus', 'not ready'); }
       ['gppString', 'sectionList', 'applicableSections', 'parsedSections', 'supportedAPIs', 'cmpId'].forEach(function (k) {
