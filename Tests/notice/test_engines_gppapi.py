@@ -164,6 +164,9 @@ def gpp_site():
     s.pages["/both.html"] = html("<script>addEventListener('message', function () { if (window.__tcfapi) __tcfapi('ping', 2, function () {}); });</script>"
                                  + STUB + '<script src="/cmp/tcfapi-stub.js"></script>',
                                  AD + '<script src="/cmp/tcfapi.js"></script>' + API)
+    # An ad inside an ad slot's frame, both of the second origin: the locator is two windows up.
+    s.pages["/nested.html"] = html(STUB, '<iframe id="slot" title="An ad slot" src="{ads}/slot.html"></iframe>' + API)
+    s.pages["/slot.html"] = html("", '<iframe id="ad" title="An ad" src="/frame.html"></iframe>')
     s.pages["/twice.html"] = html(STUB + "<script>window.firstStub = window.__gpp;</script>" + STUB
                                   + '<script src="/cmp/tcfapi-stub.js"></script>', AD + API)
     yield s
@@ -218,8 +221,10 @@ def events(page):
     return [tuple(e[:4]) for e in page.evaluate("() => window.__events")]
 
 
-def ad(page):
-    frame = page.frame("#ad")
+def ad(page, frame_selectors=("#ad",)):
+    frame = page
+    for selector in frame_selectors:
+        frame = frame.frame(selector)
     frame.wait_for("() => typeof window.gppCall === 'function' && document.readyState === 'complete'", timeout=PATIENCE)
     return frame
 
@@ -321,6 +326,17 @@ def test_a_cross_origin_frame_reads_ping_and_get_field_through_the_gpp_locator_i
     for ping in (replies[0][3], replies[1][3]):
         assert (ping["signalStatus"], ping["applicableSections"], ping["gppString"]) == ("ready", [8], OPTED_OUT["gppString"])
     assert (replies[2][3], replies[3][3]) == (1, 1)
+
+
+def test_a_frame_inside_a_frame_finds_the_gpp_locator_two_windows_up(publisher):
+    page = publisher("/nested.html")
+    install(page)
+    update(page, OPTED_OUT)
+    frame = ad(page, ("#slot", "#ad"))
+    assert frame.evaluate("() => document.getElementsByName('__gppLocator').length + window.parent.frames.length") == 1, \
+        "no locator in the ad's frame nor in the slot's (whose one frame is the ad)"
+    replies = frame_calls(frame, ({"command": "getField", "parameter": "usca.SaleOptOut", "version": "1.1", "callId": "n"}, True), expect=1)
+    assert replies == [("n", "string", True, 1)]
 
 
 def test_a_cross_origin_frame_listens_by_post_message_until_it_removes_its_listener(publisher):
