@@ -167,6 +167,9 @@ def gpp_site():
     # An ad inside an ad slot's frame, both of the second origin: the locator is two windows up.
     s.pages["/nested.html"] = html(STUB, '<iframe id="slot" title="An ad slot" src="{ads}/slot.html"></iframe>' + API)
     s.pages["/slot.html"] = html("", '<iframe id="ad" title="An ad" src="/frame.html"></iframe>')
+    for sid in ("7_8", "-1", "-1_5", "x", "7_8_9"):
+        s.pages[f"/sid-{sid}.html"] = html(FRAMES + f'<script src="/cmp/gppapi-stub.js" data-gpp-sid="{sid}"></script>')
+    s.pages["/sid-none.html"] = html(FRAMES + '<script src="/cmp/gppapi-stub.js"></script>')
     s.pages["/twice.html"] = html(STUB + "<script>window.firstStub = window.__gpp;</script>" + STUB
                                   + '<script src="/cmp/tcfapi-stub.js"></script>', AD + API)
     yield s
@@ -177,10 +180,10 @@ def gpp_site():
 def publisher(engine_page, gpp_site):
     """publisher(path="/") -> the engine's page on the publisher's site, its scripts loaded."""
 
-    def open_page(path="/"):
+    def open_page(path="/", api=True):
         page = engine_page(800, 600)
         page.goto(gpp_site.publisher + path)
-        page.wait_for("() => document.readyState === 'complete' && !!window.ConsentKitGPP", timeout=PATIENCE)
+        page.wait_for("(api) => document.readyState === 'complete' && (!api || !!window.ConsentKitGPP)", api, timeout=PATIENCE)
         return page
 
     return open_page
@@ -255,6 +258,12 @@ def test_the_stub_answers_ping_at_once_with_the_declared_section_and_returns_not
                     "parsedSections": {}}, page.engine
     assert answer(page, "getField", "usca.SaleOptOut") == (None, True), "nothing loaded yet: null"
     assert page.evaluate("() => document.getElementsByName('__gppLocator').length") == 1
+
+
+def test_the_stub_reads_the_applicable_sections_from_its_tag_in_the_iabgpp_gppsid_form_and_else_says_0(publisher):
+    for sid, expected in [("7_8", [7, 8]), ("-1", [-1]), ("-1_5", [0]), ("x", [0]), ("7_8_9", [0]), ("none", [0])]:
+        page = publisher(f"/sid-{sid}.html", api=False)
+        assert answer(page, "ping")[0]["applicableSections"] == expected, (page.engine, sid)
 
 
 def test_a_sections_own_command_waits_in_the_stubs_queue_and_is_answered_in_order_at_install(publisher):

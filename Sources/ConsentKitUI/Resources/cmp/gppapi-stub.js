@@ -31,7 +31,7 @@
 
   var script = /** @type {HTMLScriptElement | null} */ (document.currentScript);
   var declared = script && script.dataset ? script.dataset.gppSid : undefined;
-  var ids = typeof declared === 'string' && /^-?[0-9]+(_[0-9]+)?$/.test(declared) ? declared.split('_').map(Number) : [0];
+  var ids = typeof declared === 'string' && /^(-1|[0-9]+(_[0-9]+)?)$/.test(declared) ? declared.split('_').map(Number) : [0];
 
   /** @returns {GPPPing} */
   function ping() {
