@@ -258,6 +258,12 @@ def test_the_stub_answers_ping_at_once_with_the_declared_section_and_returns_not
                     "parsedSections": {}}, page.engine
     assert answer(page, "getField", "usca.SaleOptOut") == (None, True), "nothing loaded yet: null"
     assert page.evaluate("() => document.getElementsByName('__gppLocator').length") == 1
+    registered = answer(page, "addEventListener")[0]
+    assert (registered["eventName"], registered["listenerId"], registered["data"]) == ("listenerRegistered", 2, True), "the page's listener is 1"
+    assert registered["pingData"]["cmpStatus"] == "stub"
+    removed = answer(page, "removeEventListener", 2)[0]
+    assert [removed[k] for k in ("eventName", "listenerId", "data")] == ["listenerRemoved", 2, True]
+    assert answer(page, "removeEventListener", 2)[0]["data"] is False
 
 
 def test_the_stub_reads_the_applicable_sections_from_its_tag_in_the_iabgpp_gppsid_form_and_else_says_0(publisher):
