@@ -80,10 +80,12 @@ import Testing
         #expect(HandOverSecret(String(repeating: "a", count: 129)) == nil)
     }
 
-    @Test("the public initializer reads tcfapi.js from ConsentKitUI's bundle")
+    @Test("the public initializer reads cmp-frames.js then tcfapi.js from ConsentKitUI's bundle")
     func bundledAPI() throws {
         let source = WebViewConsent(keys: InMemoryKeyValueStore(), vendorList: nil).documentStartScript(secret: Self.secret)
-        #expect(!WebViewConsent.bundledAPISource.isEmpty)
+        let folder = try #require(NoticeResources.cmpDirectory)
+        func read(_ name: String) throws -> String { try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8) }
+        #expect(WebViewConsent.bundledAPISource == (try read("cmp-frames.js") + "\n" + read("tcfapi.js")))
         #expect(source.hasPrefix("(function (consentKitAppHandOver) {\n" + WebViewConsent.bundledAPISource + "\n})({"))
     }
 

@@ -14,6 +14,19 @@ interface Window {
   ConsentKitWebStart: { take(): WebStart | null } | undefined;
   /** The IAB TCF v2 API. */
   __tcfapi: any;
+  /** The IAB GPP CMP API v1.1 (cmp/gppapi-stub.js, cmp/gppapi.js). */
+  __gpp: any;
+  /** The GPP API on the CMP's state (cmp/gppapi.js). */
+  ConsentKitGPP: { install(): boolean, update(state: GPPState): void, disable(message?: string): void };
+  /** The mechanism the CMP APIs share with other frames (cmp/cmp-frames.js). */
+  ConsentKitCMPFrames: {
+    locatorAbove(name: string): boolean,
+    addLocator(name: string, owner: () => boolean): void,
+    listen(api: string, target: () => ((call: any, answer: (returnValue: any, success: boolean) => void) => void) | null): void,
+    claim(api: string): void,
+    replay(calls: any[], run: (call: any) => void): void,
+    report(error: any): void
+  } | undefined;
 }
 /** HTMLElement.inert, newer than TypeScript 4.8's DOM library. */
 interface HTMLElement {
@@ -30,3 +43,16 @@ declare var consentKitAppHandOver: { payload: any, secret: string, credential?: 
 declare var module: { exports: any } | undefined;
 /** window.ConsentKitTCF, as the web CMP's scripts name it. */
 declare var ConsentKitTCF: any;
+
+/** The GPP CMP API v1.1's PingReturn (cmp/gppapi-stub.js, cmp/gppapi.js). */
+type GPPPing = {
+  gppVersion: string, cmpStatus: string, cmpDisplayStatus: string | null, signalStatus: string,
+  supportedAPIs: string[], cmpId: number, sectionList: number[], applicableSections: number[],
+  gppString: string, parsedSections: { [prefix: string]: { [field: string]: any }[] }
+};
+/** What the page's CMP hands to ConsentKitGPP.update (cmp/gppapi.js): every field optional. */
+type GPPState = {
+  gppString?: string, sectionList?: number[], applicableSections?: number[],
+  parsedSections?: { [prefix: string]: { [field: string]: any }[] }, supportedAPIs?: string[], cmpId?: number,
+  cmpDisplayStatus?: 'hidden' | 'visible' | 'disabled' | null, signalStatus?: 'ready' | 'not ready'
+};

@@ -30,4 +30,12 @@ function tcfapi() {
   return module.exports;
 }
 
-module.exports = { load, noticeModel, tcfapi, RESOURCES };
+/** cmp/gppapi.js's state machine (createCmp), which it exports when a `module` is there; `timer`
+ * stands for setTimeout (through which it reports a callback's error). */
+function gppapi(timer = setTimeout) {
+  const module = { exports: {} };
+  load(['cmp/gppapi.js'], { module, setTimeout: timer });
+  return module.exports;
+}
+
+module.exports = { load, noticeModel, tcfapi, gppapi, RESOURCES };

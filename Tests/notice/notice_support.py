@@ -472,9 +472,13 @@ CMP_API_URL = "/cmp/tcfapi.js"
 
 
 def cmp_files() -> dict[str, str]:
-    """Path -> source of the CMP API scripts, read from Sources/ConsentKitUI/Resources/cmp."""
-    return {CMP_STUB_URL: (CMP_DIR / "tcfapi-stub.js").read_text(encoding="utf-8"),
-            CMP_API_URL: (CMP_DIR / "tcfapi.js").read_text(encoding="utf-8")}
+    """Path -> source of the CMP API scripts, read from Sources/ConsentKitUI/Resources/cmp, each
+    delivered as consentd's stub.js and cmp.js and an app's web view script deliver it: after
+    cmp-frames.js, the mechanism the CMP APIs share."""
+    def read(name):
+        return (CMP_DIR / name).read_text(encoding="utf-8")
+    return {CMP_STUB_URL: read("cmp-frames.js") + "\n" + read("tcfapi-stub.js"),
+            CMP_API_URL: read("cmp-frames.js") + "\n" + read("tcfapi.js")}
 
 
 # The contract of the IAB's own stub (@iabtcf/stub), which many publishers install instead of a

@@ -15,7 +15,7 @@ struct WebViewScriptCommand: ParsableCommand {
             The options are stored as the app's IAB keys (IABTCF_TCString, IABTCF_AddtlConsent, \
             IABTCF_gdprApplies, IABTCF_CmpSdkID, IABTCF_CmpSdkVersion) in an in-memory store, and \
             the SDK's WebViewConsent reads them, as in an app. Prints the document-start script \
-            (ConsentKitUI's tcfapi.js wrapped in a function that hands it {payload, secret, \
+            (ConsentKitUI's cmp-frames.js and tcfapi.js wrapped in a function that hands it {payload, secret, \
             credential}), or with --update the script for an open page \
             (ConsentKitTCF.fromApp(payload, secret);), or with --payload the payload JSON, or with \
             --url the URL with gdpr, gdpr_consent and addtl_consent. The hand-over secret is \

@@ -78,7 +78,8 @@ public enum NoticeResources {
     /// a bundle lookup was a tenth of building a notice's document.
     public static let directory: URL? = Bundle.module.url(forResource: "notice", withExtension: nil)
 
-    /// The folder holding the CMP API's scripts (`__tcfapi`): `tcfapi-stub.js` and `tcfapi.js`.
+    /// The folder holding the CMP APIs' scripts: `cmp-frames.js` (what they share), `__tcfapi`'s
+    /// `tcfapi-stub.js` and `tcfapi.js`, `__gpp`'s `gppapi-stub.js` and `gppapi.js`, and `web/`.
     public static let cmpDirectory: URL? = Bundle.module.url(forResource: "cmp", withExtension: nil)
 
     /// `notice.html`.

@@ -62,7 +62,8 @@ public struct WebViewConsent: Sendable, Equatable {
     /// `<script>` and a JavaScript source: `<`, U+2028 and U+2029 are written as `\u` escapes,
     /// so `</script>` cannot appear in it, whatever the stored strings hold.
     public let payload: String
-    /// The text of `tcfapi.js`, which defines `ConsentKitTCF`.
+    /// The text of the CMP API's script: `cmp-frames.js` (the mechanism the CMP APIs share with
+    /// other frames) then `tcfapi.js`, which defines `ConsentKitTCF`.
     let apiSource: String
 
     /// The IAB keys a value is read from.
@@ -80,7 +81,7 @@ public struct WebViewConsent: Sendable, Equatable {
         self.init(keys: store, vendorList: vendorList, apiSource: Self.bundledAPISource)
     }
 
-    /// Reads the consent from `store`, with `apiSource` as the text of `tcfapi.js` (tests pass
+    /// Reads the consent from `store`, with `apiSource` as the text of the CMP API's script (tests pass
     /// a placeholder).
     init(keys store: any KeyValueStore, vendorList: VendorList?, apiSource: String) {
         let values = store.values(forKeys: Self.keys)
@@ -185,10 +186,14 @@ public struct WebViewConsent: Sendable, Equatable {
         return out
     }
 
-    /// The text of `cmp/tcfapi.js` in ConsentKitUI's bundle, read once; empty if it cannot be read.
+    /// The text of `cmp/cmp-frames.js` and `cmp/tcfapi.js` in ConsentKitUI's bundle, one after the
+    /// other (as consentd's `/cmp/cmp.js` begins), read once; empty if either cannot be read.
     static let bundledAPISource: String = {
-        guard let url = Bundle.module.url(forResource: "cmp", withExtension: nil)?.appendingPathComponent("tcfapi.js") else { return "" }
-        return (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+        guard let folder = Bundle.module.url(forResource: "cmp", withExtension: nil),
+              let frames = try? String(contentsOf: folder.appendingPathComponent("cmp-frames.js"), encoding: .utf8),
+              let api = try? String(contentsOf: folder.appendingPathComponent("tcfapi.js"), encoding: .utf8)
+        else { return "" }
+        return frames + "\n" + api
     }()
 }
 

@@ -66,7 +66,7 @@ public struct AppCredential: Sendable, Equatable {
 
 extension WebViewConsent {
     /// The script to inject at document start, in the main frame and the page's content world:
-    /// the text of `tcfapi.js` in a function whose parameter `consentKitAppHandOver` is
+    /// the text of `cmp-frames.js` and `tcfapi.js` in a function whose parameter `consentKitAppHandOver` is
     /// `{payload, secret, credential}`. On a page with no CMP it installs a read-only `__tcfapi`
     /// (and its `__tcfapiLocator` frame) answering with ``tcData``; on a page running ConsentKit's
     /// web CMP it hands the payload to it (and, with `credential`, has it recorded for the app's

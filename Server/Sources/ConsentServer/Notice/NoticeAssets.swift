@@ -6,8 +6,9 @@ import Foundation
 ///   web view): every file `notice.html` links (its style and scripts), and `notice.html` itself
 ///   with those written into it (``InlinedPage``: a website's notice frame fetches one file);
 /// - under `/cmp/`, the web CMP, all of it ConsentKitUI's `cmp/` folder: `stub.js` is
-///   `tcfapi-stub.js` then `web/cmp-start.js` (which opens the page view's session early);
-///   `cmp.js` is `tcfapi.js`, `web/cmp-start.js` again and `web/cmp-web.js` (the page's client of
+///   `cmp-frames.js` (the locator frame and postMessage mechanism the CMP APIs share), `tcfapi-stub.js`
+///   then `web/cmp-start.js` (which opens the page view's session early); `cmp.js` is `cmp-frames.js`
+///   again, `tcfapi.js`, `web/cmp-start.js` again and `web/cmp-web.js` (the page's client of
 ///   consentd);
 /// - under `/demo/`, this package's demo site and notice playground.
 ///
@@ -47,6 +48,7 @@ struct NoticeAssets: Sendable {
         guard let demoDirectory = Bundle.module.url(forResource: "demo", withExtension: nil) else {
             throw MissingFile(name: "demo/", folder: "ConsentServer's resources")
         }
+        let frames = try script("cmp-frames.js", in: cmpDirectory)
         let start = try script("web/cmp-start.js", in: cmpDirectory)
         let page = try read("notice.html", in: noticeDirectory)
         var notice = try files(linkedFiles(of: page), in: noticeDirectory)
@@ -56,9 +58,9 @@ struct NoticeAssets: Sendable {
             notice: notice,
             noticeInline: inlined,
             cmp: [
-                "stub.js": ServedDocument(body: try script("tcfapi-stub.js", in: cmpDirectory) + start, contentType: javaScript),
+                "stub.js": ServedDocument(body: try frames + script("tcfapi-stub.js", in: cmpDirectory) + start, contentType: javaScript),
                 "cmp.js": ServedDocument(
-                    body: try script("tcfapi.js", in: cmpDirectory) + start + script("web/cmp-web.js", in: cmpDirectory),
+                    body: try frames + script("tcfapi.js", in: cmpDirectory) + start + script("web/cmp-web.js", in: cmpDirectory),
                     contentType: javaScript),
             ],
             demo: try files(demoFiles, in: demoDirectory))

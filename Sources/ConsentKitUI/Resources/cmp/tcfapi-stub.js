@@ -10,6 +10,7 @@
  * - A hidden <iframe name="__tcfapiLocator"> tells scripts in child frames that a CMP is here, and
  *   one 'message' listener answers their {__tcfapiCall: ...} by calling whatever window.__tcfapi
  *   is at that moment, so it serves the full API too (__tcfapi.consentKitListener says it exists).
+ *   Both are cmp-frames.js's (ConsentKitCMPFrames), which is loaded first, as for __gpp.
  * - Nothing happens when a locator exists in this window or an ancestor (another CMP owns the
  *   page) or __tcfapi is already a function (this file loaded twice, or another stub). The one
  *   exception is the read-only API an app injects into its web view (ConsentKitTCF.fromApp): the
@@ -18,11 +19,13 @@
 (function () {
   'use strict';
 
+  var frames = window.ConsentKitCMPFrames;
   var LOCATOR = '__tcfapiLocator';
   var present = window.__tcfapi;
   var injected = typeof present === 'function' && present.consentKitInjected === true;
+  if (!frames) throw new Error('tcfapi-stub.js: load cmp-frames.js first');
   if (typeof present === 'function' && !injected) return;
-  if (!injected && locatorAbove()) return;
+  if (!injected && frames.locatorAbove(LOCATOR)) return;
 
   var queue = [];
   var gdprApplies;
@@ -50,45 +53,17 @@
   stub.consentKitStub = true;
   stub.consentKitListener = true;
   window.__tcfapi = stub;
-  window.addEventListener('message', onMessage, false);
-  addLocator();
-
-  // Another CMP is present when this window or one above it has a child frame named so.
-  function locatorAbove() {
-    for (var w = /** @type {Window} */ (window); ; w = w.parent) {
-      try { if (w.frames[LOCATOR]) return true; } catch (e) { /* unreadable: look further up */ }
-      if (w === w.parent) return false;
-    }
-  }
-
-  // The iframe needs <body>, which may not exist yet; checked again right before adding so that
-  // only one ever exists (the app's injected API may have added it meanwhile).
-  function addLocator() {
-    if (window.frames[LOCATOR]) return;
-    if (!document.body) { setTimeout(addLocator, 5); return; }
-    var frame = document.createElement('iframe');
-    frame.name = LOCATOR;
-    frame.style.display = 'none';
-    document.body.appendChild(frame);
-  }
-
-  // A child frame's call: {__tcfapiCall: {command, parameter, version, callId}}, as an object or
-  // JSON; the answer takes the same form. addEventListener answers once per event, same callId.
-  function onMessage(event) {
-    var data = event.data, asString = typeof data === 'string';
-    if (asString) {
-      if (data.indexOf('__tcfapiCall') < 0) return;
-      try { data = JSON.parse(data); } catch (e) { return; }
-    }
-    var call = data && typeof data === 'object' ? data.__tcfapiCall : null;
-    var source = event.source;
-    if (!call || typeof call !== 'object' || !source || typeof window.__tcfapi !== 'function') return;
-    function answer(returnValue, success) {
-      var reply = { __tcfapiReturn: { returnValue: returnValue, success: success, callId: call.callId } };
-      source.postMessage(asString ? JSON.stringify(reply) : reply, '*');
-    }
-    // A frame never declares the page's gdprApplies.
-    if (call.command === 'setGdprApplies') { answer(null, false); return; }
-    window.__tcfapi(call.command, call.version, answer, call.parameter);
-  }
+  // A child frame's call, {__tcfapiCall: {command, parameter, version, callId}}, answered in its
+  // form; addEventListener answers once per event, same callId. A frame never declares the page's
+  // gdprApplies.
+  frames.listen('__tcfapi', function () {
+    var api = window.__tcfapi;
+    if (typeof api !== 'function') return null;
+    return function (call, answer) {
+      if (call.command === 'setGdprApplies') answer(null, false);
+      else api(call.command, call.version, answer, call.parameter);
+    };
+  });
+  // The app's injected API may have added the locator meanwhile: cmp-frames.js adds none then.
+  frames.addLocator(LOCATOR, function () { return true; });
 })();

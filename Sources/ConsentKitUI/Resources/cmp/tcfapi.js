@@ -95,6 +95,7 @@
   // What the record needs, taken before any page script can replace it.
   var nativeFetch = window.fetch, createObject = Object.create, stringify = JSON.stringify;
 
+  var frames = window.ConsentKitCMPFrames;  // cmp-frames.js, loaded first (undefined in Node's tests of the helpers)
   var LOCATOR = '__tcfapiLocator';
   var page = null;       // the CMP install() put in place
   var app = null;        // the read-only CMP fromApp() put in place, if the page had none
@@ -124,7 +125,7 @@
   }
   // One callback throwing must not keep the others from their answer: its error is reported
   // to the page afterwards instead.
-  function report(error) { setTimeout(function () { throw error; }, 0); }
+  function report(error) { frames.report(error); }
 
   // Ids above a TCF id's 16 bits are never expanded (a key '1e9' must not make a string of 10^9).
   var MAX_ID = 65535;
@@ -203,51 +204,20 @@
 
   /* ---------------------------------------------------------------- frames */
 
-  function locatorAbove() {
-    for (var w = /** @type {Window} */ (window); ; w = w.parent) {
-      try { if (w.frames[LOCATOR]) return true; } catch (e) { /* unreadable: look further up */ }
-      if (w === w.parent) return false;
-    }
-  }
-  // Adds the locator once <body> exists, unless one is there by then or `api` is no longer the
-  // page's __tcfapi (the page's own CMP took over and makes its own).
-  function addLocator(api) {
-    if (window.__tcfapi !== api || window.frames[LOCATOR]) return;
-    if (!document.body) { setTimeout(function () { addLocator(api); }, 5); return; }
-    var frame = document.createElement('iframe');
-    frame.name = LOCATOR;
-    frame.style.display = 'none';
-    document.body.appendChild(frame);
-  }
-  // A frame's call is answered once. Another stub's 'message' listener (the IAB's @iabtcf/stub,
-  // which a page may load instead of ours) answers the frames' calls itself by calling __tcfapi,
-  // and it listens before we do: inside that call window.event is the frame's message, so the
-  // API notes the event (claimFrameCall) and our own listener, called next, skips it.
-  var answeredMessages = typeof WeakSet === 'function' ? new WeakSet() : null;
-  function claimFrameCall() {
-    var event = window.event;
-    if (answeredMessages && event && event.type === 'message') answeredMessages.add(event);
-  }
-
-  // Answers child frames' {__tcfapiCall: {command, parameter, version, callId}} (object or JSON,
-  // answered in kind) through target(), or not at all while target() is null or a listener before
-  // this one answered the message already.
+  // The locator, the one message listener per window and the once-only answer to a frame's call
+  // are cmp-frames.js's. A foreign stub's 'message' listener (the IAB's @iabtcf/stub, which a page
+  // may load instead of ours) answers the frames' calls itself by calling __tcfapi, and it listens
+  // before we do: the API claims that message (ConsentKitCMPFrames.claim) so that ours skips it.
+  // The locator is added only while `api` is the page's __tcfapi (the page's own CMP may take
+  // over and make its own).
+  function addLocator(api) { frames.addLocator(LOCATOR, function () { return window.__tcfapi === api; }); }
+  function locatorAbove() { return frames.locatorAbove(LOCATOR); }
+  // Answers child frames' {__tcfapiCall: ...} through target(), or not at all while it is null.
   function listen(target) {
-    window.addEventListener('message', function (event) {
-      var data = event.data, asString = typeof data === 'string', api = target();
-      if (!api || (answeredMessages && answeredMessages.has(event))) return;
-      if (asString) {
-        if (data.indexOf('__tcfapiCall') < 0) return;
-        try { data = JSON.parse(data); } catch (e) { return; }
-      }
-      var call = data && typeof data === 'object' ? data.__tcfapiCall : null;
-      var source = event.source;
-      if (!call || typeof call !== 'object' || !source) return;
-      api(call.command, call.version, function (returnValue, success) {
-        var reply = { __tcfapiReturn: { returnValue: returnValue, success: success, callId: call.callId } };
-        /** @type {Window} */ (source).postMessage(asString ? JSON.stringify(reply) : reply, '*');
-      }, call.parameter);
-    }, false);
+    frames.listen('__tcfapi', function () {
+      var api = target();
+      return api ? function (call, answer) { api(call.command, call.version, answer, call.parameter); } : null;
+    });
   }
 
   /* ---------------------------------------------------------------- one CMP API */
@@ -267,7 +237,7 @@
 
     function api(command, version, callback, parameter) {
       if (!arguments.length) return [];  // nothing queued here (a CMP collecting a stub's queue asks so)
-      claimFrameCall();
+      frames.claim('__tcfapi');
       if (typeof callback !== 'function') throw new TypeError('__tcfapi: the callback of "' + command + '" must be a function');
       if (command === 'ping') { if (isVersion2(version)) callback(ping(), true); else callback(null, false); return; }
       if (disabled || !isVersion2(version) || !has(commands, command)) { callback(null, false); return; }
@@ -376,7 +346,7 @@
       if (updates === 1) {
         var calls = pending;
         pending = [];
-        calls.forEach(function (call) { try { api.apply(null, call); } catch (e) { report(e); } });
+        frames.replay(calls, function (call) { api.apply(null, call); });
         return;
       }
       Object.keys(listeners).forEach(function (id) {
@@ -390,7 +360,7 @@
       listeners = {};
       var calls = pending;
       pending = [];
-      calls.forEach(function (call) { try { call[2](null, false); } catch (e) { report(e); } });
+      frames.replay(calls, function (call) { call[2](null, false); });
     }
 
     return { api: api, update: update, disable: disable, settings: settings };
@@ -416,9 +386,7 @@
     api.consentKitListener = true;
     window.__tcfapi = api;
     addLocator(api);
-    (Array.isArray(queue) ? queue : []).forEach(function (call) {
-      try { api.apply(null, call); } catch (e) { report(e); }
-    });
+    frames.replay(Array.isArray(queue) ? queue : [], function (call) { api.apply(null, call); });
     return true;
   }
 
