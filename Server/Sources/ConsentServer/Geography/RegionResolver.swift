@@ -37,7 +37,7 @@ public struct RegionResolver: Sendable {
     public var subdivisionHeader: String?
     /// Networks and their countries, consulted when the header gives nothing.
     public var table: CIDRTable
-    /// Whether callers may pretend a region (``ServerSettings/allowDebugRegion``); when not, a
+    /// Whether callers may pretend a region (`ServerSettings.allowDebugRegion`); when not, a
     /// debug region is ignored.
     public var allowsDebug: Bool
 
@@ -47,12 +47,6 @@ public struct RegionResolver: Sendable {
         self.subdivisionHeader = subdivisionHeader
         self.table = table
         self.allowsDebug = allowsDebug
-    }
-
-    /// A resolver with the settings' headers and debug switch over `table`.
-    public init(settings: ServerSettings, table: CIDRTable) {
-        self.init(countryHeader: settings.countryHeader, subdivisionHeader: settings.subdivisionHeader, table: table,
-                  allowsDebug: settings.allowDebugRegion)
     }
 
     /// The EU member states plus Iceland, Liechtenstein and Norway.

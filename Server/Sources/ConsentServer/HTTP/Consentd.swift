@@ -252,3 +252,11 @@ public final class Consentd: Sendable {
         return registry
     }()
 }
+
+extension RegionResolver {
+    /// A resolver with the settings' headers and debug switch over `table`.
+    public init(settings: ServerSettings, table: CIDRTable) {
+        self.init(countryHeader: settings.countryHeader, subdivisionHeader: settings.subdivisionHeader, table: table,
+                  allowsDebug: settings.allowDebugRegion)
+    }
+}
