@@ -1,5 +1,6 @@
 @testable import ConsentServer
 import ConsentdAPI
+import Foundation
 import HTTPTypes
 import Testing
 
@@ -81,6 +82,15 @@ struct RegionResolverTests {
             }
         }
         #expect((try? CIDRTable.parse("10.0.0.0/8,us-dc\n", file: "t"))?.place(for: "10.0.0.1") == .init(country: "US", subdivision: "DC"))
+    }
+
+    @Test("the example CIDR table loads; its US-CA line wins over the wider US one")
+    func exampleTable() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("config/countries.example.csv").path
+        let table = try CIDRTable.load(path: path)
+        #expect(table.place(for: "198.51.100.1") == .init(country: "US", subdivision: "CA"))
+        #expect(table.place(for: "198.51.100.200") == .init(country: "US"))
     }
 
     @Test("a debug region of a state pretends that state, over every header")
