@@ -11,7 +11,7 @@ struct AppConfigCodingTests {
         publishers: [AppConfig.Publisher(id: "pub-news", name: "Example News", vendorIds: [1, 755], adTechProviders: [provider],
                                          nonPersonalizedOnly: false)],
         vendorIds: [1, 755], adTechProviders: [provider], vendorListVersion: 45, tcfPolicyVersion: 4,
-        gvlSpecificationVersion: 3, cmp: .development)
+        gvlSpecificationVersion: 3, cmp: .development, subdivision: nil, gpp: .notApplicable)
 
     @Test("unknown gdprApplies and country are written as null, not left out")
     func unknownIsNull() throws {
@@ -23,6 +23,7 @@ struct AppConfigCodingTests {
         let object = try jsonObject(config)
         #expect(object["gdprApplies"] is NSNull)
         #expect(object["country"] is NSNull)
+        #expect(object["subdivision"] is NSNull)
         #expect(object["region"] as? String == "unknown")
         #expect(object["geoSource"] as? String == "none")
     }
@@ -54,9 +55,27 @@ struct AppConfigCodingTests {
         #expect(config.gvlSpecificationVersion == nil)
         #expect(config.gdprApplies == nil)
         #expect(config.country == nil)
+        #expect(config.subdivision == nil && config.gpp == nil)
         let object = try jsonObject(config)
         #expect(object["cmp"] == nil)
+        #expect(object["gpp"] == nil)
         #expect(object["gvlSpecificationVersion"] == nil)
+    }
+
+    @Test("a US state's answer decodes with its state and GPP sections, as consentd writes it")
+    func usStateAnswer() throws {
+        let json = """
+            {"appId":"com.example.app","gdprApplies":false,"region":"us","country":"US","subdivision":"CA","geoSource":"header",
+             "publishers":[],"vendorIds":[],"adTechProviders":[],"vendorListVersion":45,"tcfPolicyVersion":4,
+             "gpp":{"applicableSections":[7],"mspaCoveredTransaction":true,"mspaMode":"serviceProvider"}}
+            """
+        let config = try JSONDecoder().decode(AppConfig.self, from: Data(json.utf8))
+        #expect(config.region == .us && config.country == "US" && config.subdivision == "CA")
+        #expect(config.gpp == GPPApplicability(applicableSections: [7], mspaCoveredTransaction: true, mspaMode: .serviceProvider))
+        let gpp = try #require(try jsonObject(config)["gpp"] as? [String: Any])
+        #expect(gpp["mspaMode"] as? String == "serviceProvider")
+        let notCovered = try JSONSerialization.jsonObject(with: JSONEncoder().encode(GPPApplicability(applicableSections: [8]))) as? [String: Any]
+        #expect(notCovered?["mspaMode"] is NSNull && notCovered?["mspaCoveredTransaction"] as? Bool == false)
     }
 
     @Test("a configuration survives encoding and decoding unchanged")
@@ -67,9 +86,9 @@ struct AppConfigCodingTests {
 
     @Test("regions, geo sources and debug regions carry the API's raw values")
     func rawValues() {
-        #expect(AppConfig.Region.allCases.map(\.rawValue) == ["eea", "uk", "ch", "other", "unknown"])
+        #expect(AppConfig.Region.allCases.map(\.rawValue) == ["eea", "uk", "ch", "us", "other", "unknown"])
         #expect(AppConfig.GeoSource.allCases.map(\.rawValue) == ["header", "cidr", "debug", "none"])
-        #expect(DebugRegion.allCases.map(\.rawValue) == ["eea", "not_eea"])
+        #expect(DebugRegion.allCases.prefix(4).map(\.rawValue) == ["eea", "not_eea", "us", "us-ak"])
         #expect(DebugRegion.queryName == "debug_geo")
     }
 

@@ -30,8 +30,11 @@ struct ConsentdCommand: AsyncParsableCommand {
     @Option(help: "Publisher configuration (YAML). [CONSENTD_PUBLISHERS]")
     var publishers: String?
 
-    @Option(help: "Trusted edge header with the client's country, e.g. CF-IPCountry. [CONSENTD_COUNTRY_HEADER]")
+    @Option(help: "Trusted edge header with the client's country (DE) or ISO 3166-2 subdivision (US-CA), e.g. CF-IPCountry. [CONSENTD_COUNTRY_HEADER]")
     var countryHeader: String?
+
+    @Option(help: "Trusted edge header with the client's subdivision alone, e.g. CF-Region-Code (read with the country header's country). [CONSENTD_SUBDIVISION_HEADER]")
+    var subdivisionHeader: String?
 
     @Option(help: "CIDR-to-country table (lines network/prefix,CC). [CONSENTD_CIDR_TABLE]")
     var cidrTable: String?
@@ -138,6 +141,7 @@ struct ConsentdCommand: AsyncParsableCommand {
         settings.secretHex = environment["CONSENTD_SECRET"]
         settings.publishersFile = setting(publishers, "CONSENTD_PUBLISHERS")
         settings.countryHeader = setting(countryHeader, "CONSENTD_COUNTRY_HEADER")
+        settings.subdivisionHeader = setting(subdivisionHeader, "CONSENTD_SUBDIVISION_HEADER")
         settings.cidrTableFile = setting(cidrTable, "CONSENTD_CIDR_TABLE")
         settings.clientIPHeader = setting(clientIpHeader, "CONSENTD_CLIENT_IP_HEADER")
         if let value = setting(vendorListMaxAge.map(String.init), "CONSENTD_VENDOR_LIST_MAX_AGE") {

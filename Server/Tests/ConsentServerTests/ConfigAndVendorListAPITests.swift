@@ -12,7 +12,7 @@ import Testing
 @Suite("Config and vendor list API")
 struct ConfigAndVendorListAPITests {
     @Test("the edge header decides the region", arguments: [
-        ("DE", true, "eea"), ("no", true, "eea"), ("GB", true, "uk"), ("CH", true, "ch"), ("US", false, "other"),
+        ("DE", true, "eea"), ("no", true, "eea"), ("GB", true, "uk"), ("CH", true, "ch"), ("US", false, "us"), ("JP", false, "other"),
     ] as [(String, Bool, String)])
     func regionFromHeader(country: String, applies: Bool, region: String) async throws {
         let server = try await TestServer.make()

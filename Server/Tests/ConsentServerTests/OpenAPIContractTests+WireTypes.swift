@@ -30,9 +30,10 @@ extension OpenAPIContractTests {
         let encoder = JSONEncoder()
         return [
             ("Config", try encoder.encode(AppConfig(
-                appId: "com.example.news", gdprApplies: true, region: .eea, country: "DE", geoSource: .header, publishers: [publisher],
+                appId: "com.example.news", gdprApplies: false, region: .us, country: "US", geoSource: .header, publishers: [publisher],
                 vendorIds: [21, 755], adTechProviders: [provider], vendorListVersion: 45, tcfPolicyVersion: 4,
-                gvlSpecificationVersion: 3, cmp: AppConfig.CMP(id: 300, version: 2)))),
+                gvlSpecificationVersion: 3, cmp: AppConfig.CMP(id: 300, version: 2), subdivision: "CA",
+                gpp: GPPApplicability(applicableSections: [7], mspaCoveredTransaction: true, mspaMode: .optOut)))),
             ("ConsentEvent", try encoder.encode(ConsentEventRequest(
                 eventId: UUID(), subjectId: "user-1", collectedAt: Date(), subject: subject, consent: fullRecord))),
             ("AppendResult", try encoder.encode(AppendResult(eventId: state.eventId, subjectId: "sub_1", outcome: .current, current: state,
@@ -56,7 +57,8 @@ extension OpenAPIContractTests {
             ("WebSession", try encoder.encode(WebSession(
                 gdprApplies: true, region: "eea", ask: "noDecision", cmpId: 300, cmpVersion: 2, gvlVersion: 45, tcfPolicyVersion: 4,
                 tcData: .object(["tcString": .string("CQ")]), uiTCData: .object(["tcString": .string("CQ")]), document: .object(["protocol": .integer(1)]),
-                storedStringRefused: "it does not decode", subjectToken: "ckt_e30.c2ln"))),
+                storedStringRefused: "it does not decode", subjectToken: "ckt_e30.c2ln", subdivision: "CA",
+                gpp: GPPApplicability(applicableSections: [8], mspaCoveredTransaction: true, mspaMode: .serviceProvider)))),
             ("WebChoice", try encoder.encode(WebChoice(action: "acceptAll", recorded: WebChoice.Recorded(
                 tcString: fullRecord.tcString ?? "", addtlConsent: "2~89~dv.", tcData: .object(["tcString": .string("CQ")]), subjectId: "sub_1",
                 subjectToken: "ckt_e30.c2ln",
@@ -112,7 +114,8 @@ extension OpenAPIContractTests {
         let contract = OpenAPIContract.shared
         // Optional in Swift only so that an answer an app kept from an older server still decodes;
         // this server always writes them (the tour in answersAreDocumented checks its answers).
-        let alwaysSentByThisServer = ["Config.cmp is required but not written", "Config.gvlSpecificationVersion is required but not written"]
+        let alwaysSentByThisServer = ["Config.cmp is required but not written", "Config.gvlSpecificationVersion is required but not written",
+                                      "Config.gpp is required but not written", "WebSession.gpp is required but not written"]
         for (schema, json) in try Self.minimalValues() {
             let differences = contract.propertyDifferences(json: json, schema: schema, requiredOnly: true)
             #expect(differences.filter { !alwaysSentByThisServer.contains($0) } == [], "\(schema)")

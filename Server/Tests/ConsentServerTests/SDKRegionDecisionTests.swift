@@ -112,4 +112,30 @@ struct SDKRegionDecisionTests {
         }
         await server.consentd.close()
     }
+
+    @Test("a visitor from a US state: the manager keeps region us, the state and the GPP sections; the TCF does not apply, as outside the EEA")
+    func usStateDecision() async throws {
+        let server = try await TestServer.make()
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("sdk-e2e-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let store = InMemoryKeyValueStore()
+        try await server.consentd.application().test(.live) { live in
+            let port = try #require(live.port)
+            let californian = try manager(port: port, publishable: server.publishable, country: "US-CA", cache: cache, store: store)
+            await californian.refreshed()
+            #expect(californian.appConfig?.region == .us && californian.appConfig?.subdivision == "CA")
+            #expect(californian.appConfig?.gpp == GPPApplicability(applicableSections: [8]))
+            #expect(californian.gdprApplies == .doesNotApply)
+            #expect(californian.askVerdict() == .gdprDoesNotApply)
+            #expect(store.value(forKey: "IABTCF_gdprApplies") == .integer(0))
+
+            let texan = try manager(port: port, publishable: server.publishable, country: "DE",
+                                    debug: RegionDebugSettings(geography: .us(state: "TX"), deviceIdentifiers: ["test-device"]),
+                                    cache: cache, store: InMemoryKeyValueStore())
+            await texan.refreshed()
+            #expect(texan.appConfig?.subdivision == "TX" && texan.appConfig?.gpp?.applicableSections == [16])
+            #expect(texan.gdprApplies == .doesNotApply)
+        }
+        await server.consentd.close()
+    }
 }

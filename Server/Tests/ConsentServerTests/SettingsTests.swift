@@ -1,7 +1,9 @@
 @testable import ConsentServer
 @testable import ConsentRequests
 import ConsentKitFormats
+import ConsentdAPI
 import Foundation
+import HTTPTypes
 import Synchronization
 import Testing
 
@@ -76,36 +78,40 @@ struct SettingsTests {
             2001:db8::/32,NL
             0.0.0.0/0,US
             """, file: "t")
-        #expect(table.country(for: "10.2.3.4") == "DE")
-        #expect(table.country(for: "10.1.3.4") == "FR")
-        #expect(table.country(for: "8.8.8.8") == "US")
-        #expect(table.country(for: "::ffff:10.1.0.1") == "FR")
-        #expect(table.country(for: "2001:db8::1") == "NL")
-        #expect(table.country(for: "2001:db9::1") == nil)
-        #expect(table.country(for: "not an address") == nil)
+        #expect(table.place(for: "10.2.3.4")?.country == "DE")
+        #expect(table.place(for: "10.1.3.4")?.country == "FR")
+        #expect(table.place(for: "8.8.8.8")?.country == "US")
+        #expect(table.place(for: "::ffff:10.1.0.1")?.country == "FR")
+        #expect(table.place(for: "2001:db8::1")?.country == "NL")
+        #expect(table.place(for: "2001:db9::1") == nil)
+        #expect(table.place(for: "not an address") == nil)
         #expect(throws: ConfigurationError(file: "t", line: 2, field: nil, message: "10.0.0.0/33 is not a network in CIDR notation")) {
             try CIDRTable.parse("# x\n10.0.0.0/33,DE\n", file: "t")
         }
-        #expect(throws: ConfigurationError(file: "t", line: 1, field: nil, message: "Germany is not a two-letter country code")) {
+        #expect(throws: ConfigurationError(file: "t", line: 1, field: nil, message: "Germany is not a two-letter country code, nor US- and a US state's or DC's code (such as US-CA)")) {
             try CIDRTable.parse("10.0.0.0/8,Germany\n", file: "t")
         }
     }
 
-    @Test("EEA, UK and Switzerland apply; other countries do not; unknown stays unknown")
+    @Test("EEA, UK and Switzerland apply; the US and other countries do not; unknown stays unknown")
     func regions() {
-        let resolver = RegionResolver(countryHeader: "CF-IPCountry")
+        let resolver = RegionResolver(countryHeader: "CF-IPCountry", allowsDebug: true)
+        func decide(_ value: String, address: String? = nil, debug: DebugRegion? = nil) -> RegionDecision {
+            resolver.decide(headers: [HTTPField.Name("CF-IPCountry")!: value], address: address, debug: debug)
+        }
         for country in RegionResolver.eeaCountries {
-            #expect(resolver.decide(headerValue: country, address: nil, debug: nil).region == .eea)
+            #expect(decide(country).region == .eea)
         }
         #expect(RegionResolver.eeaCountries.count == 30)
-        #expect(resolver.decide(headerValue: "GB", address: nil, debug: nil) == .init(gdprApplies: true, region: .uk, country: "GB", geoSource: .header))
-        #expect(resolver.decide(headerValue: "ch", address: nil, debug: nil).region == .ch)
-        #expect(resolver.decide(headerValue: "US", address: nil, debug: nil).gdprApplies == false)
+        #expect(decide("GB") == .init(gdprApplies: true, region: .uk, country: "GB", geoSource: .header))
+        #expect(decide("ch").region == .ch)
+        #expect(decide("US") == .init(gdprApplies: false, region: .us, country: "US", geoSource: .header))
+        #expect(decide("JP") == .init(gdprApplies: false, region: .other, country: "JP", geoSource: .header))
         for unknown in ["XX", "T1", "", "DEU"] {
-            #expect(resolver.decide(headerValue: unknown, address: "192.0.2.1", debug: nil) == .init(gdprApplies: nil, region: .unknown, country: nil, geoSource: .none))
+            #expect(decide(unknown, address: "192.0.2.1") == .init(gdprApplies: nil, region: .unknown, country: nil, geoSource: .none))
         }
-        #expect(resolver.decide(headerValue: "US", address: nil, debug: .eea).gdprApplies == true)
-        #expect(resolver.decide(headerValue: "DE", address: nil, debug: .notEEA).gdprApplies == false)
+        #expect(decide("US", debug: .eea).gdprApplies == true)
+        #expect(decide("DE", debug: .notEEA).gdprApplies == false)
     }
 
     @Test("timestamps parse with offsets and any fraction, and print UTC with milliseconds")

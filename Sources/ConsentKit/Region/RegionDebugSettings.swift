@@ -1,6 +1,7 @@
 /// Debug geography and the devices it applies to.
 public struct RegionDebugSettings: Sendable, Equatable {
-    /// The region to pretend to be in.
+    /// The region to pretend to be in: ``DebugRegion/eea``, ``DebugRegion/notEEA``,
+    /// ``DebugRegion/us`` or a state's (`DebugRegion.us(state: "CA")`).
     public var geography: DebugRegion?
     /// Identifiers of the devices the debug geography applies to (compared with
     /// ``DeviceInfo/debugIdentifier``).

@@ -4,7 +4,8 @@ import Foundation
 /// publishers use, the vendor list the server holds and the CMP identity its operator registered.
 ///
 /// The server encodes it and the SDK decodes it (and keeps the last answer); an app without a
-/// server may build one itself. `gdprApplies` and `country` are written as `null` when unknown.
+/// server may build one itself. `gdprApplies`, `country` and `subdivision` are written as `null`
+/// when unknown.
 public struct AppConfig: Sendable, Equatable, Codable {
     /// The app the credential belongs to.
     public var appId: String
@@ -14,6 +15,9 @@ public struct AppConfig: Sendable, Equatable, Codable {
     public var region: Region
     /// The caller's ISO 3166-1 alpha-2 country, upper-case; nil when not known.
     public var country: String?
+    /// The caller's subdivision: the suffix of its ISO 3166-2 code, upper-case (`CA` for
+    /// `US-CA`). Only US states and DC for now (``USStateCode``); nil when not known.
+    public var subdivision: String?
     /// What the region decision rests on.
     public var geoSource: GeoSource
     /// The publishers asked for, in the order asked.
@@ -32,12 +36,15 @@ public struct AppConfig: Sendable, Equatable, Codable {
     /// The CMP identity TC strings carry, as the server's operator set it; nil in an answer
     /// from a server older than the setting (or kept from one).
     public var cmp: CMP?
+    /// Which GPP sections apply to the caller, with the publishers' MSPA settings; nil in an
+    /// answer from a server older than GPP (or kept from one).
+    public var gpp: GPPApplicability?
 
     /// Creates a configuration (the server's answer, or one an app supplies itself).
     public init(
         appId: String, gdprApplies: Bool?, region: Region, country: String?, geoSource: GeoSource, publishers: [Publisher],
         vendorIds: [Int], adTechProviders: [AdTechProvider], vendorListVersion: Int, tcfPolicyVersion: Int,
-        gvlSpecificationVersion: Int? = nil, cmp: CMP? = nil
+        gvlSpecificationVersion: Int? = nil, cmp: CMP? = nil, subdivision: String? = nil, gpp: GPPApplicability? = nil
     ) {
         self.appId = appId
         self.gdprApplies = gdprApplies
@@ -51,21 +58,24 @@ public struct AppConfig: Sendable, Equatable, Codable {
         self.tcfPolicyVersion = tcfPolicyVersion
         self.gvlSpecificationVersion = gvlSpecificationVersion
         self.cmp = cmp
+        self.subdivision = subdivision
+        self.gpp = gpp
     }
 
     private enum CodingKeys: String, CodingKey {
-        case appId, gdprApplies, region, country, geoSource, publishers, vendorIds, adTechProviders
-        case vendorListVersion, tcfPolicyVersion, gvlSpecificationVersion, cmp
+        case appId, gdprApplies, region, country, subdivision, geoSource, publishers, vendorIds, adTechProviders
+        case vendorListVersion, tcfPolicyVersion, gvlSpecificationVersion, cmp, gpp
     }
 
-    /// Writes every field; `gdprApplies` and `country` as `null` when unknown, `gvlSpecificationVersion`
-    /// and `cmp` only when known.
+    /// Writes every field; `gdprApplies`, `country` and `subdivision` as `null` when unknown,
+    /// `gvlSpecificationVersion`, `cmp` and `gpp` only when known.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(appId, forKey: .appId)
         try container.encode(gdprApplies, forKey: .gdprApplies)
         try container.encode(region, forKey: .region)
         try container.encode(country, forKey: .country)
+        try container.encode(subdivision, forKey: .subdivision)
         try container.encode(geoSource, forKey: .geoSource)
         try container.encode(publishers, forKey: .publishers)
         try container.encode(vendorIds, forKey: .vendorIds)
@@ -74,6 +84,7 @@ public struct AppConfig: Sendable, Equatable, Codable {
         try container.encode(tcfPolicyVersion, forKey: .tcfPolicyVersion)
         try container.encodeIfPresent(gvlSpecificationVersion, forKey: .gvlSpecificationVersion)
         try container.encodeIfPresent(cmp, forKey: .cmp)
+        try container.encodeIfPresent(gpp, forKey: .gpp)
     }
 }
 
@@ -86,6 +97,9 @@ extension AppConfig {
         case uk
         /// Switzerland (revFADP, treated like the GDPR by the IAB's framework).
         case ch
+        /// The United States: state privacy laws, opt-out regimes (the TCF does not apply:
+        /// as ``other`` for the TCF; ``GPPApplicability`` says which GPP sections do).
+        case us
         /// Anywhere else.
         case other
         /// The country could not be determined.

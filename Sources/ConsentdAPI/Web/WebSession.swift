@@ -4,8 +4,13 @@
 public struct WebSession: Sendable, Equatable, Codable {
     /// Whether GDPR applies to the visitor; nil when the region is unknown.
     public var gdprApplies: Bool?
-    /// The region decided (`eea`, `uk`, `ch`, `other`, `unknown`).
+    /// The region decided (`eea`, `uk`, `ch`, `us`, `other`, `unknown`).
     public var region: String
+    /// The visitor's US state (``AppConfig/subdivision``, `CA`); nil when not known.
+    public var subdivision: String?
+    /// Which GPP sections apply to the visitor, with the site's MSPA settings; nil only in an
+    /// answer from a server older than GPP.
+    public var gpp: GPPApplicability?
     /// Why the visitor is to be asked (the ask rules' reason, `noDecision`, `vendorsAdded`, ...);
     /// nil when the stored choice holds or GDPR does not apply.
     public var ask: String?
@@ -34,7 +39,7 @@ public struct WebSession: Sendable, Equatable, Codable {
     public init(
         gdprApplies: Bool?, region: String, ask: String?, cmpId: Int, cmpVersion: Int, gvlVersion: Int, tcfPolicyVersion: Int,
         tcData: JSONValue?, uiTCData: JSONValue? = nil, document: JSONValue? = nil, storedStringRefused: String? = nil,
-        subjectToken: String? = nil
+        subjectToken: String? = nil, subdivision: String? = nil, gpp: GPPApplicability? = nil
     ) {
         self.gdprApplies = gdprApplies
         self.region = region
@@ -48,6 +53,8 @@ public struct WebSession: Sendable, Equatable, Codable {
         self.document = document
         self.storedStringRefused = storedStringRefused
         self.subjectToken = subjectToken
+        self.subdivision = subdivision
+        self.gpp = gpp
     }
 
     /// The answer's field names.
@@ -56,6 +63,10 @@ public struct WebSession: Sendable, Equatable, Codable {
         case gdprApplies
         /// `region`.
         case region
+        /// `subdivision`.
+        case subdivision
+        /// `gpp`.
+        case gpp
         /// `ask`.
         case ask
         /// `cmpId`.
@@ -79,11 +90,13 @@ public struct WebSession: Sendable, Equatable, Codable {
     }
 
     /// Writes the answer: `gdprApplies`, `ask` and `tcData` always (null when absent), the
-    /// rest only when present, as consentd does.
+    /// rest only when present, as consentd does (which always sends `gpp`).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(gdprApplies, forKey: .gdprApplies)
         try container.encode(region, forKey: .region)
+        try container.encodeIfPresent(subdivision, forKey: .subdivision)
+        try container.encodeIfPresent(gpp, forKey: .gpp)
         try container.encode(ask, forKey: .ask)
         try container.encode(cmpId, forKey: .cmpId)
         try container.encode(cmpVersion, forKey: .cmpVersion)

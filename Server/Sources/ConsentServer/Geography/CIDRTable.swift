@@ -5,14 +5,17 @@ import Glibc
 import Darwin
 #endif
 
-/// A table of IPv4 and IPv6 networks and their countries; the longest matching prefix wins.
+/// A table of IPv4 and IPv6 networks and their countries (or US states); the longest matching
+/// prefix wins.
 ///
-/// The file form is one `network/prefix,CC` per line (`192.0.2.0/24,DE`); `#` starts a comment.
+/// The file form is one `network/prefix,PLACE` per line, where the place is a country
+/// (`192.0.2.0/24,DE`) or a US state or DC by its ISO 3166-2 code (`198.51.100.0/25,US-CA`);
+/// `#` starts a comment.
 public struct CIDRTable: Sendable, Equatable {
     struct Entry: Sendable, Equatable {
         var network: [UInt8]
         var prefixLength: Int
-        var country: String
+        var place: RegionResolver.Place
     }
 
     private var entries: [Entry] = []
@@ -42,28 +45,29 @@ public struct CIDRTable: Sendable, Equatable {
                 ConfigurationError(file: file, line: index + 1, field: nil, message: message)
             }
             let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard fields.count == 2 else { throw fail("expected network/prefix,COUNTRY, such as 192.0.2.0/24,DE") }
-            let country = fields[1].uppercased()
-            guard RegionResolver.isCountryCode(country) else { throw fail("\(fields[1]) is not a two-letter country code") }
+            guard fields.count == 2 else { throw fail("expected network/prefix,COUNTRY, such as 192.0.2.0/24,DE or 198.51.100.0/25,US-CA") }
+            guard let place = RegionResolver.place(fields[1]), fields[1].contains("-") == (place.subdivision != nil) else {
+                throw fail("\(fields[1]) is not a two-letter country code, nor US- and a US state's or DC's code (such as US-CA)")
+            }
             let parts = fields[0].split(separator: "/")
             guard parts.count == 2, let bytes = Self.addressBytes(String(parts[0])), let prefix = Int(parts[1]),
                   (0...(bytes.count * 8)).contains(prefix)
             else { throw fail("\(fields[0]) is not a network in CIDR notation") }
-            table.entries.append(Entry(network: Self.masked(bytes, prefix), prefixLength: prefix, country: country))
+            table.entries.append(Entry(network: Self.masked(bytes, prefix), prefixLength: prefix, place: place))
         }
         table.entries.sort { $0.prefixLength > $1.prefixLength }
         return table
     }
 
-    /// The country of the longest prefix that holds `address`, nil when none does.
-    public func country(for address: String) -> String? {
+    /// The country (and US state) of the longest prefix that holds `address`, nil when none does.
+    func place(for address: String) -> RegionResolver.Place? {
         guard var bytes = Self.addressBytes(address) else { return nil }
         // An IPv4-mapped IPv6 address (::ffff:a.b.c.d) matches IPv4 networks.
         if bytes.count == 16, bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF {
             bytes = Array(bytes[12...])
         }
         for entry in entries where entry.network.count == bytes.count {
-            if Self.masked(bytes, entry.prefixLength) == entry.network { return entry.country }
+            if Self.masked(bytes, entry.prefixLength) == entry.network { return entry.place }
         }
         return nil
     }

@@ -87,7 +87,7 @@ public final class Consentd: Sendable {
         let consentd: Consentd
         do {
             consentd = try Consentd(settings: settings, database: database, secret: secret, catalog: catalog, publishers: publishers,
-                                    assets: assets, resolver: RegionResolver(countryHeader: settings.countryHeader, table: table),
+                                    assets: assets, resolver: RegionResolver(settings: settings, table: table),
                                     logger: logger, descriptorLimit: descriptorLimit)
         } catch {
             await database.close()
@@ -139,8 +139,7 @@ public final class Consentd: Sendable {
         addCommonMiddleware(to: router)
         router.addRoutes(OperationsController(database: database).endpoints)
         router.addRoutes(ConfigController(authenticator: authenticator, publishers: publisherDirectory, resolver: resolver, catalog: catalog,
-                                          cmp: settings.cmp, allowDebugRegion: settings.allowDebugRegion,
-                                          clientIPHeader: settings.clientIPHeader).endpoints, atPath: "/v1/config")
+                                          cmp: settings.cmp, clientIPHeader: settings.clientIPHeader).endpoints, atPath: "/v1/config")
         router.addRoutes(VendorListsController(authenticator: authenticator, catalog: catalog, publishers: publisherDirectory,
                                                storageDisclosures: storageDisclosures, maxAge: settings.vendorListMaxAge).endpoints,
                          atPath: "/v1")
@@ -252,4 +251,12 @@ public final class Consentd: Sendable {
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         return registry
     }()
+}
+
+extension RegionResolver {
+    /// A resolver with the settings' headers and debug switch over `table`.
+    public init(settings: ServerSettings, table: CIDRTable) {
+        self.init(countryHeader: settings.countryHeader, subdivisionHeader: settings.subdivisionHeader, table: table,
+                  allowsDebug: settings.allowDebugRegion)
+    }
 }

@@ -1,3 +1,4 @@
+import ConsentKit
 import ConsentKitUI
 import ConsentdAPI
 import Foundation
@@ -17,6 +18,20 @@ public struct PublisherConfiguration: Sendable, Equatable {
     /// read it (`GET /v1/config`, `GET /v1/vendor-list/trimmed`). A website's app reads the
     /// publishers it names as well.
     public var publisherApps: [String: Set<String>]
+    /// The publishers' settings for US visitors (their `us:` blocks), by publisher id; a
+    /// publisher without one has ``ConsentKit/USPrivacySettings/standard``.
+    public var usPrivacy: [String: USPrivacySettings]
+
+    /// The US settings of the publishers `ids` asked for together
+    /// (``ConsentKit/USPrivacySettings/combined(_:)``).
+    public func usPrivacy(publisherIds ids: [String]) -> USPrivacySettings {
+        USPrivacySettings.combined(ids.map { usPrivacy[$0] ?? .standard })
+    }
+
+    /// The US settings of `website`: its own `us:` block, else its publishers' combined.
+    public func usPrivacy(of website: Website) -> USPrivacySettings {
+        website.usPrivacy ?? usPrivacy(publisherIds: website.publisherIds)
+    }
 
     /// Whether `appId`'s keys may read publisher `publisherId`.
     public func publisher(_ publisherId: String, belongsTo appId: String) -> Bool {
@@ -41,11 +56,14 @@ public struct PublisherConfiguration: Sendable, Equatable {
         /// The notice's colours, corners, font and button style (`notice.theme`), checked for
         /// contrast when the file is read.
         public var theme: NoticeTheme
+        /// Its own settings for US visitors (its `us:` block), overriding its publishers'; nil
+        /// when it has none.
+        public var usPrivacy: USPrivacySettings?
 
         /// Creates a website.
         public init(
             appId: String, name: String, privacyPolicyURL: URL, publisherIds: [String], layout: NoticeLayout = .auto,
-            logo: String? = nil, theme: NoticeTheme = .standard
+            logo: String? = nil, theme: NoticeTheme = .standard, usPrivacy: USPrivacySettings? = nil
         ) {
             self.appId = appId
             self.name = name
@@ -54,6 +72,7 @@ public struct PublisherConfiguration: Sendable, Equatable {
             self.layout = layout
             self.logo = logo
             self.theme = theme
+            self.usPrivacy = usPrivacy
         }
     }
 
@@ -61,10 +80,12 @@ public struct PublisherConfiguration: Sendable, Equatable {
     public static let empty = PublisherConfiguration(publishers: [:])
 
     /// Creates a configuration.
-    public init(publishers: [String: AppConfig.Publisher], websites: [String: Website] = [:], publisherApps: [String: Set<String>] = [:]) {
+    public init(publishers: [String: AppConfig.Publisher], websites: [String: Website] = [:], publisherApps: [String: Set<String>] = [:],
+                usPrivacy: [String: USPrivacySettings] = [:]) {
         self.publishers = publishers
         self.websites = websites
         self.publisherApps = publisherApps
+        self.usPrivacy = usPrivacy
     }
 
     /// Reads a configuration file.
@@ -93,10 +114,11 @@ public struct PublisherConfiguration: Sendable, Equatable {
         let top = try reader.mapping(root, field: "", known: ["publishers", "websites"])
         var publishers: [String: AppConfig.Publisher] = [:]
         var publisherApps: [String: Set<String>] = [:]
+        var usPrivacy: [String: USPrivacySettings] = [:]
         let publishersNodes: [Node] = if let list = top["publishers"] { try reader.sequence(list, field: "publishers") } else { [] }
         for (index, node) in publishersNodes.enumerated() {
             let field = "publishers[\(index)]"
-            let entry = try reader.mapping(node, field: field, known: ["id", "name", "apps", "vendorIds", "adTechProviders", "nonPersonalizedOnly"])
+            let entry = try reader.mapping(node, field: field, known: ["id", "name", "apps", "vendorIds", "adTechProviders", "nonPersonalizedOnly", "us"])
             let id = try reader.string(try reader.required(entry, "id", in: node, field: field), field: "\(field).id")
             if publishers[id] != nil {
                 throw reader.error(entry["id"], field: "\(field).id", "publisher id \(id) appears twice")
@@ -144,6 +166,7 @@ public struct PublisherConfiguration: Sendable, Equatable {
                 }
                 nonPersonalizedOnly = value
             }
+            if let us = entry["us"] { usPrivacy[id] = try reader.usPrivacy(us, field: "\(field).us") }
             publishers[id] = AppConfig.Publisher(id: id, name: name, vendorIds: Array(Set(vendorIds)).sorted(), adTechProviders: providers,
                                        nonPersonalizedOnly: nonPersonalizedOnly)
         }
@@ -151,7 +174,7 @@ public struct PublisherConfiguration: Sendable, Equatable {
         let websitesNodes: [Node] = if let list = top["websites"] { try reader.sequence(list, field: "websites") } else { [] }
         for (index, node) in websitesNodes.enumerated() {
             let field = "websites[\(index)]"
-            let entry = try reader.mapping(node, field: field, known: ["appId", "name", "privacyPolicyUrl", "publisherIds", "notice"])
+            let entry = try reader.mapping(node, field: field, known: ["appId", "name", "privacyPolicyUrl", "publisherIds", "notice", "us"])
             let appId = try reader.string(try reader.required(entry, "appId", in: node, field: field), field: "\(field).appId")
             guard websites[appId] == nil else { throw reader.error(entry["appId"], field: "\(field).appId", "website \(appId) appears twice") }
             let url = try reader.string(try reader.required(entry, "privacyPolicyUrl", in: node, field: field), field: "\(field).privacyPolicyUrl")
@@ -172,9 +195,10 @@ public struct PublisherConfiguration: Sendable, Equatable {
                 appId: appId, name: try reader.string(try reader.required(entry, "name", in: node, field: field), field: "\(field).name"),
                 privacyPolicyURL: privacy, publisherIds: publisherIds)
             if let notice = entry["notice"] { try reader.notice(notice, field: "\(field).notice", into: &website) }
+            if let us = entry["us"] { website.usPrivacy = try reader.usPrivacy(us, field: "\(field).us") }
             websites[appId] = website
         }
-        return PublisherConfiguration(publishers: publishers, websites: websites, publisherApps: publisherApps)
+        return PublisherConfiguration(publishers: publishers, websites: websites, publisherApps: publisherApps, usPrivacy: usPrivacy)
     }
 
     /// Walks YAML nodes, turning every surprise into an error with a line number.
@@ -238,6 +262,44 @@ public struct PublisherConfiguration: Sendable, Equatable {
                 let key = if case .logo = error { "logo" } else { "theme" }
                 throw self.error(entry[key], field: "\(field).\(key)", "\(error)")
             }
+        }
+
+        /// A `us:` block: `mspaCoveredTransaction` (default false), `mspaMode` (`optOut` or
+        /// `serviceProvider`, required exactly when covered), `approach` (`national` or `state`,
+        /// default `state`).
+        func usPrivacy(_ node: Node, field: String) throws(ConfigurationError) -> USPrivacySettings {
+            let entry = try mapping(node, field: field, known: ["mspaCoveredTransaction", "mspaMode", "approach"])
+            var covered = false
+            if let flag = entry["mspaCoveredTransaction"] {
+                guard let value = flag.bool else { throw error(flag, field: "\(field).mspaCoveredTransaction", "must be true or false") }
+                covered = value
+            }
+            var mode: GPPApplicability.MSPAMode?
+            if let modeNode = entry["mspaMode"] {
+                let name = try string(modeNode, field: "\(field).mspaMode")
+                guard let value = GPPApplicability.MSPAMode(rawValue: name) else {
+                    let known = GPPApplicability.MSPAMode.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw error(modeNode, field: "\(field).mspaMode", "is \(name); expected one of: \(known)")
+                }
+                guard covered else {
+                    throw error(modeNode, field: "\(field).mspaMode",
+                                "applies only to MSPA covered transactions: set mspaCoveredTransaction: true, or remove mspaMode")
+                }
+                mode = value
+            } else if covered {
+                throw error(node, field: "\(field).mspaMode",
+                            "is required when mspaCoveredTransaction is true: optOut (Opt-Out Option Mode) or serviceProvider (Service Provider Mode)")
+            }
+            var approach = USPrivacySettings.Approach.state
+            if let approachNode = entry["approach"] {
+                let name = try string(approachNode, field: "\(field).approach")
+                guard let value = USPrivacySettings.Approach(rawValue: name) else {
+                    let known = USPrivacySettings.Approach.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw error(approachNode, field: "\(field).approach", "is \(name); expected one of: \(known)")
+                }
+                approach = value
+            }
+            return USPrivacySettings(mspaCoveredTransaction: covered, mspaMode: mode, approach: approach)
         }
 
         /// A `theme:` mapping over ConsentKit's standard theme.

@@ -17,8 +17,13 @@ public struct ServerSettings: Sendable {
     public var secretFile = ".consentd/secret"
     /// The publisher configuration file (YAML); nil means no publishers.
     public var publishersFile: String?
-    /// The trusted edge header carrying the client's country (for example `CF-IPCountry`).
+    /// The trusted edge header carrying the client's country (for example `CF-IPCountry`), or
+    /// its ISO 3166-2 subdivision (`US-CA`).
     public var countryHeader: String?
+    /// The trusted edge header carrying the client's subdivision alone (for example Cloudflare's
+    /// `CF-Region-Code`: `CA`), read only with a country from ``countryHeader``; US states and DC
+    /// are kept, anything else is ignored.
+    public var subdivisionHeader: String?
     /// The header a trusted proxy puts the client's address in (for example `X-Forwarded-For`;
     /// the first address is used), for per-IP limits and the CIDR table. Nil uses the peer address.
     public var clientIPHeader: String?

@@ -34,6 +34,8 @@ struct WebCMP: Sendable {
         var vendorIds: [Int]
         var adTechProviders: [AppConfig.AdTechProvider]
         var nonPersonalizedOnly: Bool
+        /// Its settings for US visitors (``PublisherConfiguration/usPrivacy(of:)``).
+        var usPrivacy: USPrivacySettings
     }
 
     /// The website of `appId`; 404 `website_unknown` when none is configured.
@@ -50,12 +52,15 @@ struct WebCMP: Sendable {
         for provider in publishers.flatMap(\.adTechProviders) where providers[provider.id] == nil { providers[provider.id] = provider }
         return Site(
             website: website, vendorIds: Set(publishers.flatMap(\.vendorIds)).intersection(active).sorted(),
-            adTechProviders: providers.values.sorted { $0.id < $1.id }, nonPersonalizedOnly: publishers.contains(where: \.nonPersonalizedOnly))
+            adTechProviders: providers.values.sorted { $0.id < $1.id }, nonPersonalizedOnly: publishers.contains(where: \.nonPersonalizedOnly),
+            usPrivacy: configuration.usPrivacy(of: website))
     }
 
     /// The answer to a page view, as JSON text: `gdprApplies` (the region's, except that a
     /// visitor holding a decision where the region is unknown gets true, the app's rule:
-    /// `AskRules.gdprApplies(region:hasDecision:)`), `region`, `ask` (the ask rules'
+    /// `AskRules.gdprApplies(region:hasDecision:)`), `region`, `subdivision` (the US state, when
+    /// known), `gpp` (``ConsentdAPI/GPPApplicability``: the GPP sections in force for the visitor
+    /// under the site's MSPA settings, ``RegionDecision/gpp(_:)``), `ask` (the ask rules'
     /// reason, null when the stored decision holds or GDPR does not apply), the CMP's `cmpId`,
     /// `cmpVersion`, `gvlVersion`, `tcfPolicyVersion`, `tcData` (the CMP API's data for the stored
     /// string, or for "GDPR does not apply"; null when the visitor is to be asked or nothing is
@@ -105,6 +110,8 @@ struct WebCMP: Sendable {
         json.key("gdprApplies")
         json.raw(Self.rules.gdprApplies(region: gdpr, hasDecision: current != nil).flag.map { $0 ? "true" : "false" } ?? "null")
         json.key("region"); json.string(region.region.rawValue)
+        if let subdivision = region.subdivision { json.key("subdivision"); json.string(subdivision) }
+        json.key("gpp"); json.raw(String(decoding: try JSONEncoder().encode(region.gpp(site.usPrivacy)), as: UTF8.self))
         json.key("ask")
         if verdict.shouldAsk { json.string(Self.name(of: verdict)) } else { json.null() }
         json.key("cmpId"); json.integer(cmp.cmpId)

@@ -59,8 +59,7 @@ struct TestServer {
         let consentd = try Consentd(
             settings: settings, database: database, secret: testSecret, catalog: try catalog ?? VendorListCatalog.bundled(),
             publishers: try PublisherConfiguration.parse(publishers, file: "publishers.yaml"), assets: try NoticeAssets.load(),
-            resolver: RegionResolver(countryHeader: settings.countryHeader,
-                                     table: try CIDRTable.parse("203.0.113.0/24,FR\n", file: "table")),
+            resolver: RegionResolver(settings: settings, table: try CIDRTable.parse("203.0.113.0/24,FR\n198.51.100.0/24,US-TX\n", file: "table")),
             logger: logger)
         let appId = "com.example.news"
         let publishable = try await consentd.keys.create(appId: appId, kind: .publishable, label: "app").token

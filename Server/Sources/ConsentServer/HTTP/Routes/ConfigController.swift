@@ -11,8 +11,6 @@ struct ConfigController {
     let catalog: VendorListCatalog
     /// The CMP identity the configuration names (``ServerSettings/cmp``).
     let cmp: AppConfig.CMP
-    /// Whether `debugRegion` may pretend a region (``ServerSettings/allowDebugRegion``).
-    let allowDebugRegion: Bool
     /// The trusted proxy's client-address header (``ServerSettings/clientIPHeader``).
     let clientIPHeader: String?
 
@@ -27,19 +25,19 @@ struct ConfigController {
     /// `GET /v1/config?publisherIds=…`.
     @Sendable func config(_ request: Request, context: ConsentdContext) async throws -> Response {
         let principal = try context.requirePrincipal()
-        let selected = try publishers.current.selected(publisherIds(request), appId: principal.appId)
+        // One read: a reload between two would mix two configurations.
+        let configuration = publishers.current
+        let ids = try publisherIds(request)
+        let selected = try configuration.selected(ids, appId: principal.appId)
         var debug: DebugRegion?
         if let value = request.query(DebugRegion.queryName) {
+            // Refused even where the resolver ignores it (without --allow-debug-region), so a typo shows in a test setup.
             guard let parsed = DebugRegion(rawValue: value) else {
-                throw APIError.badRequest(
-                    "\(DebugRegion.queryName) must be one of \(DebugRegion.allCases.map(\.rawValue).joined(separator: ", "))",
-                    field: DebugRegion.queryName)
+                throw APIError.badRequest("\(DebugRegion.queryName) must be \(DebugRegion.forms), not \(value)", field: DebugRegion.queryName)
             }
-            // Only test setups pretend a region (--allow-debug-region); elsewhere it is ignored.
-            debug = allowDebugRegion ? parsed : nil
+            debug = parsed
         }
-        let headerValue = resolver.countryHeader.flatMap { name in HTTPField.Name(name).flatMap { request.headers[$0] } }
-        let decision = resolver.decide(headerValue: headerValue, address: clientAddress(request, context, header: clientIPHeader), debug: debug)
+        let decision = resolver.decide(headers: request.headers, address: clientAddress(request, context, header: clientIPHeader), debug: debug)
         var providers: [Int: AppConfig.AdTechProvider] = [:]
         for publisher in selected {
             for provider in publisher.adTechProviders where providers[provider.id] == nil { providers[provider.id] = provider }
@@ -51,6 +49,7 @@ struct ConfigController {
             vendorIds: Array(Set(selected.flatMap(\.vendorIds))).sorted(),
             adTechProviders: providers.values.sorted { $0.id < $1.id },
             vendorListVersion: list.vendorListVersion, tcfPolicyVersion: list.tcfPolicyVersion ?? 0,
-            gvlSpecificationVersion: list.gvlSpecificationVersion, cmp: cmp))
+            gvlSpecificationVersion: list.gvlSpecificationVersion, cmp: cmp, subdivision: decision.subdivision,
+            gpp: decision.gpp(configuration.usPrivacy(publisherIds: ids))))
     }
 }

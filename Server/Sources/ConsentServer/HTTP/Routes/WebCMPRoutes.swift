@@ -46,9 +46,8 @@ struct WebCMPController: CredentialInBodyRoutes {
             }
             let session = try RequestBody.decode(WebSessionRequest.self, from: body)
             let principal = try await self.authenticateWeb(credential: session.credential, action: "open a web page's consent session")
-            let headerValue = self.resolver.countryHeader.flatMap { name in HTTPField.Name(name).flatMap { request.headers[$0] } }
-            let region = self.resolver.decide(headerValue: headerValue, address: clientAddress(request, context, header: self.settings.clientIPHeader),
-                                              debug: self.settings.allowDebugRegion ? session.debugRegion : nil)
+            let region = self.resolver.decide(headers: request.headers, address: clientAddress(request, context, header: self.settings.clientIPHeader),
+                                              debug: session.debugRegion)
             let answer = try await self.cpuWork.run { try self.web.session(session, appId: principal.appId, region: region, now: Date()) }
             guard let renewed = try await self.renewedWebToken(principal) else { return jsonResponse(text: answer) }
             return jsonResponse(text: String(answer.dropLast()) + #","subjectToken":""# + renewed + #""}"#)
