@@ -93,10 +93,51 @@ extension USSection {
     }
 
     /// Reads `fields` into `values` from `offset` on.
+    ///
+    /// When every field is there (the usual case), they are cut out of 64-bit words, two or so
+    /// reads of the string per section; otherwise field by field, so that the error names the
+    /// first field that is cut short and where.
     private static func read(
         _ fields: [USSectionLayout.Field], from reader: inout BitReader, into values: inout [Int], startingAt offset: Int
     ) throws(TCFDecodingError) {
+        var total = 0
+        for field in fields {
+            switch field.type {
+            case .integer(let bits): total += bits
+            case .boolean: total += 1
+            case .list(let count): total += 2 * count
+            }
+        }
         var slot = offset
+        if total <= reader.remaining {
+            var word = reader.peek64(), used = 0
+            func take(_ width: Int) -> Int {
+                if used + width > 64 {
+                    reader.skip(used)
+                    word = reader.peek64()
+                    used = 0
+                }
+                defer { used += width }
+                return Int(truncatingIfNeeded: (word << UInt64(used)) >> UInt64(64 - width))
+            }
+            for field in fields {
+                switch field.type {
+                case .integer(let bits):
+                    values[slot] = take(bits)
+                    slot += 1
+                case .boolean:
+                    values[slot] = take(1)
+                    slot += 1
+                case .list(let count):
+                    for _ in 0..<count {
+                        values[slot] = take(2)
+                        slot += 1
+                    }
+                }
+            }
+            reader.skip(used)
+            return
+        }
         for field in fields {
             switch field.type {
             case .integer(let bits):
