@@ -7,9 +7,9 @@ struct Parts: IteratorProtocol {
     /// How many parts have been returned.
     private(set) var index = 0
 
-    init(_ text: UnsafeBufferPointer<UInt8>, separator: Character) {
+    init(_ text: UnsafeBufferPointer<UInt8>, separator: Unicode.Scalar) {
         self.text = text
-        self.separator = separator.asciiValue!
+        self.separator = UInt8(ascii: separator)
     }
 
     /// The next part (possibly empty), or nil after the last.
