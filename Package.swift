@@ -35,8 +35,8 @@ let package = Package(
         // The IAB keys and the store they live in, shared by the CMP (which writes them) and the
         // reader (which reads them); re-exported by both.
         .target(name: "IABStorage", dependencies: ["TCF"]),
-        .target(name: "ConsentKit", dependencies: ["TCF", "ConsentdAPI", "IABStorage", "ConsentKitFormats"]),
-        .target(name: "IABConsentReader", dependencies: ["IABStorage", "TCF"]),
+        .target(name: "ConsentKit", dependencies: ["TCF", "GPP", "ConsentdAPI", "IABStorage", "ConsentKitFormats"]),
+        .target(name: "IABConsentReader", dependencies: ["IABStorage", "TCF", "GPP"]),
         .target(name: "ConsentKitDoctor"),
         // consentd's HTTP API types, shared by the SDK and the server; Foundation and ConsentKitFormats only.
         .target(name: "ConsentdAPI", dependencies: ["ConsentKitFormats"]),
@@ -49,8 +49,8 @@ let package = Package(
         ),
         .testTarget(name: "GPPTests", dependencies: ["GPP", "TCF"]),
         .testTarget(name: "ConsentKitFormatsTests", dependencies: ["ConsentKitFormats"]),
-        .testTarget(name: "ConsentKitTests", dependencies: ["ConsentKit", "ConsentdAPI", "TCF", "ConsentKitFormats"]),
-        .testTarget(name: "IABConsentReaderTests", dependencies: ["IABConsentReader", "IABStorage", "TCF"]),
+        .testTarget(name: "ConsentKitTests", dependencies: ["ConsentKit", "ConsentdAPI", "TCF", "GPP", "ConsentKitFormats"]),
+        .testTarget(name: "IABConsentReaderTests", dependencies: ["IABConsentReader", "IABStorage", "TCF", "GPP"]),
         .testTarget(name: "ConsentKitDoctorTests", dependencies: ["ConsentKitDoctor"]),
         .testTarget(name: "ConsentKitAppTrackingTests", dependencies: ["ConsentKitAppTracking", "ConsentKit"]),
         .testTarget(name: "ConsentKitUITests", dependencies: ["ConsentKitUI", "ConsentKit", "TCF", "IABConsentReader"]),

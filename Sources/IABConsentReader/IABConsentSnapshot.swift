@@ -1,3 +1,4 @@
+import GPP
 import TCF
 
 /// What the IAB in-app keys said at one moment: the GDPR applicability, the consent strings and
@@ -70,12 +71,20 @@ public struct IABConsentSnapshot: Sendable, Equatable {
     /// `IABTCF_PublisherRestrictions{ID}` for every purpose 1-24: one entry per purpose and
     /// restriction type, ordered by purpose, then type.
     public let publisherRestrictions: [PublisherRestriction]
+    /// `IABGPP_HDR_GppString`, decoded: the Global Privacy Platform string with every section
+    /// the CMP wrote (the EEA section's TC string, a US section's opt-outs); nil when none is
+    /// stored or it does not decode (then listed in ``malformedKeys``).
+    public let gppString: GPPString?
+    /// `IABGPP_GppSID`: the ids of the GPP sections in force (`[2]`, `[8]`; `[-1]` where the CMP
+    /// says none applies); empty when none is stored or it cannot be read.
+    public let gppApplicableSections: [Int]
     /// The keys whose stored value could not be read (wrong type, a character outside the
     /// key's alphabet, an unknown number); each counts as no signal.
     public let malformedKeys: Set<String>
 
-    /// Every key a snapshot reads, v2 and v1, in one list for ``KeyValueStore/values(forKeys:)``.
-    public static let keys: [String] = IABKey.version2 + IABKey.version1
+    /// Every key a snapshot reads, v2, v1 and the GPP's two, in one list for
+    /// ``KeyValueStore/values(forKeys:)``.
+    public static let keys: [String] = IABKey.version2 + IABKey.version1 + [IABKey.gppString, IABKey.gppApplicableSections]
 
     /// The snapshot the key-value pairs `values` describe (keys it does not know are ignored).
     public init(values: [String: StoredValue]) {
@@ -114,6 +123,8 @@ public struct IABConsentSnapshot: Sendable, Equatable {
         publisherCustomPurposesConsents = reader.ids(IABKey.publisherCustomPurposesConsents) ?? IDSet()
         publisherCustomPurposesLegitimateInterests = reader.ids(IABKey.publisherCustomPurposesLegitimateInterests) ?? IDSet()
         publisherRestrictions = IABKey.restrictablePurposeIds.flatMap { reader.restrictions(purposeId: $0) }
+        gppString = reader.gpp(IABKey.gppString)
+        gppApplicableSections = reader.sectionIds(IABKey.gppApplicableSections)
         malformedKeys = reader.malformedKeys
     }
 

@@ -1,3 +1,4 @@
+import GPP
 import TCF
 
 /// Reads the IAB keys of one snapshot the way other CMPs actually write them, and notes every
@@ -97,6 +98,28 @@ struct LenientKeyReader {
             return IDSet()
         }
         return ids
+    }
+
+    /// A GPP string, decoded; nil when absent, and when malformed (then noted).
+    mutating func gpp(_ key: String) -> GPPString? {
+        guard let text = text(key) else { return nil }
+        guard let gpp = try? GPPString(decoding: text) else {
+            malformedKeys.insert(key)
+            return nil
+        }
+        return gpp
+    }
+
+    /// Section ids joined by `_` (`"2"`, `"7_8"`, `"-1"`); empty when absent, and when any part
+    /// is not a whole number (then noted).
+    mutating func sectionIds(_ key: String) -> [Int] {
+        guard let text = text(key) else { return [] }
+        let ids = text.split(separator: "_", omittingEmptySubsequences: false).map { Int($0) }
+        guard !ids.isEmpty, ids.allSatisfy({ $0 != nil }) else {
+            malformedKeys.insert(key)
+            return []
+        }
+        return ids.compactMap { $0 }
     }
 
     /// The restrictions `IABTCF_PublisherRestrictions{purposeId}` holds, one entry per type

@@ -19,9 +19,9 @@ public enum IABKey {
     /// Every v1 key.
     public static let version1: [String] = [cmpPresent, subjectToGDPR, consentString, parsedPurposeConsents, parsedVendorConsents]
 
-    /// Every key of both generations that ConsentKit removes when it no longer applies: all but
-    /// ``cmpPresent``.
-    public static var removable: [String] { (version1 + version2).filter { $0 != cmpPresent } }
+    /// Every key of both generations and of the GPP that ConsentKit removes when it no longer
+    /// applies: all but ``cmpPresent``.
+    public static var removable: [String] { (version1 + version2).filter { $0 != cmpPresent } + gpp }
 
     // MARK: v2.x
 

@@ -43,7 +43,7 @@ struct IABConsentReaderObservationTests {
             let cmp = try #require(UserDefaultsStore(suiteName: name))
             let heard = Locked(0)
             let token = IABConsentReader(store: store).observe { _ in heard.withLock { $0 += 1 } }
-            cmp.write(["SomeAppSetting": .integer(3), "IABGPP_HDR_GppString": .string("DBAA")])
+            cmp.write(["SomeAppSetting": .integer(3), "IABGPP_HDR_Version": .string("1")])
             #expect(heard.withLock { $0 } == 0)
             _ = token
         }

@@ -11,7 +11,8 @@ public struct ConsentConfiguration: Sendable {
     /// registered, else ``CMPIdentity/development`` (logged as a warning). Set it only when the
     /// app's own company is a registered CMP.
     public var cmp: CMPIdentity?
-    /// The key generations written: v2 (`IABTCF_*`) by default. Seed 000's v1 keys
+    /// The key generations written: v2 (`IABTCF_*`) and the GPP's (`IABGPP_*`) by default
+    /// (``IABKeyGenerations/standard``). Seed 000's v1 keys
     /// (`IABConsent_*`, `IABConsent_CMPPresent` and `IABConsent_SubjectToGDPR` among them) are off
     /// by default; `.version1` or `.all` writes them, `IABConsent_CMPPresent` at `start()`.
     public var generations: IABKeyGenerations
@@ -65,7 +66,7 @@ public struct ConsentConfiguration: Sendable {
     /// `UserDefaults.standard`, a 3-second region timeout, 13-month re-consent, asking where the
     /// region is unknown, consentd's trimmed vendor list and the operator's CMP identity.
     public init(
-        consentd: ConsentdEndpoint?, cmp: CMPIdentity? = nil, generations: IABKeyGenerations = .version2,
+        consentd: ConsentdEndpoint?, cmp: CMPIdentity? = nil, generations: IABKeyGenerations = .standard,
         store: any KeyValueStore = UserDefaultsStore(), transport: any HTTPTransport = URLSessionHTTPTransport(),
         regionTimeout: TimeInterval = 3, gdprOverride: GDPRApplicability? = nil, debug: RegionDebugSettings = RegionDebugSettings(),
         device: DeviceInfo = .current, askRules: AskRules = AskRules(), publisher: PublisherSettings = PublisherSettings(),

@@ -1,7 +1,8 @@
+import GPP
 import TCF
 
-/// Which generations of the in-app keys the CMP writes: v2.x (`IABTCF_*`) by default, v1.0
-/// (`IABConsent_*`) on request, or both.
+/// Which generations of the in-app keys the CMP writes: v2.x (`IABTCF_*`) and the GPP's
+/// (`IABGPP_*`) by default, v1.0 (`IABConsent_*`) on request.
 public struct IABKeyGenerations: OptionSet, Sendable, Hashable {
     public let rawValue: Int
 
@@ -12,8 +13,13 @@ public struct IABKeyGenerations: OptionSet, Sendable, Hashable {
     public static let version1 = IABKeyGenerations(rawValue: 1)
     /// The v2.x keys (`IABTCF_*`, with a TC string).
     public static let version2 = IABKeyGenerations(rawValue: 2)
-    /// Both.
-    public static let all: IABKeyGenerations = [.version1, .version2]
+    /// The Global Privacy Platform's keys (`IABGPP_*`): the GPP string of the decision's sections
+    /// and the sections in force (``IABKeyValues/gppValues(_:applicable:tcf:)``).
+    public static let gpp = IABKeyGenerations(rawValue: 4)
+    /// The default: ``version2`` and ``gpp``.
+    public static let standard: IABKeyGenerations = [.version2, .gpp]
+    /// All three.
+    public static let all: IABKeyGenerations = [.version1, .version2, .gpp]
 }
 
 /// Every key the CMP owns, derived from a decision: a pure function, so what is stored is
@@ -37,6 +43,42 @@ public enum IABKeyValues {
         }
         if generations.contains(.version1) {
             try version1(state, gdprApplies, cmp, into: &values)
+        }
+        if generations.contains(.gpp), let state, gdprApplies == .applies {
+            // The TC string as the GPP's EEA section, in force; its keys mirror the v2 keys'.
+            var tcf: [String: StoredValue?] = [:]
+            try version2(state, gdprApplies, cmp, into: &tcf)
+            let section = GPPSection.tcfeuv2(try state.tcString(cmp: cmp))
+            do {
+                values.merge(try gppValues(GPPString(sections: [section]), applicable: [section.id], tcf: tcf)) { _, gpp in gpp }
+            } catch {
+                // The section is the TC string just encoded: not expected to fail, but said if it does.
+                throw TCFEncodingError(field: IABKey.gppString, allowed: "a GPP string of the TC string", value: "\(error)")
+            }
+        }
+        return values
+    }
+
+    /// The GPP keys of `gpp` with the sections `applicable` in force: the header's keys, each
+    /// section's string, and, when the EEA section is there, its own keys holding the values of
+    /// the v2 keys in `tcf` (``IABKey/gppTCFEU2``). Keys of the GPP not set here map to nil.
+    ///
+    /// - Throws: ``GPPEncodingError`` when a section does not encode.
+    public static func gppValues(
+        _ gpp: GPPString, applicable: [Int], tcf: [String: StoredValue?]
+    ) throws(GPPEncodingError) -> [String: StoredValue?] {
+        var values: [String: StoredValue?] = [:]
+        for key in IABKey.gpp { values[key] = .some(nil) }
+        guard !gpp.sections.isEmpty else { return values }
+        values[IABKey.gppVersion] = .string("1")
+        values[IABKey.gppSections] = .string(gpp.sectionIds.map(String.init).joined(separator: "_"))
+        values[IABKey.gppString] = .string(try gpp.encoded())
+        values[IABKey.gppApplicableSections] = .string(applicable.map(String.init).joined(separator: "_"))
+        for section in gpp.sections {
+            values[IABKey.gppSectionString(id: section.id)] = .string(try section.encoded())
+        }
+        if gpp.tcfeuv2 != nil {
+            for (tcfKey, gppKey) in IABKey.gppTCFEU2 { values[gppKey] = tcf[tcfKey] ?? .some(nil) }
         }
         return values
     }

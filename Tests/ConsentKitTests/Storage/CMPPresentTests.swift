@@ -19,11 +19,11 @@ struct CMPPresentTests {
         #expect(store.value(forKey: IABKey.cmpPresent) == .bool(true))
     }
 
-    @Test("000-2: with the default generations (v2 only) start() writes no v1 key, CMPPresent included")
+    @Test("000-2: with the default generations (v2 and the GPP's) start() writes no v1 key, CMPPresent included")
     func defaultWritesNoVersion1Key() {
         let store = InMemoryKeyValueStore()
         makeManager(store: store, http: ScriptedTransport.offline()).start(refreshing: false)
-        #expect(ConsentConfiguration(consentd: nil).generations == .version2)
+        #expect(ConsentConfiguration(consentd: nil).generations == [.version2, .gpp])
         #expect(store.value(forKey: IABKey.cmpPresent) == nil)
         #expect(store.value(forKey: IABKey.cmpSdkID) == .integer(testCMP.cmpId))
     }
