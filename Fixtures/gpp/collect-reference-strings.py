@@ -5,7 +5,7 @@ Fixtures/gpp/reference-strings.txt (one string per line, `#` lines naming the so
 Run once by hand when the references change, not by the tests (they read the file it writes):
 
     Fixtures/gpp/collect-reference-strings.py \
-        --iabgpp-java GIT_DIR@COMMIT --go-gpp GIT_DIR@COMMIT --iabgpp-es GIT_DIR@COMMIT \
+        --iabgpp-java GIT_DIR@COMMIT [--iabgpp-java GIT_DIR@COMMIT] --go-gpp GIT_DIR@COMMIT --iabgpp-es GIT_DIR@COMMIT \
         --spec GLOBAL_PRIVACY_PLATFORM_DIR --spec-commit COMMIT > Fixtures/gpp/reference-strings.txt
 
 GIT_DIR is a clone's git directory (a bare mirror will do); the files are read with `git show`.
@@ -126,10 +126,10 @@ def groups(args):
         text = spec.read()
     examples = re.findall(r"(?:<code>|`)(DB[A-Za-z0-9_-]*(?:~[A-Za-z0-9_.-]+)+)(?:</code>|`)", text)
     yield f"GPP spec Global-Privacy-Platform {args.spec_commit[:7]} {spec_file}: the GPP String Examples and the URL macro example", spec_file, examples
-    java = args.iabgpp_java
-    for path in git_files(java, "iabgpp-encoder/src/test/java", ".java"):
-        if "/section/" in path or path.endswith("GppModelTest.java"):
-            yield f"iabgpp-java {java.split('@')[1][:7]} {path}", path, test_strings(git_show(java, path))
+    for java in args.iabgpp_java:
+        for path in git_files(java, "iabgpp-encoder/src/test/java", ".java"):
+            if "/section/" in path or path.endswith("GppModelTest.java"):
+                yield f"iabgpp-java {java.split('@')[1][:7]} {path}", path, test_strings(git_show(java, path))
     go = args.go_gpp
     for path in git_files(go, "", "_test.go"):
         if not path.startswith("util/"):
@@ -143,7 +143,9 @@ def groups(args):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    for name in ("--iabgpp-java", "--go-gpp", "--iabgpp-es"):
+    parser.add_argument("--iabgpp-java", required=True, action="append", metavar="GIT_DIR@COMMIT",
+                        help="repeatable: each commit's tests in turn (master, then the 4.X branch)")
+    for name in ("--go-gpp", "--iabgpp-es"):
         parser.add_argument(name, required=True, metavar="GIT_DIR@COMMIT")
     parser.add_argument("--spec", required=True, metavar="GLOBAL_PRIVACY_PLATFORM_DIR")
     parser.add_argument("--spec-commit", required=True, help="the Global-Privacy-Platform commit of --spec")
