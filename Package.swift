@@ -8,6 +8,9 @@ let package = Package(
     platforms: [.iOS(.v15), .macOS(.v12)],
     products: [
         .library(name: "TCF", targets: ["TCF"]),
+        // The IAB Global Privacy Platform string: header, tcfeuv2 (through TCF), tcfcav1, uspv1,
+        // usnat and the US state sections.
+        .library(name: "GPP", targets: ["GPP"]),
         .library(name: "ConsentKit", targets: ["ConsentKit"]),
         // For third-party SDKs (ad networks, analytics): the IAB keys a CMP wrote, read and judged,
         // without the CMP itself.
@@ -28,6 +31,7 @@ let package = Package(
         // JSONWriter and ISO8601: Foundation only, below every other target.
         .target(name: "ConsentKitFormats"),
         .target(name: "TCF", dependencies: ["ConsentKitFormats"]),
+        .target(name: "GPP", dependencies: ["TCF", "ConsentKitFormats"]),
         // The IAB keys and the store they live in, shared by the CMP (which writes them) and the
         // reader (which reads them); re-exported by both.
         .target(name: "IABStorage", dependencies: ["TCF"]),
@@ -43,6 +47,7 @@ let package = Package(
             name: "TCFTests",
             dependencies: ["TCF"]
         ),
+        .testTarget(name: "GPPTests", dependencies: ["GPP", "TCF"]),
         .testTarget(name: "ConsentKitFormatsTests", dependencies: ["ConsentKitFormats"]),
         .testTarget(name: "ConsentKitTests", dependencies: ["ConsentKit", "ConsentdAPI", "TCF", "ConsentKitFormats"]),
         .testTarget(name: "IABConsentReaderTests", dependencies: ["IABConsentReader", "IABStorage", "TCF"]),

@@ -19,23 +19,23 @@ public struct TCFEncodingError: Error, Sendable, Equatable, CustomStringConverti
 }
 
 /// Range checks shared by the encoders.
-enum FieldCheck {
+package enum FieldCheck {
     /// Throws unless `value` fits in `width` unsigned bits.
-    static func fits(_ value: Int, _ width: Int, _ field: String) throws(TCFEncodingError) {
+    package static func fits(_ value: Int, _ width: Int, _ field: String) throws(TCFEncodingError) {
         guard value >= 0, value < 1 << width else {
             throw TCFEncodingError(field: field, allowed: "0...\((1 << width) - 1)", value: "\(value)")
         }
     }
 
     /// Throws unless `value` fits in 36 bits of deciseconds.
-    static func fits(_ value: TCFTimestamp, _ field: String) throws(TCFEncodingError) {
+    package static func fits(_ value: TCFTimestamp, _ field: String) throws(TCFEncodingError) {
         guard value.deciseconds >= 0, value.deciseconds < 1 << 36 else {
             throw TCFEncodingError(field: field, allowed: "1970-01-01 to 2187-09-19 (36-bit deciseconds)", value: "\(value.deciseconds)")
         }
     }
 
     /// Throws unless `code` is two upper-case letters A-Z.
-    static func letters(_ code: String, _ field: String) throws(TCFEncodingError) {
+    package static func letters(_ code: String, _ field: String) throws(TCFEncodingError) {
         let bytes = Array(code.utf8)
         guard bytes.count == 2, bytes.allSatisfy({ (65...90).contains($0) }) else {
             throw TCFEncodingError(field: field, allowed: "two upper-case letters A-Z", value: "\"\(code)\"")
@@ -43,7 +43,7 @@ enum FieldCheck {
     }
 
     /// Throws unless every id of `set` is at most `max`.
-    static func ids(_ set: IDSet, max: Int, _ field: String) throws(TCFEncodingError) {
+    package static func ids(_ set: IDSet, max: Int, _ field: String) throws(TCFEncodingError) {
         guard set.max <= max else {
             throw TCFEncodingError(field: field, allowed: "ids 1...\(max)", value: "id \(set.max)")
         }

@@ -11,7 +11,7 @@ public enum Base64URL {
 
     /// Encodes the first `bitCount` bits of `bytes` as unpadded base64url, one character per six
     /// bits, the last character zero-filled.
-    static func encode(_ bytes: [UInt8], bitCount: Int) -> String {
+    package static func encode(_ bytes: [UInt8], bitCount: Int) -> String {
         precondition(bitCount <= bytes.count * 8)
         let characterCount = (bitCount + 5) / 6
         return alphabet.withUnsafeBufferPointer { alphabet in
@@ -46,7 +46,7 @@ public enum Base64URL {
 
     /// The bytes ``decode(_:into:segment:)`` needs for `characters` characters of text: the
     /// decoded bytes, the last partial one, and two that its 8-byte stores run over.
-    static func decodedCapacity(characters: Int) -> Int { characters * 6 / 8 + 3 }
+    package static func decodedCapacity(characters: Int) -> Int { characters * 6 / 8 + 3 }
 
     /// Decodes base64url (or standard base64) text into `out`.
     ///
@@ -56,7 +56,7 @@ public enum Base64URL {
     /// - Returns: the number of meaningful bits: the whole bytes the characters carry.
     /// - Throws: ``TCFDecodingError`` naming the first character that is not in either alphabet,
     ///   or padding that is followed by more text.
-    static func decode(
+    package static func decode(
         _ text: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>, segment: Int
     ) throws(TCFDecodingError) -> Int {
         precondition(out.count >= decodedCapacity(characters: text.count))

@@ -4,18 +4,18 @@
 /// extend past the end throws ``TCFDecodingError/Reason/truncated(needed:available:)`` naming the
 /// field and its offset. The buffer carries at least 16 zero bytes past the data, so the checked
 /// reads can load whole words without touching memory they do not own.
-struct BitReader {
-    static let slack = 16
+package struct BitReader {
+    package static let slack = 16
 
     private let bytes: UnsafeBufferPointer<UInt8>
     /// The number of meaningful bits in the segment.
-    let bitCount: Int
+    package let bitCount: Int
     /// Which segment of the string this is (0 = the first), for error messages.
-    let segment: Int
+    package let segment: Int
     /// The offset of the next bit to read.
-    private(set) var position = 0
+    package private(set) var position = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>, bitCount: Int, segment: Int) {
+    package init(bytes: UnsafeBufferPointer<UInt8>, bitCount: Int, segment: Int) {
         precondition(bytes.count >= (bitCount + 7) / 8 + BitReader.slack)
         self.bytes = bytes
         self.bitCount = bitCount
@@ -23,11 +23,11 @@ struct BitReader {
     }
 
     /// The bits left to read.
-    var remaining: Int { bitCount - position }
+    package var remaining: Int { bitCount - position }
 
     /// Reads an unsigned integer of `width` bits (at most 48).
     @inline(__always)
-    mutating func read(_ width: Int, _ field: StaticString) throws(TCFDecodingError) -> Int {
+    package mutating func read(_ width: Int, _ field: StaticString) throws(TCFDecodingError) -> Int {
         try require(width, field)
         let value = Int(truncatingIfNeeded: load64(at: position) >> UInt64(64 - width))
         position += width
@@ -36,12 +36,12 @@ struct BitReader {
 
     /// Reads one bit as a Boolean.
     @inline(__always)
-    mutating func readBool(_ field: StaticString) throws(TCFDecodingError) -> Bool {
+    package mutating func readBool(_ field: StaticString) throws(TCFDecodingError) -> Bool {
         try read(1, field) == 1
     }
 
     /// Reads two 6-bit letters (A = 0 … Z = 25) as an upper-case code such as `EN` or `DE`.
-    mutating func readLetters(_ field: StaticString) throws(TCFDecodingError) -> String {
+    package mutating func readLetters(_ field: StaticString) throws(TCFDecodingError) -> String {
         let start = position
         let first = try read(6, field), second = try read(6, field)
         guard first < 26, second < 26 else {
@@ -53,7 +53,7 @@ struct BitReader {
     }
 
     /// Reads `count` bits as a bitfield in which bit `i` (0-based) stands for id `i + 1`.
-    mutating func readBitfield(_ count: Int, _ field: StaticString) throws(TCFDecodingError) -> IDSet {
+    package mutating func readBitfield(_ count: Int, _ field: StaticString) throws(TCFDecodingError) -> IDSet {
         try require(count, field)
         guard count > 0 else { return IDSet() }
         if count < 64 {
@@ -83,18 +83,18 @@ struct BitReader {
     /// The next 64 bits, most significant first, without moving. Only the first ``remaining``
     /// of them are the segment's; check that before relying on more.
     @inline(__always)
-    func peek64() -> UInt64 { load64(at: position) }
+    package func peek64() -> UInt64 { load64(at: position) }
 
     /// Moves past `width` bits that ``peek64()`` has read.
     @inline(__always)
-    mutating func skip(_ width: Int) {
+    package mutating func skip(_ width: Int) {
         precondition(width <= remaining)
         position += width
     }
 
     /// Throws unless `width` more bits are available.
     @inline(__always)
-    func require(_ width: Int, _ field: StaticString) throws(TCFDecodingError) {
+    package func require(_ width: Int, _ field: StaticString) throws(TCFDecodingError) {
         guard width <= bitCount - position else {
             throw TCFDecodingError(
                 .truncated(needed: width, available: bitCount - position),
@@ -103,7 +103,7 @@ struct BitReader {
     }
 
     /// The error for a field that was read but holds an invalid value; `offset` is where it starts.
-    func error(_ reason: TCFDecodingError.Reason, _ field: StaticString, at offset: Int) -> TCFDecodingError {
+    package func error(_ reason: TCFDecodingError.Reason, _ field: StaticString, at offset: Int) -> TCFDecodingError {
         TCFDecodingError(reason, field: "\(field)", segment: segment, bitOffset: offset)
     }
 

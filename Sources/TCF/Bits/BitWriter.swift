@@ -1,21 +1,21 @@
 /// Appends big-endian bit fields, most significant bit first, and emits them as base64url.
-struct BitWriter {
-    private(set) var bytes: [UInt8] = []
+package struct BitWriter {
+    package private(set) var bytes: [UInt8] = []
     /// Bits not yet flushed to `bytes`, left-aligned in the high `pendingCount` bits.
     private var pending: UInt64 = 0
     private var pendingCount = 0
 
-    init(capacity: Int = 64) { bytes.reserveCapacity(capacity) }
+    package init(capacity: Int = 64) { bytes.reserveCapacity(capacity) }
 
     /// The number of bits written so far.
-    var bitCount: Int { bytes.count * 8 + pendingCount }
+    package var bitCount: Int { bytes.count * 8 + pendingCount }
 
     /// Writes the low `width` bits of `value` (at most 56 bits per call).
     ///
     /// - Precondition: `value` fits in `width` bits; callers check ranges with
     ///   ``TCFEncodingError`` before writing.
     @inline(__always)
-    mutating func write(_ value: Int, _ width: Int) {
+    package mutating func write(_ value: Int, _ width: Int) {
         guard width > 0 else { return }
         pending |= (UInt64(truncatingIfNeeded: value) << UInt64(64 - width)) >> UInt64(pendingCount)
         pendingCount += width
@@ -28,7 +28,7 @@ struct BitWriter {
 
     /// Writes all 64 bits of `word`, most significant first.
     @inline(__always)
-    mutating func write(word: UInt64) {
+    package mutating func write(word: UInt64) {
         // Fewer than 8 bits are ever pending between calls, so 8 whole bytes are due.
         let out = pending | word >> UInt64(pendingCount)
         withUnsafeBytes(of: out.bigEndian) { bytes.append(contentsOf: $0) }
@@ -37,15 +37,15 @@ struct BitWriter {
 
     /// Writes one bit.
     @inline(__always)
-    mutating func write(_ flag: Bool) { write(flag ? 1 : 0, 1) }
+    package mutating func write(_ flag: Bool) { write(flag ? 1 : 0, 1) }
 
     /// Writes a two-letter code (A = 0 … Z = 25), already validated as upper-case A-Z.
-    mutating func writeLetters(_ code: String) {
+    package mutating func writeLetters(_ code: String) {
         for letter in code.utf8 { write(Int(letter) - 65, 6) }
     }
 
     /// Writes ids `1...count` of `set` as a bitfield, bit `i` standing for id `i + 1`.
-    mutating func writeBitfield(_ set: IDSet, count: Int) {
+    package mutating func writeBitfield(_ set: IDSet, count: Int) {
         set.withWords { words in
             var remaining = count
             var index = 0
@@ -74,16 +74,17 @@ struct BitWriter {
         }
     }
 
-    /// The written bits, zero-filled to a multiple of `alignment` bits, as unpadded base64url.
+    /// The written bits, zero-filled to a multiple of `alignment` bits, as unpadded base64url
+    /// (the last character zero-filled when `alignment` is not a multiple of 6).
     ///
     /// The v1.1 spec pads to whole bytes (`alignment` 8). TCF v2 implementations, the IAB's own
     /// among them, pad each segment to 24 bits, so it ends on a whole base64 quantum; the v2.3
     /// spec examples are written that way.
-    func base64URL(alignment: Int = 8) -> String {
+    package func base64URL(alignment: Int = 8) -> String {
         var all = bytes
         if pendingCount > 0 { all.append(UInt8(truncatingIfNeeded: pending >> 56)) }
-        let alignedBytes = (bitCount + alignment - 1) / alignment * alignment / 8
-        all.append(contentsOf: repeatElement(0, count: alignedBytes - all.count))
-        return Base64URL.encode(all)
+        let alignedBits = (bitCount + alignment - 1) / alignment * alignment
+        all.append(contentsOf: repeatElement(0, count: (alignedBits + 7) / 8 - all.count))
+        return Base64URL.encode(all, bitCount: alignedBits)
     }
 }

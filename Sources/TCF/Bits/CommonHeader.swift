@@ -1,17 +1,17 @@
 /// The fields every TCF string starts with, v1.1 and v2.x alike: `Version` through
 /// `VendorListVersion`, 132 bits. Read, checked and written in one place.
-struct CommonHeader {
-    var version: Int
-    var created: TCFTimestamp
-    var lastUpdated: TCFTimestamp
-    var cmpId: Int
-    var cmpVersion: Int
-    var consentScreen: Int
-    var consentLanguage: String
-    var vendorListVersion: Int
+package struct CommonHeader {
+    package var version: Int
+    package var created: TCFTimestamp
+    package var lastUpdated: TCFTimestamp
+    package var cmpId: Int
+    package var cmpVersion: Int
+    package var consentScreen: Int
+    package var consentLanguage: String
+    package var vendorListVersion: Int
 
     /// Reads the header, throwing unless its version is `expectedVersion`.
-    init(reading reader: inout BitReader, expectedVersion: Int) throws(TCFDecodingError) {
+    package init(reading reader: inout BitReader, expectedVersion: Int) throws(TCFDecodingError) {
         version = try reader.read(6, "Version")
         guard version == expectedVersion else { throw reader.error(.unsupportedVersion(version), "Version", at: 0) }
         created = TCFTimestamp(deciseconds: Int64(try reader.read(36, "Created")))
@@ -23,7 +23,7 @@ struct CommonHeader {
         vendorListVersion = try reader.read(12, "VendorListVersion")
     }
 
-    init(
+    package init(
         version: Int, created: TCFTimestamp, lastUpdated: TCFTimestamp, cmpId: Int, cmpVersion: Int,
         consentScreen: Int, consentLanguage: String, vendorListVersion: Int
     ) {
@@ -38,7 +38,7 @@ struct CommonHeader {
     }
 
     /// Throws unless the version is `expectedVersion` and every field fits its bits.
-    func check(expectedVersion: Int) throws(TCFEncodingError) {
+    package func check(expectedVersion: Int) throws(TCFEncodingError) {
         guard version == expectedVersion else {
             throw TCFEncodingError(field: "Version", allowed: "\(expectedVersion)", value: "\(version)")
         }
@@ -52,7 +52,7 @@ struct CommonHeader {
     }
 
     /// Writes the header's 132 bits.
-    func write(to writer: inout BitWriter) {
+    package func write(to writer: inout BitWriter) {
         writer.write(version, 6)
         writer.write(Int(created.deciseconds), 36)
         writer.write(Int(lastUpdated.deciseconds), 36)

@@ -151,3 +151,8 @@ extension IDSet {
         }
     }
 }
+
+extension IDSet {
+    /// One run `first...last` packed as ``init(packedRuns:)`` takes it.
+    package static func packedRun(_ first: Int, _ last: Int) -> UInt32 { Runs.pack(first, last) }
+}

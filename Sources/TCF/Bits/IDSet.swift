@@ -118,7 +118,7 @@ public struct IDSet: Sendable, Hashable, Sequence, CustomStringConvertible {
 
     /// The set of the ids in `runs`: packed runs (``Runs/pack(_:_:)``) of ids in
     /// `1...IDSet.maxID`, in any order, overlapping or not. Sorts and merges them in place.
-    init(packedRuns runs: UnsafeMutableBufferPointer<UInt32>) {
+    package init(packedRuns runs: UnsafeMutableBufferPointer<UInt32>) {
         let count = Runs.merge(runs)
         guard count > 0 else {
             self.init()
@@ -302,7 +302,7 @@ public struct IDSet: Sendable, Hashable, Sequence, CustomStringConvertible {
 
     /// How many runs ``ranges`` holds and how many of them are a single id, counted without
     /// building them: what choosing between bitfield and range encoding needs.
-    var runCounts: (runs: Int, singles: Int) {
+    package var runCounts: (runs: Int, singles: Int) {
         if let runs {
             var singles = 0
             runs.forEachRun { first, last in if first == last { singles &+= 1 } }

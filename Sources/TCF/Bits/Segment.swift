@@ -2,7 +2,7 @@
 ///
 /// A segment is decoded into temporary storage (on the stack when it is small) and read right
 /// there, so decoding a string allocates nothing for its bytes.
-enum Segment {
+package enum Segment {
     /// Decodes the segments of `string` in order, handing `body` each one's index (0 for the
     /// first) and a reader positioned at its first bit.
     ///
@@ -13,20 +13,25 @@ enum Segment {
     ) throws(TCFDecodingError) {
         var string = string
         let result = string.withUTF8 { text in
-            Result { () throws(TCFDecodingError) in
-                var start = 0, index = 0
-                while true {
-                    let end = firstDot(in: text, from: start)
-                    try read(UnsafeBufferPointer(rebasing: text[start..<end]), index: index) {
-                        (reader: inout BitReader) throws(TCFDecodingError) in try body(index, &reader)
-                    }
-                    guard end < text.count else { return }
-                    start = end + 1
-                    index += 1
-                }
-            }
+            Result { () throws(TCFDecodingError) in try forEach(in: text, body) }
         }
         try result.get()
+    }
+
+    /// ``forEach(in:_:)-(String,_)`` over UTF-8 text.
+    static func forEach(
+        in text: UnsafeBufferPointer<UInt8>, _ body: (_ index: Int, _ reader: inout BitReader) throws(TCFDecodingError) -> Void
+    ) throws(TCFDecodingError) {
+        var start = 0, index = 0
+        while true {
+            let end = firstDot(in: text, from: start)
+            try read(UnsafeBufferPointer(rebasing: text[start..<end]), index: index) {
+                (reader: inout BitReader) throws(TCFDecodingError) in try body(index, &reader)
+            }
+            guard end < text.count else { return }
+            start = end + 1
+            index += 1
+        }
     }
 
     /// Decodes `text` as one segment, dots included (a dot is not in the base64 alphabet), and
@@ -42,19 +47,31 @@ enum Segment {
     }
 
     /// Decodes one segment's base64 `text` and runs `body` with a reader over the bytes.
-    private static func read<R>(
-        _ text: UnsafeBufferPointer<UInt8>, index: Int, _ body: (inout BitReader) throws(TCFDecodingError) -> R
+    ///
+    /// The reader's bit count is the whole bytes the characters carry (the TCF pads to bytes),
+    /// or with `everyCharacterBit` six bits per character (GPP pads to six bits only).
+    package static func read<R>(
+        _ text: UnsafeBufferPointer<UInt8>, index: Int, everyCharacterBit: Bool = false,
+        _ body: (inout BitReader) throws(TCFDecodingError) -> R
     ) throws(TCFDecodingError) -> R {
         guard !text.isEmpty else { throw TCFDecodingError(.empty, segment: index, bitOffset: 0) }
         let capacity = Base64URL.decodedCapacity(characters: text.count) + BitReader.slack
         let result = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { bytes in
             Result { () throws(TCFDecodingError) -> R in
-                let bitCount = try Base64URL.decode(text, into: bytes, segment: index)
+                let wholeBytes = try Base64URL.decode(text, into: bytes, segment: index)
+                let bitCount = everyCharacterBit ? characterBits(text) : wholeBytes
                 var reader = BitReader(bytes: UnsafeBufferPointer(bytes), bitCount: bitCount, segment: index)
                 return try body(&reader)
             }
         }
         return try result.get()
+    }
+
+    /// Six bits for each character of `text` before any `=` padding.
+    private static func characterBits(_ text: UnsafeBufferPointer<UInt8>) -> Int {
+        var end = text.count
+        while end > 0, text[end - 1] == UInt8(ascii: "=") { end -= 1 }
+        return end * 6
     }
 
     /// The index of the first `.` in `text` at or after `start`, or `text.count`.

@@ -6,7 +6,7 @@
 extension BitReader {
     /// Reads a v2 vendor section: `MaxVendorId` (16), `IsRangeEncoding` (1), then a bitfield of
     /// `MaxVendorId` bits or `NumEntries` (12) range entries with ids in `1...MaxVendorId`.
-    mutating func readVendorSection(_ section: StaticString) throws(TCFDecodingError) -> IDSet {
+    package mutating func readVendorSection(_ section: StaticString) throws(TCFDecodingError) -> IDSet {
         try prefixingErrors(with: section) { (reader: inout BitReader) throws(TCFDecodingError) in
             let maxVendorId = try reader.read(16, "MaxVendorId")
             if try reader.readBool("IsRangeEncoding") {
@@ -42,7 +42,7 @@ extension BitReader {
     /// (a bound the string paid for in its 16 bits, and that a vendor section has once), which
     /// then takes its canonical form. Without one, the entries are gathered as runs, so that a
     /// set never spells out a bitset its entries do not pay for (see ``IDSet/Runs``).
-    mutating func readRangeEntries(maxVendorId: Int?) throws(TCFDecodingError) -> IDSet {
+    package mutating func readRangeEntries(maxVendorId: Int?) throws(TCFDecodingError) -> IDSet {
         let count = try read(12, "NumEntries")
         guard count > 0 else { return IDSet() }
         guard maxVendorId == nil else {
@@ -119,7 +119,7 @@ extension BitReader {
 extension BitWriter {
     /// Writes a v2 vendor section for `ids`, choosing whichever of bitfield and range encoding
     /// is shorter (the bitfield on a tie). `MaxVendorId` is the largest id in the set.
-    mutating func writeVendorSection(_ ids: IDSet) {
+    package mutating func writeVendorSection(_ ids: IDSet) {
         let maxVendorId = ids.max
         write(maxVendorId, 16)
         if ids.rangeEntriesBitCount < maxVendorId {
@@ -154,7 +154,7 @@ extension BitWriter {
     }
 
     /// Writes `NumEntries` and one entry per range.
-    mutating func writeRangeEntries(_ ranges: [ClosedRange<Int>]) {
+    package mutating func writeRangeEntries(_ ranges: [ClosedRange<Int>]) {
         write(ranges.count, 12)
         for range in ranges {
             let isRange = range.lowerBound != range.upperBound
@@ -169,7 +169,7 @@ extension BitWriter {
 extension IDSet {
     /// The bits `writeRangeEntries` takes for the set's ``ranges``: `NumEntries`, then 17 bits
     /// per single id and 33 per range.
-    var rangeEntriesBitCount: Int {
+    package var rangeEntriesBitCount: Int {
         let (runs, singles) = runCounts
         return 12 + 17 * singles + 33 * (runs - singles)
     }

@@ -14,12 +14,22 @@ extension TCString {
     ///   problem: bad characters, truncation, a version other than 2, an unknown or repeated
     ///   segment type, a range ending before it starts, or an id outside `1...MaxVendorId`.
     public init(decoding string: String) throws(TCFDecodingError) {
+        var string = string
+        let result = string.withUTF8 { text in
+            Result { () throws(TCFDecodingError) in try TCString(decodingUTF8: text) }
+        }
+        self = try result.get()
+    }
+
+    /// Decodes a TC string from its UTF-8 text, as ``init(decoding:)`` does: for decoders that
+    /// hold the text as bytes (the GPP string's `tcfeuv2` section).
+    package init(decodingUTF8 text: UnsafeBufferPointer<UInt8>) throws(TCFDecodingError) {
         // The segments go into locals and the value is put together once at the end:
         // mutating a captured optional value, or copying it out, copied the whole struct.
         var core: TCString?
         var disclosedVendors: IDSet?, allowedVendors: IDSet?, publisherTC: PublisherTC?
         var seen: UInt8 = 0 // bit n: a segment of type n has been read
-        try Segment.forEach(in: string) { (index, reader: inout BitReader) throws(TCFDecodingError) in
+        try Segment.forEach(in: text) { (index, reader: inout BitReader) throws(TCFDecodingError) in
             guard index > 0 else {
                 core = try Self.readCore(&reader)
                 return
