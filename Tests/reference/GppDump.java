@@ -51,6 +51,12 @@ public final class GppDump {
       // The TCF's AllowedVendors segment has no field in the GPP EU section spec; the TC string spec's name.
       Map.entry("VendorsAllowed", "AllowedVendors"));
 
+  /** iabgpp-java's names for fields of other sections that their section spec's table spells differently. */
+  private static final Map<String, Map<String, String>> SPEC_NAMES = Map.of(
+      "tcfeuv2", TCFEUV2_SPEC_NAMES,
+      // The Tennessee spec's table spells it in the singular.
+      "ustn", Map.of("KnownChildSensitiveDataConsents", "KnownChildSensitiveDataConsent"));
+
   /** The US "2 bits per entry" lists (N-Bitfield): printed in the string's order, not as ids. */
   private static final Set<String> N_BITFIELDS = Set.of("SensitiveDataProcessing", "KnownChildSensitiveDataConsents");
 
@@ -112,7 +118,7 @@ public final class GppDump {
 
   /** One section's fields, the core's then those of each sub-section present in the string, as one JSON object. */
   static String section(EncodableSection section) throws Exception {
-    boolean tcfeuv2 = section instanceof TcfEuV2;
+    Map<String, String> names = SPEC_NAMES.getOrDefault(section.getName(), Map.of());
     section.getFieldValue("Version"); // makes iabgpp-java split the section into its segments
     StringBuilder json = new StringBuilder("{");
     boolean firstField = true;
@@ -125,7 +131,7 @@ public final class GppDump {
           continue; // structural, not printed
         }
         Object value = segment.getFieldValue(field);
-        String name = tcfeuv2 ? TCFEUV2_SPEC_NAMES.getOrDefault(field, field) : field;
+        String name = names.getOrDefault(field, field);
         if (!firstField) {
           json.append(',');
         }
