@@ -153,7 +153,8 @@ extension USSection {
     /// then each present sub-section, `.`-separated, each zero-filled to whole characters.
     ///
     /// - Throws: ``GPPEncodingError`` when a value does not fit: a 2-bit value of 3 (reserved),
-    ///   a `MspaCoveredTransaction` other than 1 or 2, a version above 63.
+    ///   a `MspaCoveredTransaction` other than 1 or 2, a version above 63, an `MspaVersion` equal
+    ///   to the section id in the layout without a section header (it would read as one).
     public func encoded() throws(GPPEncodingError) -> String {
         try validate()
         var parts: [String] = []
@@ -205,6 +206,13 @@ extension USSection {
             }
         }
         if let sectionHeaderVersion { try check(sectionHeaderVersion, 0...63, "Version") }
+        // Without a section header, a core whose first six bits were the section id would read
+        // back as a section header.
+        if layout.hasSectionHeader, sectionHeaderVersion == nil, let mspaVersion, mspaVersion == id.rawValue {
+            throw GPPEncodingError(
+                .outOfRange(value: mspaVersion, allowed: "not \(id.rawValue) without a section header"), sectionId: id.rawValue,
+                field: "MspaVersion")
+        }
         for slot in layout.slots {
             switch slot.type {
             case .integer(let bits):

@@ -50,6 +50,9 @@ package enum Segment {
     ///
     /// The reader's bit count is the whole bytes the characters carry (the TCF pads to bytes),
     /// or with `everyCharacterBit` six bits per character (GPP pads to six bits only).
+    /// Inlinable, so that the GPP module gets it specialised for its result types rather than
+    /// instantiating generic metadata on every call.
+    @inlinable
     package static func read<R>(
         _ text: UnsafeBufferPointer<UInt8>, index: Int, everyCharacterBit: Bool = false,
         _ body: (inout BitReader) throws(TCFDecodingError) -> R
@@ -68,7 +71,7 @@ package enum Segment {
     }
 
     /// Six bits for each character of `text` before any `=` padding.
-    private static func characterBits(_ text: UnsafeBufferPointer<UInt8>) -> Int {
+    package static func characterBits(_ text: UnsafeBufferPointer<UInt8>) -> Int {
         var end = text.count
         while end > 0, text[end - 1] == UInt8(ascii: "=") { end -= 1 }
         return end * 6
