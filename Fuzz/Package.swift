@@ -1,5 +1,5 @@
 // swift-tools-version:6.0
-// The libFuzzer targets: FuzzTCF for the TCF consent-string codecs, FuzzConsentd for consentd's
+// The libFuzzer targets: FuzzTCF for the TCF consent-string codecs, FuzzGPP for the GPP string codec, FuzzConsentd for consentd's
 // request checks, FuzzNotice for the notice bridge's result decoder, FuzzWeb for the web CMP's
 // request bodies and the size of the TCData they are answered with. A package of its own so the SDK's
 // package never carries a sanitizer-only executable; build and run it with scripts/fuzz.
@@ -15,10 +15,17 @@ let package = Package(
         .package(name: "ConsentServer", path: "../Server"),
     ],
     targets: [
+        // The memory bound and the base64url encoder FuzzTCF and FuzzGPP share.
+        .target(name: "FuzzSupport", swiftSettings: [.enableExperimentalFeature("Extern")]),
         .executableTarget(
             name: "FuzzTCF",
-            dependencies: [.product(name: "TCF", package: "ConsentKit")],
+            dependencies: ["FuzzSupport", .product(name: "TCF", package: "ConsentKit")],
             // `@_extern(c)` declares libFuzzer's driver, which ships without a header.
+            swiftSettings: [.enableExperimentalFeature("Extern")]
+        ),
+        .executableTarget(
+            name: "FuzzGPP",
+            dependencies: ["FuzzSupport", .product(name: "GPP", package: "ConsentKit")],
             swiftSettings: [.enableExperimentalFeature("Extern")]
         ),
         .executableTarget(

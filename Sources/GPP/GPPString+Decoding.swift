@@ -28,19 +28,19 @@ extension GPPString {
         }
         var parts = Parts(text, separator: "~")
         let headerText = parts.next()!
-        let header: (type: Int, version: Int, ids: IDSet?)
+        var type = 0, version = 0
+        var ids: IDSet?
         do {
-            header = try Segment.read(headerText, index: 0, everyCharacterBit: true) { (reader: inout BitReader) throws(TCFDecodingError) in
-                let type = try reader.read(6, "Type"), version = try reader.read(6, "Version")
-                guard type == 3, version == 1 else { return (type, version, nil) }
-                return (type, version, try reader.readFibonacciRange("Sections"))
+            try Segment.withReader(headerText, index: 0, everyCharacterBit: true) { (reader: inout BitReader) throws(TCFDecodingError) in
+                type = try reader.read(6, "Type")
+                version = try reader.read(6, "Version")
+                guard type == 3, version == 1 else { return }
+                ids = try reader.readFibonacciRange("Sections")
             }
         } catch {
             throw GPPDecodingError(error, section: nil, prefix: nil)
         }
-        guard let ids = header.ids else {
-            throw GPPDecodingError(.invalidHeader(type: header.type, version: header.version), field: "Type")
-        }
+        guard let ids else { throw GPPDecodingError(.invalidHeader(type: type, version: version), field: "Type") }
         // Counted before the ids are spelled out: a header of 65,535 ids costs its bits only.
         let found = parts.remainingCount
         guard ids.count == found else { throw GPPDecodingError(.sectionCountMismatch(header: ids.count, found: found), field: "Sections") }

@@ -59,10 +59,21 @@ import TCF
             section.rangeEncoding = encoding
             let decoded = try Self.decode(try section.encoded())
             #expect(decoded == section, "\(encoding)")
+            #expect(decoded.rangeEncoding == encoding)
         }
     }
 
     @Test func a_TCF_EU_string_in_the_Canadian_section_is_an_error() {
         #expect(throws: GPPDecodingError.self) { try Self.decode("CPXxRfAPXxRfAAfKABENB-CgAAAAAAAAAAYgAAAAAAAA") }
+    }
+}
+
+/// Inputs FuzzGPP found, kept as tests.
+@Suite struct CanadaFuzzFindingTests {
+    @Test func a_section_written_alike_in_both_range_encodings_round_trips() throws {
+        let input = "DBABD~B8nJxVNpdG5yZ0RCQUEAREIAiwAAwsLCwgEAJT4HAAA-wsLCwi8vAAAAAAAAAAgAAERC5ltDUL5Z.fkFETX5DUFh4VWZBUFh4UmZBQWZLQ0JFTgsMDAxBQUFBQUFBQUFBWWcuQUFBQUFBQUF-NkFOTntQ"
+        let first = try GPPString(decoding: input)
+        let second = try GPPString(decoding: try first.encoded())
+        #expect(second == first)
     }
 }

@@ -52,8 +52,30 @@ public struct TCFCanadaSection: Sendable, Equatable {
     public var disclosedVendors: IDSet?
     /// The publisher purposes sub-section (3); nil when absent.
     public var publisherPurposes: PublisherPurposes?
-    /// How the ranges are written; decoding records what it read.
+    /// How the ranges are written; decoding records what it read. Not part of the value's
+    /// meaning: `==` ignores it (many values, such as empty or bitfield-only vendor lists, are
+    /// written alike in both encodings).
     public var rangeEncoding: RangeEncoding
+
+    /// Equal sections mean the same: every field but ``rangeEncoding`` is equal.
+    public static func == (lhs: TCFCanadaSection, rhs: TCFCanadaSection) -> Bool {
+        var lhs = lhs
+        lhs.rangeEncoding = rhs.rangeEncoding
+        return lhs.isIdentical(to: rhs)
+    }
+
+    /// Every field equal, ``rangeEncoding`` included.
+    private func isIdentical(to other: TCFCanadaSection) -> Bool {
+        version == other.version && created == other.created && lastUpdated == other.lastUpdated && cmpId == other.cmpId
+            && cmpVersion == other.cmpVersion && consentScreen == other.consentScreen && consentLanguage == other.consentLanguage
+            && vendorListVersion == other.vendorListVersion && tcfPolicyVersion == other.tcfPolicyVersion
+            && useNonStandardStacks == other.useNonStandardStacks
+            && specialFeatureExpressConsent == other.specialFeatureExpressConsent
+            && purposesExpressConsent == other.purposesExpressConsent && purposesImpliedConsent == other.purposesImpliedConsent
+            && vendorExpressConsent == other.vendorExpressConsent && vendorImpliedConsent == other.vendorImpliedConsent
+            && pubRestrictions == other.pubRestrictions && disclosedVendors == other.disclosedVendors
+            && publisherPurposes == other.publisherPurposes && rangeEncoding == other.rangeEncoding
+    }
 
     /// The publisher purposes sub-section.
     public struct PublisherPurposes: Sendable, Equatable {

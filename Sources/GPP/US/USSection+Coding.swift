@@ -24,23 +24,22 @@ extension USSection {
         var core = first
         do {
             if layout.hasSectionHeader, Self.firstSixBits(first) == id.rawValue {
-                let header = try Segment.read(first, index: 0, everyCharacterBit: true) {
-                    (reader: inout BitReader) throws(TCFDecodingError) in
+                var subsections = IDSet()
+                try Segment.withReader(first, index: 0, everyCharacterBit: true) { (reader: inout BitReader) throws(TCFDecodingError) in
                     _ = try reader.read(6, "SectionID")
-                    let version = try reader.read(6, "Version")
-                    return (version, try reader.readFibonacciRange("SubSections"))
+                    headerVersion = try reader.read(6, "Version")
+                    subsections = try reader.readFibonacciRange("SubSections")
                 }
-                headerVersion = header.0
                 // Range(Fibonacci) cannot hold 0, the core's id: the core is implied, first.
-                guard header.1.count <= layout.subsections.count else {
-                    throw failure(.tooManySubsections(header.1.count), part: 0, field: "SubSections", at: 12)
+                guard subsections.count <= layout.subsections.count else {
+                    throw failure(.tooManySubsections(subsections.count), part: 0, field: "SubSections", at: 12)
                 }
-                listed = Array(header.1)
+                listed = Array(subsections)
                 guard let next = parts.next() else { throw failure(.emptySection, part: 1) }
                 core = next
             }
             let coreIndex = parts.index - 1
-            try Segment.read(core, index: coreIndex, everyCharacterBit: true) { (reader: inout BitReader) throws(TCFDecodingError) in
+            try Segment.withReader(core, index: coreIndex, everyCharacterBit: true) { (reader: inout BitReader) throws(TCFDecodingError) in
                 try Self.read(layout.core, from: &reader, into: &values, startingAt: 0)
             }
             var listedIndex = 0
@@ -62,20 +61,21 @@ extension USSection {
                 } else if layout.subsections.isEmpty {
                     throw failure(.tooManySubsections(partIndex), part: partIndex)
                 }
-                let wrongType = try Segment.read(part, index: partIndex, everyCharacterBit: true) {
-                    (reader: inout BitReader) throws(TCFDecodingError) -> Int? in
+                var wrongType: Int?
+                try Segment.withReader(part, index: partIndex, everyCharacterBit: true) { (reader: inout BitReader) throws(TCFDecodingError) in
                     var index = subsectionIndex
                     if index == nil || layout.subsections[index!].startsWithType {
                         let type = try reader.read(2, "SubsectionType")
-                        if let expected = index { guard layout.subsections[expected].id == type else { return type } }
+                        wrongType = type
+                        if let expected = index { guard layout.subsections[expected].id == type else { return } }
                         index = layout.subsections.firstIndex { $0.id == type }
-                        guard let found = index, present & 1 << found == 0 else { return type }
+                        guard let found = index, present & 1 << found == 0 else { return }
+                        wrongType = nil
                     }
                     let subsection = layout.subsections[index!]
                     let offset = layout.slot(subsection.fields[0].name)!.offset
                     try Self.read(subsection.fields, from: &reader, into: &values, startingAt: offset)
                     present |= 1 << index!
-                    return nil
                 }
                 if let wrongType { throw failure(.invalidSubsection(wrongType), part: partIndex, field: "SubsectionType") }
             }
@@ -93,10 +93,51 @@ extension USSection {
     }
 
     /// Reads `fields` into `values` from `offset` on.
+    ///
+    /// When every field is there (the usual case), they are cut out of 64-bit words, two or so
+    /// reads of the string per section; otherwise field by field, so that the error names the
+    /// first field that is cut short and where.
     private static func read(
         _ fields: [USSectionLayout.Field], from reader: inout BitReader, into values: inout [Int], startingAt offset: Int
     ) throws(TCFDecodingError) {
+        var total = 0
+        for field in fields {
+            switch field.type {
+            case .integer(let bits): total += bits
+            case .boolean: total += 1
+            case .list(let count): total += 2 * count
+            }
+        }
         var slot = offset
+        if total <= reader.remaining {
+            var word = reader.peek64(), used = 0
+            func take(_ width: Int) -> Int {
+                if used + width > 64 {
+                    reader.skip(used)
+                    word = reader.peek64()
+                    used = 0
+                }
+                defer { used += width }
+                return Int(truncatingIfNeeded: (word << UInt64(used)) >> UInt64(64 - width))
+            }
+            for field in fields {
+                switch field.type {
+                case .integer(let bits):
+                    values[slot] = take(bits)
+                    slot += 1
+                case .boolean:
+                    values[slot] = take(1)
+                    slot += 1
+                case .list(let count):
+                    for _ in 0..<count {
+                        values[slot] = take(2)
+                        slot += 1
+                    }
+                }
+            }
+            reader.skip(used)
+            return
+        }
         for field in fields {
             switch field.type {
             case .integer(let bits):

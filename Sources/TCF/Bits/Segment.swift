@@ -50,9 +50,6 @@ package enum Segment {
     ///
     /// The reader's bit count is the whole bytes the characters carry (the TCF pads to bytes),
     /// or with `everyCharacterBit` six bits per character (GPP pads to six bits only).
-    /// Inlinable, so that the GPP module gets it specialised for its result types rather than
-    /// instantiating generic metadata on every call.
-    @inlinable
     package static func read<R>(
         _ text: UnsafeBufferPointer<UInt8>, index: Int, everyCharacterBit: Bool = false,
         _ body: (inout BitReader) throws(TCFDecodingError) -> R
@@ -68,6 +65,28 @@ package enum Segment {
             }
         }
         return try result.get()
+    }
+
+    /// ``read(_:index:everyCharacterBit:_:)`` for a body that returns nothing: not generic, so a
+    /// caller in another module (GPP) pays no generic metadata lookup per call.
+    package static func withReader(
+        _ text: UnsafeBufferPointer<UInt8>, index: Int, everyCharacterBit: Bool,
+        _ body: (inout BitReader) throws(TCFDecodingError) -> Void
+    ) throws(TCFDecodingError) {
+        guard !text.isEmpty else { throw TCFDecodingError(.empty, segment: index, bitOffset: 0) }
+        let capacity = Base64URL.decodedCapacity(characters: text.count) + BitReader.slack
+        var failure: TCFDecodingError?
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { bytes in
+            do throws(TCFDecodingError) {
+                let wholeBytes = try Base64URL.decode(text, into: bytes, segment: index)
+                let bitCount = everyCharacterBit ? characterBits(text) : wholeBytes
+                var reader = BitReader(bytes: UnsafeBufferPointer(bytes), bitCount: bitCount, segment: index)
+                try body(&reader)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
     }
 
     /// Six bits for each character of `text` before any `=` padding.
