@@ -85,6 +85,7 @@ let package = Package(
             dependencies: [
                 "ConsentServer",
                 .product(name: "TCF", package: "ConsentKit"),
+                .product(name: "GPP", package: "ConsentKit"),
                 .product(name: "ConsentKit", package: "ConsentKit"),
                 .product(name: "ConsentKitUI", package: "ConsentKit"),
                 .product(name: "ConsentKitDoctor", package: "ConsentKit"),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GPP
 import HeapStatistics
 import TCF
 
@@ -19,7 +20,9 @@ struct BenchCommand: ParsableCommand {
             array kept alive, and the heap growth (glibc mallinfo2, Linux only) is divided by the \
             number of values. With --vendor-list FILE, loading the file's bytes \
             into a VendorList is timed load by load, for at least SECONDS and 30 loads, and so is \
-            JSONSerialization parsing the same bytes, as a peer.
+            JSONSerialization parsing the same bytes, as a peer. With --gpp STRING, decoding that \
+            GPP string (GPPString(decoding:), every section) is timed the same way, for at least \
+            SECONDS per run.
             """
     )
 
@@ -35,6 +38,9 @@ struct BenchCommand: ParsableCommand {
 
     @Option(name: .customLong("vendor-list"), help: "Also time loading this Global Vendor List JSON file into the model.")
     var vendorList: String?
+
+    @Option(name: .long, help: "Also time decoding this GPP string (scripts/bench gives a tcfeuv2 + usnat one).")
+    var gpp: String?
 
     @Flag(name: .long, help: "Print one JSON object instead of the table.")
     var json = false
@@ -53,6 +59,7 @@ struct BenchCommand: ParsableCommand {
         guard !lines.isEmpty else { throw ValidationError("\(corpus) holds no consent strings") }
         // First, so that a bad --vendor-list file fails before the long string runs.
         let vendorListLoad = try vendorList.map { try Self.measureVendorList(at: $0, seconds: seconds) }
+        let gppDecode = try gpp.map { try GPPDecode.measure($0, seconds: seconds, runs: Self.runs) }
 
         // One untimed pass: finds the failures, warms caches and the allocator, and fixes the
         // checksum every timed pass must reproduce.
@@ -109,7 +116,8 @@ struct BenchCommand: ParsableCommand {
             bytesPerDecodedString: Self.bytesPerDecodedString(lines),
             inlineBytesPerValue: MemoryLayout<ConsentString>.stride,
             vendorIdChecksum: idsPerPass,
-            vendorList: vendorListLoad
+            vendorList: vendorListLoad,
+            gpp: gppDecode
         )
         Output.line(json ? try Output.json(report) : report.table)
     }
@@ -141,6 +149,8 @@ struct BenchCommand: ParsableCommand {
         let vendorIdChecksum: Int
         /// The `--vendor-list` measurement, when asked for.
         let vendorList: VendorListLoad?
+        /// The `--gpp` measurement, when asked for.
+        let gpp: GPPDecode?
 
         var table: String {
             func runs(_ rates: [Double]) -> String { rates.map { grouped($0) }.joined(separator: ", ") }
@@ -157,6 +167,7 @@ struct BenchCommand: ParsableCommand {
                 BenchCommand.row("encode", grouped(encodeStringsPerSecond), "strings/s  (runs: \(runs(encodeRuns)))"),
                 BenchCommand.row("memory per decoded string", memory, "bytes of heap (\(inlineBytesPerValue) inline + id sets etc.)"),
             ].joined(separator: "\n") + (vendorList.map { "\n\n" + $0.rows.joined(separator: "\n") } ?? "")
+                + (gpp.map { "\n\n" + $0.rows.joined(separator: "\n") } ?? "")
         }
     }
 
@@ -236,7 +247,7 @@ struct BenchCommand: ParsableCommand {
 }
 
 /// `value` rounded, with thousands separators: 1,234,567.
-private func grouped(_ value: Double) -> String {
+func grouped(_ value: Double) -> String {
     let digits = String(Int(value.rounded()))
     var result = ""
     for (index, digit) in digits.reversed().enumerated() {

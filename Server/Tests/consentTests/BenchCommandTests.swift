@@ -105,4 +105,30 @@ import Testing
         #expect(result.status != 0)
         #expect(result.error.contains("is not a vendor list: invalid JSON"), "stderr: \(result.error)")
     }
+
+    @Test func gppDecodeIsTimedForTheGivenString() throws {
+        let gpp = "DBACMM~\(CommandLineTests.v2Example)~BVVVkkkkkpFY.YA"
+        let result = try withCorpus("\(CommandLineTests.v2Example)\n") { path in
+            try Consent.run(["bench", path, "--seconds", "0.05", "--gpp", gpp, "--json"])
+        }
+        #expect(result.status == 0, "stderr: \(result.error)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        let decode = try #require(report["gpp"] as? [String: Any])
+        #expect(decode["string"] as? String == gpp)
+        #expect(decode["sections"] as? [Int] == [2, 7])
+        #expect((decode["decodesPerSecond"] as? Double ?? 0) > 0)
+        #expect((decode["runs"] as? [Double])?.count == 3)
+        let table = try withCorpus("\(CommandLineTests.v2Example)\n") { path in
+            try Consent.run(["bench", path, "--seconds", "0.05", "--gpp", gpp])
+        }
+        #expect(table.output.contains("\nGPP decode "), "no GPP decode row in:\n\(table.output)")
+    }
+
+    @Test func aGPPStringThatDoesNotDecodeFailsBeforeTheRuns() throws {
+        let result = try withCorpus("\(CommandLineTests.v2Example)\n") { path in
+            try Consent.run(["bench", path, "--seconds", "5", "--gpp", "DBABjw"])
+        }
+        #expect(result.status != 0)
+        #expect(result.error.contains("--gpp: header lists 2 sections, the string has 0"), "stderr: \(result.error)")
+    }
 }

@@ -1,0 +1,294 @@
+// Runs the reference decoder as a subprocess: `Process` exists on macOS and Linux only.
+#if os(macOS) || os(Linux)
+import Foundation
+import Testing
+import GPP
+
+/// Our decoder against IAB Tech Lab's iabgpp-java (master `a51d55f`, vendored in `Tests/reference/`,
+/// compiled with `javac` by `Tests/reference/gpp-reference`) on every GPP string the reference
+/// implementations' tests and the GPP spec carry (`Fixtures/gpp/reference-strings.txt`).
+///
+/// Both answers are in the GPP JSON form. On each string the two must agree (both refuse, or both
+/// print the same sections in the same order with the same fields and values) unless the string is
+/// listed in `Fixtures/gpp/reference-disagreements.json`; a listed string must disagree exactly as
+/// recorded there (who refuses, or which fields differ), so that a change on either side shows.
+///
+/// In CI (`CI=true`) the test always runs and fails when the reference cannot be built (no JDK);
+/// elsewhere it is skipped then, and Swift Testing lists it as skipped with the reason.
+@Suite struct DifferentialTests {
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let reference = repository.appendingPathComponent("Tests/reference/gpp-reference")
+    static let strings = repository.appendingPathComponent("Fixtures/gpp/reference-strings.txt")
+    static let disagreements = repository.appendingPathComponent("Fixtures/gpp/reference-disagreements.json")
+
+    /// Whether `gpp-reference --check` builds the reference here (it needs `javac` and `java`).
+    static let referenceAvailable: Bool = {
+        let process = Process()
+        process.executableURL = reference
+        process.arguments = ["--check"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }()
+
+    /// Whether this is a CI run, where no test may be skipped for a missing tool.
+    static let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
+
+    /// What is missing, and what to run, when the reference cannot be built.
+    static let referenceMissing = "the GPP reference decoder does not build (Tests/reference/gpp-reference --check: it needs javac and java, Debian default-jdk-headless)"
+
+    @Test(.enabled(if: referenceAvailable || isCI, "\(referenceMissing) (skipped outside CI)"))
+    func ourDecoderAgreesWithIabgppJavaOnEveryReferenceStringExceptTheRecordedDisagreements() throws {
+        try #require(Self.referenceAvailable, "\(Self.referenceMissing): CI=true, so the differential test must run")
+        let strings = try Self.corpus()
+        let recorded = try Self.recordedDisagreements()
+        let theirs = try Self.runReference(strings)
+        try #require(theirs.count == strings.count, "the reference printed \(theirs.count) lines for \(strings.count) strings")
+
+        var bothDecoded = 0, bothRefused = 0
+        for (string, their) in zip(strings, theirs) {
+            let found = Disagreement(ours: Self.ours(string), theirs: their)
+            if let entry = recorded.entries[string] {
+                #expect(found == entry.disagreement, """
+                    \(string): recorded as \(entry.disagreement) because \(recorded.reasons[entry.reason] ?? entry.reason); \
+                    found \(found.map { "\($0)" } ?? "agreement")
+                    """)
+            } else if let found {
+                let suggestion = Entry(string: string, reason: "?", disagreement: found)
+                Issue.record("\(string): a disagreement not recorded in reference-disagreements.json: \(suggestion.json)")
+            } else if case .decoded = their {
+                bothDecoded += 1
+            } else {
+                bothRefused += 1
+            }
+        }
+        #expect(Set(recorded.entries.keys).subtracting(strings).isEmpty, "recorded disagreements on strings not in the corpus")
+        print("GPP differential: \(strings.count) strings: \(bothDecoded) decoded alike field by field, \(bothRefused) refused by both, \(recorded.entries.count) recorded disagreements")
+        #expect(bothDecoded >= 130, "fewer strings compared than the corpus had when recorded (133)")
+    }
+
+    // MARK: - The two answers and how they differ
+
+    /// One decoder's answer for one string: its JSON form (and its sections' order), or why it refused.
+    enum Answer {
+        case decoded(ReferenceJSON, order: [String])
+        case refused(String)
+    }
+
+    /// How our answer for one string differs from the reference's, in the form
+    /// `reference-disagreements.json` records it.
+    struct Disagreement: Codable, Equatable, CustomStringConvertible {
+        enum Kind: String, Codable {
+            /// iabgpp-java fails, we decode.
+            case referenceRejects
+            /// We refuse, iabgpp-java decodes.
+            case oursRejects
+            /// Both decode; the fields in `fields` differ.
+            case fieldsDiffer
+        }
+
+        /// Two values of one `prefix.Field` path (`prefix` alone: a whole section; `(section order)`: the
+        /// sections' order); nil where that side has none.
+        struct Values: Codable, Equatable {
+            var ours: ReferenceJSON?
+            var reference: ReferenceJSON?
+        }
+
+        var kind: Kind
+        /// Why we refused (`code section field`), for `oursRejects`.
+        var ours: String?
+        /// iabgpp-java's error, for `referenceRejects`.
+        var reference: String?
+        /// Every path whose values differ, for `fieldsDiffer`.
+        var fields: [String: Values]?
+
+        /// The difference between the two answers, or nil when they agree.
+        init?(ours: Answer, theirs: Answer) {
+            switch (ours, theirs) {
+            case (.refused, .refused): return nil
+            case (.refused(let why), .decoded): self.init(kind: .oursRejects, ours: why)
+            case (.decoded, .refused(let why)): self.init(kind: .referenceRejects, reference: why)
+            case (.decoded(let mine, let myOrder), .decoded(let their, let theirOrder)):
+                var fields = mine.differences(from: their)
+                if myOrder != theirOrder {
+                    fields["(section order)"] = Values(ours: .array(myOrder.map { .string($0) }), reference: .array(theirOrder.map { .string($0) }))
+                }
+                if fields.isEmpty { return nil }
+                self.init(kind: .fieldsDiffer, fields: fields)
+            }
+        }
+
+        init(kind: Kind, ours: String? = nil, reference: String? = nil, fields: [String: Values]? = nil) {
+            self.kind = kind
+            self.ours = ours
+            self.reference = reference
+            self.fields = fields
+        }
+
+        var description: String {
+            switch kind {
+            case .referenceRejects: "referenceRejects (\(reference ?? ""))"
+            case .oursRejects: "oursRejects (\(ours ?? ""))"
+            case .fieldsDiffer: "fieldsDiffer \((fields ?? [:]).keys.sorted().joined(separator: ", ")): \(Entry.encoded(fields))"
+            }
+        }
+    }
+
+    /// One recorded disagreement.
+    struct Entry: Codable {
+        let string: String
+        /// The id of its explanation in `reasons`.
+        let reason: String
+        let disagreement: Disagreement
+
+        /// The entry as `reference-disagreements.json` holds it.
+        var json: String { Self.encoded(self) }
+
+        static func encoded(_ value: some Encodable) -> String {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "?"
+        }
+    }
+
+    /// `Fixtures/gpp/reference-disagreements.json`: the explanations by id, and the entries.
+    struct Recorded: Decodable {
+        let reasons: [String: String]
+        let strings: [Entry]
+        var entries: [String: Entry] { Dictionary(strings.map { ($0.string, $0) }, uniquingKeysWith: { first, _ in first }) }
+    }
+
+    static func corpus() throws -> [String] {
+        try String(contentsOf: strings, encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+    }
+
+    static func recordedDisagreements() throws -> Recorded {
+        let recorded = try JSONDecoder().decode(Recorded.self, from: Data(contentsOf: disagreements))
+        for entry in recorded.strings {
+            #expect(recorded.reasons[entry.reason] != nil, "\(entry.string): reason \(entry.reason) is not explained")
+        }
+        return recorded
+    }
+
+    /// Our answer: the GPP module's JSON form of the string, or its error.
+    static func ours(_ string: String) -> Answer {
+        do {
+            let data = Data(try GPPString(decoding: string).jsonText().utf8)
+            return .decoded(try JSONDecoder().decode(ReferenceJSON.self, from: data), order: topLevelKeys(data))
+        } catch let error as GPPDecodingError {
+            return .refused([error.code, error.sectionPrefix ?? error.sectionId.map(String.init) ?? "header", error.field]
+                .filter { !$0.isEmpty }.joined(separator: " "))
+        } catch {
+            return .refused("\(error)")
+        }
+    }
+
+    /// The reference's answers, one per string, from one run of `gpp-reference`.
+    static func runReference(_ strings: [String]) throws -> [Answer] {
+        let process = Process()
+        process.executableURL = reference
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice  // iabgpp-java's log warnings
+        try process.run()
+        // Write from another thread so a full output pipe cannot deadlock us.
+        let text = strings.joined(separator: "\n") + "\n"
+        let writer = Thread { input.fileHandleForWriting.write(Data(text.utf8)); try? input.fileHandleForWriting.close() }
+        writer.start()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return try data.split(separator: UInt8(ascii: "\n")).map { line in
+            let value = try JSONDecoder().decode(ReferenceJSON.self, from: Data(line))
+            if case .object(let object) = value, object.count == 1, case .string(let message)? = object["error"] {
+                return .refused(message)
+            }
+            return .decoded(value, order: topLevelKeys(Data(line)))
+        }
+    }
+
+    /// The keys of a JSON object's outermost level, in the order the text has them.
+    static func topLevelKeys(_ json: Data) -> [String] {
+        var keys: [String] = [], depth = 0, inString = false, escaped = false, start = 0
+        let bytes = Array(json)
+        for (index, byte) in bytes.enumerated() {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                    // A string at depth 1 followed by ':' is a key of the outer object.
+                    let rest = bytes[(index + 1)...].first { $0 != UInt8(ascii: " ") }
+                    if depth == 1 && rest == UInt8(ascii: ":") {
+                        keys.append(String(decoding: bytes[(start + 1)..<index], as: UTF8.self))
+                    }
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true; start = index
+            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
+            default: break
+            }
+        }
+        return keys
+    }
+}
+
+/// A JSON value that keeps booleans and numbers apart (Foundation's `NSNumber` does not).
+enum ReferenceJSON: Codable, Equatable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([ReferenceJSON])
+    case object([String: ReferenceJSON])
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Double.self) { self = .number(value) }
+        else if let value = try? container.decode(String.self) { self = .string(value) }
+        else if let value = try? container.decode([ReferenceJSON].self) { self = .array(value) }
+        else { self = .object(try container.decode([String: ReferenceJSON].self)) }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .number(let value):
+            if let integer = Int(exactly: value) { try container.encode(integer) } else { try container.encode(value) }
+        case .string(let value): try container.encode(value)
+        case .array(let values): try container.encode(values)
+        case .object(let object): try container.encode(object)
+        }
+    }
+
+    /// Where two GPP JSON forms differ: `prefix.Field` paths, or `prefix` alone for a section on one
+    /// side only (or not an object), with each side's value.
+    func differences(from other: ReferenceJSON) -> [String: DifferentialTests.Disagreement.Values] {
+        typealias Values = DifferentialTests.Disagreement.Values
+        guard case .object(let mine) = self, case .object(let theirs) = other else {
+            return self == other ? [:] : ["(whole string)": Values(ours: self, reference: other)]
+        }
+        var paths: [String: Values] = [:]
+        for prefix in Set(mine.keys).union(theirs.keys) {
+            guard case .object(let myFields)? = mine[prefix], case .object(let theirFields)? = theirs[prefix] else {
+                if mine[prefix] != theirs[prefix] { paths[prefix] = Values(ours: mine[prefix], reference: theirs[prefix]) }
+                continue
+            }
+            for field in Set(myFields.keys).union(theirFields.keys) where myFields[field] != theirFields[field] {
+                paths["\(prefix).\(field)"] = Values(ours: myFields[field], reference: theirFields[field])
+            }
+        }
+        return paths
+    }
+}
+#endif
