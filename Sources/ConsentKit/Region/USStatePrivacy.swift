@@ -1,24 +1,40 @@
+import GPP
+
 /// The US state privacy laws that have a section in the IAB's Global Privacy Platform, as the
 /// IAB's section specifications encode them (GPP `Sections/Section Information.md` and the
 /// state sections; decision record 0031). Shared by the SDK and consentd: the region decision's
 /// state picks the law, ``USPrivacySettings/applicability(region:subdivision:)`` the sections.
 ///
-/// Not legal advice: the laws change; the table follows the IAB's sections.
+/// Not legal advice: the laws change; the table follows the IAB's sections. What the section
+/// itself says (its id, prefix, sub-sections and fields) is read from the GPP module's layout of
+/// it, never written twice.
 public struct USStatePrivacy: Sendable, Equatable {
     /// The state's two-letter code (``USStateCode``), `CA`.
     public let state: String
-    /// The GPP section id (8 to 27).
-    public let sectionId: Int
-    /// The section's API prefix (`usca`), as `__gpp`'s `hasSection` and `parsedSections` name it.
-    public let apiPrefix: String
+    /// The state's GPP section (`usca` … `usri`).
+    public let section: GPPSectionID
     /// Whether the law requires honouring Global Privacy Control as an opt-out of sale,
     /// sharing and targeted advertising (CA, CO, CT, TX, MT, NH, NE, NJ, MN, MD, OR, DE).
     /// ConsentKit honours it for every US visitor; this says where it is the law.
     public let gpcRequired: Bool
+
+    /// The GPP section id (8 to 27).
+    public var sectionId: Int { section.rawValue }
+    /// The section's API prefix (`usca`), as `__gpp`'s `hasSection` and `parsedSections` name it.
+    public var apiPrefix: String { section.prefix }
+    /// The section's layout as the GPP module writes it now.
+    private var layout: USSectionLayout? { USSectionLayout.current(for: section) }
     /// Whether the section has the GPC sub-section (`Gpc`); VA, UT, FL, IN, KY and RI have none.
-    public let hasGPCSubsection: Bool
-    /// How the law treats sensitive data.
-    public let sensitiveData: SensitiveData
+    public var hasGPCSubsection: Bool {
+        layout?.subsections.contains { $0.fields.contains { $0.name == .gpc } } ?? false
+    }
+    /// How the law treats sensitive data, as its section encodes it.
+    public var sensitiveData: SensitiveData {
+        guard let layout, layout.core.contains(where: { $0.name == .sensitiveDataProcessing })
+            || layout.subsections.contains(where: { $0.fields.contains { $0.name == .sensitiveDataProcessing } })
+        else { return .notInSection }
+        return layout.sensitiveDataIsOptOut ? .optOut : .consent
+    }
 
     /// How a state's law treats the processing of sensitive data.
     public enum SensitiveData: String, Sendable, Equatable, CaseIterable {
@@ -33,32 +49,32 @@ public struct USStatePrivacy: Sendable, Equatable {
 
     /// The national section, usnat: the MSPA National Approach, and the fallback where a
     /// state has no section.
-    public static let nationalSectionId = 7
+    public static let nationalSectionId = GPPSectionID.usnat.rawValue
     /// usnat's API prefix.
-    public static let nationalAPIPrefix = "usnat"
+    public static let nationalAPIPrefix = GPPSectionID.usnat.prefix
 
     /// The states with a GPP section, by section id.
     public static let all: [USStatePrivacy] = [
-        USStatePrivacy("CA", 8, "usca", gpc: true, sensitive: .optOut),
-        USStatePrivacy("VA", 9, "usva", gpc: false, subsection: false, sensitive: .consent),
-        USStatePrivacy("CO", 10, "usco", gpc: true, sensitive: .consent),
-        USStatePrivacy("UT", 11, "usut", gpc: false, subsection: false, sensitive: .optOut),
-        USStatePrivacy("CT", 12, "usct", gpc: true, sensitive: .consent),
-        USStatePrivacy("FL", 13, "usfl", gpc: false, subsection: false, sensitive: .consent),
-        USStatePrivacy("MT", 14, "usmt", gpc: true, sensitive: .consent),
-        USStatePrivacy("OR", 15, "usor", gpc: true, sensitive: .consent),
-        USStatePrivacy("TX", 16, "ustx", gpc: true, sensitive: .consent),
-        USStatePrivacy("DE", 17, "usde", gpc: true, sensitive: .consent),
-        USStatePrivacy("IA", 18, "usia", gpc: false, sensitive: .optOut),
-        USStatePrivacy("NE", 19, "usne", gpc: true, sensitive: .consent),
-        USStatePrivacy("NH", 20, "usnh", gpc: true, sensitive: .consent),
-        USStatePrivacy("NJ", 21, "usnj", gpc: true, sensitive: .consent),
-        USStatePrivacy("TN", 22, "ustn", gpc: false, sensitive: .consent),
-        USStatePrivacy("MN", 23, "usmn", gpc: true, sensitive: .consent),
-        USStatePrivacy("MD", 24, "usmd", gpc: true, sensitive: .notInSection),
-        USStatePrivacy("IN", 25, "usin", gpc: false, subsection: false, sensitive: .consent),
-        USStatePrivacy("KY", 26, "usky", gpc: false, subsection: false, sensitive: .consent),
-        USStatePrivacy("RI", 27, "usri", gpc: false, subsection: false, sensitive: .consent),
+        USStatePrivacy("CA", .usca, gpc: true),
+        USStatePrivacy("VA", .usva, gpc: false),
+        USStatePrivacy("CO", .usco, gpc: true),
+        USStatePrivacy("UT", .usut, gpc: false),
+        USStatePrivacy("CT", .usct, gpc: true),
+        USStatePrivacy("FL", .usfl, gpc: false),
+        USStatePrivacy("MT", .usmt, gpc: true),
+        USStatePrivacy("OR", .usor, gpc: true),
+        USStatePrivacy("TX", .ustx, gpc: true),
+        USStatePrivacy("DE", .usde, gpc: true),
+        USStatePrivacy("IA", .usia, gpc: false),
+        USStatePrivacy("NE", .usne, gpc: true),
+        USStatePrivacy("NH", .usnh, gpc: true),
+        USStatePrivacy("NJ", .usnj, gpc: true),
+        USStatePrivacy("TN", .ustn, gpc: false),
+        USStatePrivacy("MN", .usmn, gpc: true),
+        USStatePrivacy("MD", .usmd, gpc: true),
+        USStatePrivacy("IN", .usin, gpc: false),
+        USStatePrivacy("KY", .usky, gpc: false),
+        USStatePrivacy("RI", .usri, gpc: false),
     ]
 
     private static let byState = Dictionary(uniqueKeysWithValues: all.map { ($0.state, $0) })
@@ -68,12 +84,9 @@ public struct USStatePrivacy: Sendable, Equatable {
         byState[state.uppercased()]
     }
 
-    private init(_ state: String, _ sectionId: Int, _ apiPrefix: String, gpc: Bool, subsection: Bool = true, sensitive: SensitiveData) {
+    private init(_ state: String, _ section: GPPSectionID, gpc: Bool) {
         self.state = state
-        self.sectionId = sectionId
-        self.apiPrefix = apiPrefix
+        self.section = section
         self.gpcRequired = gpc
-        self.hasGPCSubsection = subsection
-        self.sensitiveData = sensitive
     }
 }

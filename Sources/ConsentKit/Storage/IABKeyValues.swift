@@ -48,7 +48,7 @@ public enum IABKeyValues {
             // The TC string as the GPP's EEA section, in force; its keys mirror the v2 keys'.
             var tcf: [String: StoredValue?] = [:]
             try version2(state, gdprApplies, cmp, into: &tcf)
-            let section = GPPSection.tcfeuv2(try state.tcString(cmp: cmp))
+            let section = GPPSection.tcfeuv2(state.tcString(cmp: cmp))
             do {
                 values.merge(try gppValues(GPPString(sections: [section]), applicable: [section.id], tcf: tcf)) { _, gpp in gpp }
             } catch {
