@@ -227,6 +227,38 @@ NOTICE_POLICY = ("default-src 'self'; img-src 'self' data: https:; connect-src '
                  "object-src 'none'; frame-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors *")
 
 
+class TwoOrigins:
+    """Two HTTP servers on loopback, two origins for the tests of frames: `publisher` (the page)
+    and `ads` (a frame of a third origin beside consentd's). Both answer GET with
+    `respond(path)`: (text, content type), or None for a 404; nothing is cached."""
+
+    def __init__(self, respond):
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                found = respond(self.path.split("?")[0])
+                text, kind = found if found is not None else ("not found", "text/plain")
+                data = text.encode()
+                self.send_response(200 if found is not None else 404)
+                self.send_header("Content-Type", kind)
+                self.send_header("Content-Length", str(len(data)))
+                self.send_header("Cache-Control", "no-store")
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args):
+                pass
+
+        self.servers = [http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler) for _ in range(2)]
+        for server in self.servers:
+            threading.Thread(target=server.serve_forever, daemon=True).start()
+        self.publisher, self.ads = (f"http://127.0.0.1:{s.server_address[1]}" for s in self.servers)
+
+    def stop(self):
+        for server in self.servers:
+            server.shutdown()
+            server.server_close()
+
+
 class ResourceServer:
     """ConsentKitUI's resources (Sources/ConsentKitUI/Resources) over HTTP on loopback, the
     notice's files at /notice/ as consentd serves them (same files, same Content-Security-Policy),

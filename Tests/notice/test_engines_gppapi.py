@@ -10,10 +10,8 @@ are opaque to the API: it hands out the string it was given; what a string decod
 codec's concern, not this file's."""
 from __future__ import annotations
 
-import http.server
 import json
 import pathlib
-import threading
 
 import pytest
 
@@ -107,44 +105,23 @@ SPEC_STUB = """<script>
 </script>"""
 
 
-class Site:
-    """Two HTTP servers on loopback: `publisher` serves `pages` (path -> HTML, with {ads} replaced by
-    the ad origin) and /cmp/* from ConsentKitUI's cmp folder; `ads` serves the ad frame's page."""
+class Site(ns.TwoOrigins):
+    """`publisher` serves `pages` (path -> HTML, with {ads} replaced by the ad origin) and /cmp/*
+    from ConsentKitUI's cmp folder; `ads` serves the ad frame's page."""
 
     def __init__(self):
         self.pages = {}
-        site = self
+        super().__init__(self.respond)
 
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_GET(self):
-                path = self.path.split("?")[0]
-                body, kind = None, "text/html; charset=utf-8"
-                if path == "/frame.html":
-                    body = FRAME_PAGE
-                elif path in site.pages:
-                    body = site.pages[path].replace("{ads}", site.ads)
-                elif path.startswith("/cmp/") and (CMP_DIR / path[5:]).is_file() and ".." not in path:
-                    body, kind = (CMP_DIR / path[5:]).read_text(encoding="utf-8"), "text/javascript; charset=utf-8"
-                data = (body or "not found").encode()
-                self.send_response(200 if body is not None else 404)
-                self.send_header("Content-Type", kind if body is not None else "text/plain")
-                self.send_header("Content-Length", str(len(data)))
-                self.send_header("Cache-Control", "no-store")
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args):
-                pass
-
-        self.servers = [http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler) for _ in range(2)]
-        for server in self.servers:
-            threading.Thread(target=server.serve_forever, daemon=True).start()
-        self.publisher, self.ads = (f"http://127.0.0.1:{s.server_address[1]}" for s in self.servers)
-
-    def stop(self):
-        for server in self.servers:
-            server.shutdown()
-            server.server_close()
+    def respond(self, path):
+        html = "text/html; charset=utf-8"
+        if path == "/frame.html":
+            return FRAME_PAGE, html
+        if path in self.pages:
+            return self.pages[path].replace("{ads}", self.ads), html
+        if path.startswith("/cmp/") and ".." not in path and (CMP_DIR / path[5:]).is_file():
+            return (CMP_DIR / path[5:]).read_text(encoding="utf-8"), "text/javascript; charset=utf-8"
+        return None
 
 
 def html(head="", body=""):

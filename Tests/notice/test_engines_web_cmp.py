@@ -15,11 +15,9 @@ Marked consentd: one consentd (notice_support.consentd) and one browser per engi
 from __future__ import annotations
 
 import functools
-import http.server
 import json
 import re
 import subprocess
-import threading
 import urllib.request
 
 import pytest
@@ -93,37 +91,15 @@ iframe#ad-frame {{ width: 100%; height: 6rem; border: 1px solid #888; }}</style>
 </body></html>"""
 
 
-class PublisherSite:
-    """Two small HTTP servers on loopback: the publisher's pages (`publisher`, a second origin
-    beside consentd's) and the ad frame's page (`ads`, a third origin). `pages` maps a path of the
-    publisher to its HTML."""
+class PublisherSite(ns.TwoOrigins):
+    """The publisher's pages (`publisher`, a second origin beside consentd's) and the ad frame's
+    page (`ads`, a third origin). `pages` maps a path of the publisher to its HTML."""
 
     def __init__(self):
-        pages = self.pages = {}
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_GET(self):
-                html = FRAME_PAGE if self.path.split("?")[0] == "/frame.html" else pages.get(self.path.split("?")[0])
-                body = (html or "not found").encode()
-                self.send_response(200 if html else 404)
-                self.send_header("Content-Type", "text/html; charset=utf-8" if html else "text/plain")
-                self.send_header("Content-Length", str(len(body)))
-                self.send_header("Cache-Control", "no-store")
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *args):
-                pass
-
-        self.servers = [http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler) for _ in range(2)]
-        for server in self.servers:
-            threading.Thread(target=server.serve_forever, daemon=True).start()
-        self.publisher, self.ads = (f"http://127.0.0.1:{s.server_address[1]}" for s in self.servers)
-
-    def stop(self):
-        for server in self.servers:
-            server.shutdown()
-            server.server_close()
+        self.pages = {}
+        html = "text/html; charset=utf-8"
+        super().__init__(lambda path: (FRAME_PAGE, html) if path == "/frame.html"
+                         else (self.pages[path], html) if path in self.pages else None)
 
 
 @functools.lru_cache(maxsize=1)
