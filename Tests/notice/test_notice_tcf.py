@@ -740,10 +740,12 @@ def test_item43_parent_post_message_when_framed(new_page, doc20):
     child = next(f for f in page.frames if f.url.endswith("notice.html"))
     child.evaluate("d => window.ConsentKitNotice.configure(d)", doc20)
     frame.locator('.ck-footer [data-action="acceptAll"]').click()
-    # postMessage is delivered asynchronously: wait for the second message, not for the click.
-    page.wait_for_function("window.__parentMessages.length >= 2")
+    # postMessage is delivered asynchronously: wait for the third message, not for the click.
+    # The first is `started` (notice-host.js), posted before the page's other scripts ran.
+    page.wait_for_function("window.__parentMessages.length >= 3")
     got = page.evaluate("window.__parentMessages")
-    assert [m["type"] for m in got] == ["ready", "result"] and got[-1]["action"] == "acceptAll"
+    assert [m["type"] for m in got] == ["started", "ready", "result"] and got[-1]["action"] == "acceptAll"
+    assert got[0] == {"protocol": 1, "type": "started"}, "started says nothing but its type"
 
 
 def test_item43_configured_by_a_message_it_answers_that_origin(new_page, doc20):
@@ -761,9 +763,9 @@ def test_item43_configured_by_a_message_it_answers_that_origin(new_page, doc20):
     page.frame_locator("#f").locator("#ck-root").wait_for(state="attached")
     page.evaluate("d => document.getElementById('f').contentWindow.postMessage({protocol: 1, type: 'configure', document: d}, '*')", doc20)
     page.frame_locator("#f").locator('.ck-footer [data-action="acceptAll"]').click()
-    page.wait_for_function("window.__parentMessages.length >= 2")
+    page.wait_for_function("window.__parentMessages.length >= 3")
     got = page.evaluate("window.__parentMessages")
-    assert [m["data"]["type"] for m in got] == ["ready", "result"] and got[-1]["data"]["action"] == "acceptAll"
+    assert [m["data"]["type"] for m in got] == ["started", "ready", "result"] and got[-1]["data"]["action"] == "acceptAll"
     assert {m["origin"] for m in got} == {ns.notice_origin()}
     child = next(f for f in page.frames if f.url.endswith("notice.html"))
     assert child.evaluate("document.title") == doc20["texts"]["noticeTitle"]
