@@ -126,12 +126,35 @@ def site(new_page):
 
 # ------------------------------------------------------------------------------------ both engines
 
+class _WebKitSessions:
+    """The run's WebKit session, started again when its web process crashed ("page crash or
+    hang", WebKitGTK's own failure), so the tests after a crash get a working browser."""
+
+    def __init__(self):
+        self.session = None
+
+    def current(self) -> engines.WebKitSession:
+        if self.session is not None and not self.session.is_alive():
+            try:
+                self.session.close()
+            except Exception:
+                pass
+            self.session = None
+        if self.session is None:
+            self.session = engines.WebKitSession()
+        return self.session
+
+    def close(self):
+        if self.session is not None:
+            self.session.close()
+
+
 @pytest.fixture(scope="session")
-def _webkit_session():
+def _webkit_sessions():
     engines.require("webkit")
-    session = engines.WebKitSession()
-    yield session
-    session.close()
+    sessions = _WebKitSessions()
+    yield sessions
+    sessions.close()
 
 
 @pytest.fixture(params=engines.ENGINES)
@@ -148,5 +171,5 @@ def engine_page(request, engine):
         session = engines.ChromiumSession(request.getfixturevalue("browser"))
         request.addfinalizer(session.close)
     else:
-        session = request.getfixturevalue("_webkit_session")
+        session = request.getfixturevalue("_webkit_sessions").current()
     return session.new_page

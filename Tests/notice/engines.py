@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import time
 
 import notice_support as ns
 
@@ -223,11 +224,50 @@ class WebKitSession:
         except Exception:  # about:blank has no cookies to delete
             pass
         driver.get("about:blank")
-        # The window's size includes MiniBrowser's own frame: size it so the page gets width x height.
-        driver.set_window_size(width, height)
-        inner = driver.execute_script("return [innerWidth, innerHeight]")
-        driver.set_window_size(2 * width - inner[0], 2 * height - inner[1])
+        self._size_viewport(width, height)
         return WebKitPage(driver)
+
+    def _size_viewport(self, width, height):
+        """Sizes the window so the page gets width x height. The window's size includes
+        MiniBrowser's own frame, and WebKitGTK applies a new size asynchronously: the page may
+        still report the last size for a moment, which once made the frame's width come out
+        negative ("Invalid width value"). So: wait for the size the page reports to settle,
+        take the frame from it, and try again until the page is the size asked for.
+
+        MiniBrowser's window is never narrower than its toolbar (447 CSS pixels here): a page
+        asked for narrower gets that minimum, which is still a phone's layout (below 600 px);
+        the 320 and 390 px widths themselves are Chromium's to test."""
+        driver = self.driver
+        frame = (0, 0)
+        inner = None
+        for _ in range(4):
+            outer = (width + frame[0], height + frame[1])
+            driver.set_window_size(*outer)
+            inner = self._settled_inner_size()
+            if inner == (width, height):
+                return
+            if inner[1] == height and inner[0] > width and driver.get_window_size()["width"] > outer[0]:
+                return  # the window's minimum width
+            frame = (max(0, outer[0] - inner[0]), max(0, outer[1] - inner[1]))
+        raise AssertionError(f"webkit: the page is {inner[0]}x{inner[1]}, not the {width}x{height} asked for")
+
+    def _settled_inner_size(self):
+        last = None
+        for _ in range(20):
+            inner = tuple(self.driver.execute_script("return [innerWidth, innerHeight]"))
+            if inner == last:
+                return inner
+            last = inner
+            time.sleep(0.05)
+        return last
+
+    def is_alive(self):
+        """Whether the driver still answers (WebKitGTK's web process can crash: "page crash or hang")."""
+        try:
+            self.driver.execute_script("return 1")
+            return True
+        except Exception:
+            return False
 
     def close(self):
         self.driver.quit()
