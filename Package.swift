@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "ConsentdAPI", dependencies: ["ConsentKitFormats"]),
         .target(name: "ConsentKitAppTracking", dependencies: ["ConsentKit"]),
         .target(name: "ConsentKitObservation", dependencies: ["ConsentKit"]),
-        .target(name: "ConsentKitUI", dependencies: ["ConsentKit", "ConsentdAPI", "IABConsentReader", "TCF", "ConsentKitFormats"], resources: [.copy("Resources/notice"), .copy("Resources/cmp")]),
+        .target(name: "ConsentKitUI", dependencies: ["ConsentKit", "ConsentdAPI", "IABConsentReader", "TCF", "GPP", "ConsentKitFormats"], resources: [.copy("Resources/notice"), .copy("Resources/cmp")]),
         .testTarget(
             name: "TCFTests",
             dependencies: ["TCF"]
