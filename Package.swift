@@ -49,7 +49,7 @@ let package = Package(
         ),
         .testTarget(name: "GPPTests", dependencies: ["GPP", "TCF"]),
         .testTarget(name: "ConsentKitFormatsTests", dependencies: ["ConsentKitFormats"]),
-        .testTarget(name: "ConsentKitTests", dependencies: ["ConsentKit", "ConsentdAPI", "TCF", "GPP", "ConsentKitFormats"]),
+        .testTarget(name: "ConsentKitTests", dependencies: ["ConsentKit", "ConsentdAPI", "TCF", "GPP", "ConsentKitFormats", "IABConsentReader"]),
         .testTarget(name: "IABConsentReaderTests", dependencies: ["IABConsentReader", "IABStorage", "TCF", "GPP"]),
         .testTarget(name: "ConsentKitDoctorTests", dependencies: ["ConsentKitDoctor"]),
         .testTarget(name: "ConsentKitAppTrackingTests", dependencies: ["ConsentKitAppTracking", "ConsentKit"]),
