@@ -42,8 +42,8 @@ public struct NoticeResult: Sendable, Equatable {
     /// The choices of ``Action/save``.
     public let choices: NoticeChoices?
     /// In US mode, the opt-outs the result records, the host's rules applied: ``Action/acknowledged``
-    /// none, ``Action/optOut`` sale, sharing and targeted advertising (the sensitive-data limit as
-    /// the document's `current` had it), ``Action/save`` the choices; with GPC or a known child
+    /// none, ``Action/optOut`` sale, sharing and targeted advertising (both keeping the
+    /// sensitive-data limit as the document's `current` had it), ``Action/save`` the choices; with GPC or a known child
     /// (``NoticeDocument/US``) the three opt-outs on whatever the page said. Nil outside US mode
     /// and for ``Action/dismissed``. ``usChoice(at:)`` makes the choice to keep.
     public let us: USNoticeChoices?

@@ -174,4 +174,35 @@ struct USPrivacyManagerTests {
         #expect(manager.usApplicability == .notApplicable)
         #expect(manager.askVerdict() == .gdprDoesNotApply)
     }
+
+    @Test("a TCF decision's consent event carries the GPP string of the sections in force: the US section in the US")
+    func eventInTheUS() async throws {
+        let manager = Self.manager(Self.usConfig(state: "CA", sections: [8]))
+        await manager.refreshed()
+        try manager.recordUSChoice(Self.choice(sale: true))
+        let decision = ConsentState.disagreeToAll(scope: try manager.scope(), at: testDate)
+        let entry = try manager.outboxEntry(for: decision, method: .rejectAll, subject: "sub_test")
+        let gpp = try GPPString(decoding: try #require(entry.event.consent.gppString))
+        #expect(gpp.sectionIds == [8])
+        #expect(gpp.us(.usca)?.saleOptOut == .optedOut)
+    }
+
+    @Test("in the EEA a decision's consent event carries the GPP string of its tcfeuv2 section")
+    func eventInTheEEA() async throws {
+        let manager = Self.manager(configJSON(gdprApplies: true))
+        await manager.refreshed()
+        let decision = ConsentState.agreeToAll(scope: try manager.scope(), at: testDate)
+        let entry = try manager.outboxEntry(for: decision, method: .acceptAll, subject: "sub_test")
+        let gpp = try GPPString(decoding: try #require(entry.event.consent.gppString))
+        #expect(gpp.sectionIds == [2])
+        #expect(try gpp.tcfeuv2?.encoded() == entry.event.consent.tcString)
+    }
+
+    @Test("where no section is in force the event has no GPP string")
+    func eventWithoutSections() async throws {
+        let manager = Self.manager(configJSON(gdprApplies: false))
+        await manager.refreshed()
+        let decision = ConsentState.agreeToAll(scope: try manager.scope(), at: testDate)
+        #expect(try manager.outboxEntry(for: decision, method: .acceptAll, subject: "sub_test").event.consent.gppString == nil)
+    }
 }
