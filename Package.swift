@@ -42,14 +42,14 @@ let package = Package(
         .target(name: "ConsentdAPI", dependencies: ["ConsentKitFormats"]),
         .target(name: "ConsentKitAppTracking", dependencies: ["ConsentKit"]),
         .target(name: "ConsentKitObservation", dependencies: ["ConsentKit"]),
-        .target(name: "ConsentKitUI", dependencies: ["ConsentKit", "ConsentdAPI", "IABConsentReader", "TCF", "ConsentKitFormats"], resources: [.copy("Resources/notice"), .copy("Resources/cmp")]),
+        .target(name: "ConsentKitUI", dependencies: ["ConsentKit", "ConsentdAPI", "IABConsentReader", "TCF", "GPP", "ConsentKitFormats"], resources: [.copy("Resources/notice"), .copy("Resources/cmp")]),
         .testTarget(
             name: "TCFTests",
             dependencies: ["TCF"]
         ),
         .testTarget(name: "GPPTests", dependencies: ["GPP", "TCF"]),
         .testTarget(name: "ConsentKitFormatsTests", dependencies: ["ConsentKitFormats"]),
-        .testTarget(name: "ConsentKitTests", dependencies: ["ConsentKit", "ConsentdAPI", "TCF", "GPP", "ConsentKitFormats"]),
+        .testTarget(name: "ConsentKitTests", dependencies: ["ConsentKit", "ConsentdAPI", "TCF", "GPP", "ConsentKitFormats", "IABConsentReader"]),
         .testTarget(name: "IABConsentReaderTests", dependencies: ["IABConsentReader", "IABStorage", "TCF", "GPP"]),
         .testTarget(name: "ConsentKitDoctorTests", dependencies: ["ConsentKitDoctor"]),
         .testTarget(name: "ConsentKitAppTrackingTests", dependencies: ["ConsentKitAppTracking", "ConsentKit"]),

@@ -27,7 +27,7 @@ public final class ConsentModel {
     /// Whether the user should be asked now.
     public var shouldAsk: Bool { verdict.shouldAsk }
     /// Whether ads may be requested now (``ConsentManager/canRequestAds``).
-    public var canRequestAds: Bool { !verdict.shouldAsk }
+    public private(set) var canRequestAds: Bool
     /// The vendor list version held, if any.
     public private(set) var vendorListVersion: Int?
     /// The last error the CMP reported, if any.
@@ -43,6 +43,7 @@ public final class ConsentModel {
         consent = manager.consent
         gdprApplies = manager.gdprApplies
         verdict = manager.askVerdict()
+        canRequestAds = manager.canRequestAds
         vendorListVersion = manager.vendorList?.vendorListVersion
         let events = manager.events()
         listener.withLock { task in
@@ -65,5 +66,6 @@ public final class ConsentModel {
         gdprApplies = manager.gdprApplies
         vendorListVersion = manager.vendorList?.vendorListVersion
         verdict = manager.askVerdict()
+        canRequestAds = manager.canRequestAds
     }
 }

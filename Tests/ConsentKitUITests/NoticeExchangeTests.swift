@@ -28,12 +28,12 @@ struct NoticeExchangeTests {
 
     static let saveNothing = #"{"purposeConsents":[],"purposeLegitimateInterests":[],"specialFeatureOptIns":[],"vendorConsents":[],"vendorLegitimateInterests":[],"adTechProviderConsents":[]}"#
 
-    @Test("the proof's method: accept all and reject all as such, every other action as custom")
+    @Test("the proof's method: accept all and reject all as such (the US notice's Continue and Do Not Sell or Share as them), every other action as custom")
     func methodPerAction() {
         for action in NoticeResult.Action.allCases {
             let expected: ConsentProof.Method = switch action {
-            case .acceptAll: .acceptAll
-            case .rejectAll: .rejectAll
+            case .acceptAll, .acknowledged: .acceptAll
+            case .rejectAll, .optOut: .rejectAll
             default: .custom
             }
             #expect(ConsentProof.Method(action) == expected, "\(action)")

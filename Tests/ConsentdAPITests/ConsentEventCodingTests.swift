@@ -19,6 +19,25 @@ struct ConsentEventCodingTests {
         #expect(try JSONDecoder().decode(ConsentEventRequest.self, from: JSONEncoder().encode(event)) == event)
     }
 
+    @Test("a GPP string travels as gppString beside the other strings")
+    func gppStringIsWritten() throws {
+        let event = ConsentEventRequest(collectedAt: Date(), consent: ConsentRecord(gppString: "DBABLA~BVQqAAAAAg", proof: Self.proof))
+        let object = try jsonObject(event)
+        #expect(object["gppString"] as? String == "DBABLA~BVQqAAAAAg")
+        #expect(try JSONDecoder().decode(ConsentEventRequest.self, from: JSONEncoder().encode(event)).consent.gppString == "DBABLA~BVQqAAAAAg")
+    }
+
+    @Test("an event of an older client, without gppString, decodes with none")
+    func gppStringMayBeAbsent() throws {
+        let json = """
+            {"eventId": "0f8fad5b-d9cb-469f-a165-70867728950e", "collectedAt": "2026-11-23T10:15:30.250Z", "purposeConsents": [1],
+             "proof": {"noticeId": "main", "noticeVersion": "3", "language": "de", "sdkVersion": "1.0.0", "platform": "ios", "method": "custom"}}
+            """
+        let event = try JSONDecoder().decode(ConsentEventRequest.self, from: Data(json.utf8))
+        #expect(event.consent.gppString == nil)
+        #expect(try jsonObject(event)["gppString"] == nil)
+    }
+
     @Test("the docs' example event decodes")
     func documentedEventDecodes() throws {
         let json = """
@@ -50,7 +69,7 @@ struct ConsentEventCodingTests {
     @Test("the field names are the event's and its record's")
     func fieldNames() {
         #expect(ConsentEventRequest.fieldNames == [
-            "eventId", "subjectId", "collectedAt", "subject", "tcString", "consentStringV1", "googleAdsChoice", "additionalConsent",
+            "eventId", "subjectId", "collectedAt", "subject", "tcString", "consentStringV1", "gppString", "googleAdsChoice", "additionalConsent",
             "purposeConsents", "purposeLegitimateInterests", "specialFeatureOptins", "vendorConsents", "vendorLegitimateInterests",
             "preferences", "legalNotices", "proof",
         ])

@@ -49,6 +49,24 @@ enum Snippets {
         // end snippet
     }
 
+    static func usPrivacy(endpoint: ConsentdEndpoint, gpcSetting: Bool, startAds: () -> Void) async throws {
+        // snippet: us-privacy
+        var configuration = ConsentConfiguration(consentd: endpoint)
+        configuration.globalPrivacyControl = gpcSetting    // the app's own "Global Privacy Control" switch
+        let consent = ConsentManager(configuration: configuration)
+        await consent.refreshed()
+        startAds()                                         // canRequestAds is true in the US
+        if consent.shouldAsk, consent.usApplicability != .notApplicable {
+            // show the US notice at collection, then record the answer:
+            try consent.recordUSChoice(USPrivacyChoice(
+                saleOptOut: true, sharingOptOut: true, targetedAdvertisingOptOut: true,
+                noticeVersion: 3, language: "en", decided: Date()))
+        }
+        let restricted = consent.restrictsDataProcessing   // what gad_rdp says
+        // end snippet
+        _ = restricted
+    }
+
     static func record(_ consent: ConsentManager) throws {
         // snippet: record-choice
         try consent.agreeToAll()        // "Accept all"

@@ -4,6 +4,11 @@ import TCF
 /// When to ask the user (again): one function, ``AskRules/evaluate(_:)``, with these rules in
 /// this order:
 ///
+/// 0. A US section is in force and GDPR does not apply (US state privacy, an opt-out regime;
+///    decision record 0032): ask once, the notice at collection, while there is no
+///    ``USPrivacyChoice``; ask again when the choice was made on a notice older than the
+///    publisher's last material change; otherwise the choice holds. Nothing else applies, and
+///    asking never blocks ads (``canRequestAds(_:)``).
 /// 1. GDPR does not apply → never. Not known (consentd could not tell, or gave no answer and
 ///    none is kept) → as if it applied, the default, or not yet, as ``whenRegionUnknown`` says.
 ///    A user tagged as under the age of consent → never (no consent can be collected from them).
@@ -79,6 +84,10 @@ public struct AskRules: Sendable, Equatable {
         public var underAgeOfConsent: Bool
         /// Now.
         public var now: Date
+        /// Whether a US section is in force (``ConsentManager/usApplicability``): rule 0.
+        public var usPrivacyApplies: Bool = false
+        /// The user's answer to the US notice, if any.
+        public var usChoice: USPrivacyChoice? = nil
 
         /// Describes a situation.
         public init(
@@ -132,8 +141,26 @@ public struct AskRules: Sendable, Equatable {
         }
     }
 
+    /// Whether the app may request ads in `situation`: in the US always (the notice at collection
+    /// is shown beside the ads, never before them), elsewhere when the rules do not ask.
+    public func canRequestAds(_ situation: Situation) -> Bool {
+        isUSPrivacy(situation) || !evaluate(situation).shouldAsk
+    }
+
+    /// Rule 0 decides: a US section is in force and GDPR does not apply.
+    private func isUSPrivacy(_ situation: Situation) -> Bool {
+        situation.usPrivacyApplies && situation.gdprApplies != .applies
+    }
+
     /// Applies the rules to `situation`.
     public func evaluate(_ situation: Situation) -> Verdict {
+        if isUSPrivacy(situation) {
+            guard let choice = situation.usChoice else { return .noDecision }
+            if choice.noticeVersion < materialNoticeVersion {
+                return .materialNoticeChange(decidedOn: choice.noticeVersion, current: materialNoticeVersion)
+            }
+            return .decisionHolds
+        }
         switch situation.gdprApplies {
         case .doesNotApply: return .gdprDoesNotApply
         case .undetermined: if whenRegionUnknown == .doNotAsk { return .regionUnknown }

@@ -194,9 +194,12 @@ public final class GoogleAdsConsent: Sendable {
     /// user under the age of consent, Google's TFUA tag as well, in both of its spellings:
     /// `tag_for_under_age_of_consent` (the ad request's extra, as Google's SDKs send it) and
     /// `tfua` (the ad tag URL parameter), each `"1"`, with `npa=1` (seed 001: every ad request
-    /// of a tagged user carries TFUA).
+    /// of a tagged user carries TFUA). For a US user opted out of sale, sharing or targeted
+    /// advertising (``ConsentManager/restrictsDataProcessing``), `["rdp": "1"]`: Google's
+    /// restricted data processing, as `gad_rdp` says too.
     public var adRequestParameters: [String: String] {
         if isTaggedForUnderAgeOfConsent { return ["npa": "1", "tag_for_under_age_of_consent": "1", "tfua": "1"] }
+        if manager.restrictsDataProcessing { return ["rdp": "1"] }
         let status = status
         if status == .nonPersonalized || (status == .unknown && isRequestLocationInEEAOrUnknown) {
             return ["npa": "1"]
@@ -214,7 +217,9 @@ public final class GoogleAdsConsent: Sendable {
     /// Consent Mode v2 signals, consistent with ``status`` and ``adRequestParameters``: from the
     /// decision (``ConsentModeSignals/from(_:underAgeOfConsent:)``) while the status is known;
     /// all denied while it is unknown where GDPR applies or may; where GDPR does not apply and
-    /// the user has not decided, `outsideEEA` (all granted unless the app says otherwise). For a
+    /// the user has not decided, `outsideEEA` (all granted unless the app says otherwise), with
+    /// `ad_user_data` and `ad_personalization` denied for a US user opted out of sale, sharing or
+    /// targeted advertising (``ConsentManager/restrictsDataProcessing``). For a
     /// user under the age of consent `ad_storage`, `ad_user_data` and `ad_personalization` are
     /// denied in every case.
     public func consentMode(outsideEEA: ConsentModeSignals = .allGranted) -> ConsentModeSignals {
@@ -222,6 +227,11 @@ public final class GoogleAdsConsent: Sendable {
         switch (status, manager.gdprApplies) {
         case (.unknown, .doesNotApply):
             var signals = outsideEEA
+            // A US user opted out of sale, sharing or targeted advertising (or by GPC, or a known child).
+            if manager.restrictsDataProcessing {
+                signals.adUserData = .denied
+                signals.adPersonalization = .denied
+            }
             if underAge {
                 signals.adStorage = .denied
                 signals.adUserData = .denied

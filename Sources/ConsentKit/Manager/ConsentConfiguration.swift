@@ -58,6 +58,14 @@ public struct ConsentConfiguration: Sendable {
     /// The sync of decisions with consentd's consent database: on by default when ``consentd``
     /// is set (``ConsentSyncSettings``).
     public var sync: ConsentSyncSettings
+    /// Global Privacy Control for the app: set it from the app's own "Global Privacy Control" (or
+    /// "Do Not Sell or Share") setting, which the user turns on once for the app, as a browser's
+    /// GPC setting. While true, every US visitor is opted out of sale, sharing and targeted
+    /// advertising whatever they chose, and the GPC sub-section says `Gpc` 1 where the section has
+    /// one (honoured in every state, required in CA, CO, CT, TX, MT, NH, NE, NJ, MN, MD, OR, DE;
+    /// decision record 0032). No effect outside the US. False by default: an app has no system GPC
+    /// signal to read.
+    public var globalPrivacyControl: Bool
     /// What background work waits on (the sync's backoff, the region decision's timeout): the
     /// real one; a test gives one that follows a clock it moves by hand, with ``now``.
     var sleeper: any Sleeper = SystemSleeper()
@@ -72,7 +80,7 @@ public struct ConsentConfiguration: Sendable {
         device: DeviceInfo = .current, askRules: AskRules = AskRules(), publisher: PublisherSettings = PublisherSettings(),
         noticeVersion: Int = 0, consentScreen: Int = 0, consentLanguage: String = "EN", vendorLists: (any VendorListLoading)? = nil,
         vendorListSnapshot: URL? = nil, cacheDirectory: URL = VendorListSource.defaultCacheDirectory, log: ConsentLog = .system, now: @escaping @Sendable () -> Date = { Date() },
-        sync: ConsentSyncSettings = ConsentSyncSettings()
+        sync: ConsentSyncSettings = ConsentSyncSettings(), globalPrivacyControl: Bool = false
     ) {
         self.consentd = consentd
         self.cmp = cmp
@@ -94,5 +102,6 @@ public struct ConsentConfiguration: Sendable {
         self.log = log
         self.now = now
         self.sync = sync
+        self.globalPrivacyControl = globalPrivacyControl
     }
 }

@@ -8,13 +8,21 @@ extension ConsentManager {
     /// known, vendor additions are not judged. Before the first refresh has decided the region,
     /// the region counts as unknown: await ``refreshed()`` first.
     public func askVerdict() -> AskRules.Verdict {
+        configuration.askRules.evaluate(askSituation())
+    }
+
+    /// What the ask rules look at now.
+    private func askSituation() -> AskRules.Situation {
         let config = appConfig
-        let (consent, gdpr, list) = state.withLock { ($0.consent, $0.gdprApplies, $0.vendorList) }
-        return configuration.askRules.evaluate(AskRules.Situation(
+        let (consent, gdpr, list, usChoice) = state.withLock { ($0.consent, $0.gdprApplies, $0.vendorList, $0.usChoice) }
+        var situation = AskRules.Situation(
             gdprApplies: gdpr, decision: consent, tcfPolicyVersion: list?.tcfPolicyVersion,
             publisherVendorIds: try? scope().vendorIds, adTechProviderIds: config.map(\.adTechProviderIds),
             nonPersonalizedOnly: config.map(\.nonPersonalizedOnly), underAgeOfConsent: isTaggedForUnderAgeOfConsent,
-            now: configuration.now()))
+            now: configuration.now())
+        situation.usPrivacyApplies = usPrivacyKeys().applies
+        situation.usChoice = usChoice
+        return situation
     }
 
     /// Whether the notice should be shown now: ``askVerdict()`` says to ask.
@@ -23,16 +31,19 @@ extension ConsentManager {
     /// Whether the app's ad code may request ads now, as Google's UMP answers it: true when no
     /// consent is needed (GDPR does not apply, the user is under the age of consent and gets
     /// non-personalized ads, or the region is unknown under ``AskRules/RegionUnknownPolicy/doNotAsk``)
-    /// or the user's decision still holds; false while the user should be asked. The ad SDKs
-    /// read what they may do from the IAB keys.
-    public var canRequestAds: Bool { !askVerdict().shouldAsk }
+    /// or the user's decision still holds; always in the US, where the notice at collection does
+    /// not hold ads back (``AskRules/canRequestAds(_:)``); false while the user should be asked.
+    /// The ad SDKs read what they may do from the IAB keys (and `gad_rdp`).
+    public var canRequestAds: Bool { configuration.askRules.canRequestAds(askSituation()) }
 
     /// Whether the app must offer the user a way back to their choices (a "Privacy settings"
     /// entry calling ``presentPrivacyOptions(with:)``): required wherever the user may be asked
-    /// or has decided while GDPR is not known not to apply (``PrivacyOptionsRequirement``).
+    /// or has decided while GDPR is not known not to apply, and in the US ("Your Privacy
+    /// Choices"; ``PrivacyOptionsRequirement``).
     public var privacyOptionsRequirement: PrivacyOptionsRequirement {
         let (region, decided) = state.withLock { ($0.gdprApplies, $0.consent != nil) }
-        return PrivacyOptionsRequirement(region: region, hasDecision: decided, rules: configuration.askRules)
+        return PrivacyOptionsRequirement(region: region, hasDecision: decided, rules: configuration.askRules,
+                                         usPrivacyApplies: usPrivacyKeys().applies)
     }
 
     /// Shows the notice because the user asked for it (the app's "Privacy settings" entry): it

@@ -75,13 +75,16 @@ extension ConsentManager {
         }
     }
 
-    /// Forgets the decision: its keys are removed (the CMP-present keys and the region decision
-    /// stay), and the user will be asked again. With sync on, a withdrawal event goes to consentd
+    /// Forgets the decision, and the US choice: their keys are removed (the CMP-present keys and
+    /// the region decision stay), and the user will be asked again. With sync on, a withdrawal event goes to consentd
     /// first (``withdraw(_:)``), so the subject and the user's other devices forget it too.
     public func clearDecision() {
         exclusive {
             let withdrawal = withdraw(.withdrawal)
-            state.withLock { $0.consent = nil }
+            state.withLock { state in
+                state.consent = nil
+                state.usChoice = nil
+            }
             writeKeys(mark: withdrawal.mark)
             hub.enqueue(.consentChanged(nil))
             if let queued = withdrawal.queued { sync?.committed(queued) }
@@ -103,7 +106,10 @@ extension ConsentManager {
         exclusive {
             let withdrawal = withdraw(.withdrawal)
             storage.removeAll(keeping: sync == nil ? [:] : withdrawal.mark.keyValue)
-            state.withLock { $0.consent = nil }
+            state.withLock { state in
+                state.consent = nil
+                state.usChoice = nil
+            }
             hub.enqueue(.consentChanged(nil))
             if let queued = withdrawal.queued { sync?.committed(queued) }
         }
@@ -129,12 +135,12 @@ extension ConsentManager {
             var tag: [String: StoredValue?] = [ConsentStorage.underAgeKey: tagged ? .bool(true) : nil]
             if let withdrawal { tag.merge(withdrawal.mark.keyValue) { _, mark in mark } }
             do throws(TCFEncodingError) {
-                try storage.write(after, gdprApplies: gdpr, also: tag)
+                try storage.write(after, gdprApplies: gdpr, us: usPrivacyKeys(knownChild: tagged), also: tag)
             } catch {
                 // Unreachable for a decision written before; should it happen, no decision stands.
                 hub.enqueue(.error(.encoding(error)))
                 after = nil
-                try? storage.write(nil, gdprApplies: gdpr, also: tag)
+                try? storage.write(nil, gdprApplies: gdpr, us: usPrivacyKeys(knownChild: tagged), also: tag)
             }
             state.withLock { $0.consent = after }
             if after != before { hub.enqueue(.consentChanged(after)) }
@@ -185,7 +191,7 @@ extension ConsentManager {
             }
         }
         do {
-            try storage.write(decision, gdprApplies: gdpr, also: mark)
+            try storage.write(decision, gdprApplies: gdpr, us: usPrivacyKeys(), also: mark)
         } catch {
             // The decision did not happen: its event goes too.
             if let queued { sync?.discard(queued) }
@@ -203,7 +209,7 @@ extension ConsentManager {
     func writeKeys(mark: SyncMark? = nil) {
         let (consent, gdpr) = state.withLock { ($0.consent, $0.gdprApplies) }
         do {
-            try storage.write(consent, gdprApplies: gdpr, also: mark?.keyValue ?? [:])
+            try storage.write(consent, gdprApplies: gdpr, us: usPrivacyKeys(), also: mark?.keyValue ?? [:])
         } catch {
             hub.enqueue(.error(.encoding(error)))
         }

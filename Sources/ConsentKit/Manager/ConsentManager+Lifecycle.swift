@@ -33,6 +33,7 @@ extension ConsentManager {
             state.withLock { state in
                 state.started = true
                 state.consent = decision
+                state.usChoice = restored.usChoice
                 state.gdprApplies = gdpr
                 state.lastKnownGDPR = known
                 state.appConfigJSON = restored.appConfigJSON

@@ -92,8 +92,11 @@ extension ConsentManager {
     func outboxEntry(for decision: ConsentState, method: ConsentProof.Method, subject: String, eventId: UUID = UUID(),
                      documentHash: String? = nil) throws(ConsentKitError) -> OutboxEntry {
         if method.isWithdrawal { return withdrawalEntry(of: decision, method: method, subject: subject, at: decision.updated, eventId: eventId) }
-        let context = eventContext(method: method, documentHash: documentHash)
+        var context = eventContext(method: method, documentHash: documentHash)
         do {
+            let published = configuration.askRules.gdprApplies(region: state.withLock { $0.gdprApplies }, hasDecision: true)
+            let gpp = IABKeyValues.gppString(for: decision, gdprApplies: published, cmp: cmp, us: usPrivacyKeys().sections)
+            context.gppString = gpp.sections.isEmpty ? nil : try? gpp.encoded()
             let event = try context.event(for: decision, eventId: eventId)
             let tcString = if let encoded = event.consent.tcString { encoded } else { try decision.tcString(cmp: cmp).encoded() }
             let record = ConsentStorage.record(decision, tcString: tcString)

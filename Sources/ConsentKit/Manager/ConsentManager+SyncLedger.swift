@@ -124,7 +124,7 @@ extension ConsentManager: SyncLedger {
             }
             let gdpr = state.withLock { $0.gdprApplies }
             do throws(TCFEncodingError) {
-                try storage.write(decision, gdprApplies: gdpr, also: remoteMark.keyValue)
+                try storage.write(decision, gdprApplies: gdpr, us: usPrivacyKeys(), also: remoteMark.keyValue)
             } catch {
                 hub.enqueue(.error(.encoding(error)))
                 return false

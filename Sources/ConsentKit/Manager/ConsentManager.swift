@@ -38,6 +38,8 @@ public final class ConsentManager: Sendable {
 
     struct State {
         var consent: ConsentState?
+        /// The user's answer to the US notice.
+        var usChoice: USPrivacyChoice?
         var gdprApplies: GDPRApplicability = .undetermined
         var lastKnownGDPR: GDPRApplicability = .undetermined
         /// consentd's last answer: this launch's, or the one kept from an earlier launch.

@@ -14,9 +14,15 @@ public enum PrivacyOptionsRequirement: Sendable, Equatable {
 
     /// The requirement for a region decision, under `rules`, with or without a decision held:
     /// required where GDPR applies (``AskRules/gdprApplies(region:hasDecision:)``), where the
-    /// region is unknown and the rules ask there, and where a decision is held while the region
-    /// is unknown; not required where GDPR does not apply.
-    public init(region: GDPRApplicability, hasDecision: Bool, rules: AskRules) {
+    /// region is unknown and the rules ask there, where a decision is held while the region
+    /// is unknown, and where a US section is in force (`usPrivacyApplies`: the "Your Privacy
+    /// Choices" entry, through which a US user opts out at any time); not required where GDPR
+    /// does not apply otherwise.
+    public init(region: GDPRApplicability, hasDecision: Bool, rules: AskRules, usPrivacyApplies: Bool = false) {
+        if usPrivacyApplies {
+            self = .required
+            return
+        }
         switch rules.gdprApplies(region: region, hasDecision: hasDecision) {
         case .applies: self = .required
         case .doesNotApply: self = .notRequired

@@ -34,12 +34,15 @@ public struct ConsentEventContext: Sendable {
     /// The hash of the notice document the user saw (the proof's `documentHash`, see
     /// `ConsentProof.hash(ofDocument:)`); nil when no notice was shown.
     public var documentHash: String?
+    /// The GPP string of the sections in force with the decision (`IABGPP_HDR_GppString`), sent
+    /// as the event's `gppString`; nil for none.
+    public var gppString: String?
 
     /// A context; the SDK version is ConsentKit's, no v1 string, no consentd answer, GDPR applying.
     public init(
         method: ConsentProof.Method, noticeId: String, platform: ConsentProof.Platform, cmp: CMPIdentity,
         sdkVersion: String = ConsentKitSDK.version, writesVersion1: Bool = false, subjectId: String? = nil,
-        appConfig: AppConfig? = nil, gdprApplies: GDPRApplicability = .applies, documentHash: String? = nil
+        appConfig: AppConfig? = nil, gdprApplies: GDPRApplicability = .applies, documentHash: String? = nil, gppString: String? = nil
     ) {
         self.method = method
         self.noticeId = noticeId
@@ -51,6 +54,7 @@ public struct ConsentEventContext: Sendable {
         self.appConfig = appConfig
         self.gdprApplies = gdprApplies
         self.documentHash = documentHash
+        self.gppString = gppString
     }
 
     /// Strings received from elsewhere (an app's, handed to its web view), recorded exactly as
@@ -69,7 +73,7 @@ public struct ConsentEventContext: Sendable {
     }
 
     /// The consent event of `decision`: its TC string (encoded by ``cmp``, or `received`), the
-    /// v1 string when ``writesVersion1``, the Additional Consent string
+    /// v1 string when ``writesVersion1``, the GPP string (``gppString``), the Additional Consent string
     /// (``ConsentState/additionalConsentString``), the Google choice
     /// (``GoogleAdsChoice/init(_:status:)``), the id lists and the proof.
     ///
@@ -85,7 +89,7 @@ public struct ConsentEventContext: Sendable {
         return ConsentEventRequest(
             eventId: eventId.uuidString.lowercased(), subjectId: subjectId, collectedAt: ISO8601.format(decision.updated),
             consent: ConsentRecord(
-                tcString: tcString, consentStringV1: v1, googleAdsChoice: GoogleAdsChoice(decision, status: status),
+                tcString: tcString, consentStringV1: v1, gppString: gppString, googleAdsChoice: GoogleAdsChoice(decision, status: status),
                 additionalConsent: received.map(\.additionalConsent) ?? decision.additionalConsentString,
                 purposeConsents: decision.purposeConsents.sorted, purposeLegitimateInterests: decision.purposeLegitimateInterests.sorted,
                 specialFeatureOptins: decision.specialFeatureOptIns.sorted, vendorConsents: decision.vendorConsents.sorted,

@@ -19,8 +19,13 @@ struct ConsentStorage: Sendable {
     /// The CMP identity consentd's operator set (`id.version`), kept so the next launch writes
     /// it from the start.
     static let cmpKey = "ConsentKit_CMP"
+    /// The user's answer to the US notice (``USPrivacyChoice``, as JSON).
+    static let usChoiceKey = "ConsentKit_USPrivacyChoice"
+    /// Google's restricted data processing flag for apps, `true` while a US user is opted out of
+    /// sale, sharing or targeted advertising (developers.google.com/admob/ios/privacy/us-states).
+    static let restrictedDataProcessingKey = "gad_rdp"
     /// Every key the CMP owns besides the IAB keys.
-    static let privateKeys = [decisionKey, gdprAppliesKey, appConfigKey, underAgeKey, cmpKey]
+    static let privateKeys = [decisionKey, gdprAppliesKey, appConfigKey, underAgeKey, cmpKey, usChoiceKey, restrictedDataProcessingKey]
 
     let store: any KeyValueStore
     let generations: IABKeyGenerations
@@ -47,6 +52,8 @@ struct ConsentStorage: Sendable {
     /// What `restore()` found.
     struct Restored: Sendable {
         var state: ConsentState?
+        /// The user's US choice; nil when none, or when its record could not be read.
+        var usChoice: USPrivacyChoice? = nil
         var gdprApplies: GDPRApplicability
         /// consentd's last configuration answer, still as JSON (decoded when first needed, off
         /// the start path).
@@ -71,13 +78,18 @@ struct ConsentStorage: Sendable {
         store.write(changes)
     }
 
-    /// Writes every key for `state` and the region decision `gdprApplies`, and `also`, in one
-    /// change: keys that no longer apply are removed. The IAB keys say what the ask rules make
-    /// of the region (GDPR applies to a decision collected where it is unknown); the CMP's own
-    /// key keeps the region decision itself.
-    func write(_ state: ConsentState?, gdprApplies: GDPRApplicability, also: [String: StoredValue?] = [:]) throws(TCFEncodingError) {
+    /// Writes every key for `state`, the region decision `gdprApplies` and the US keys `us`, and
+    /// `also`, in one change: keys that no longer apply are removed. The IAB keys say what the ask
+    /// rules make of the region (GDPR applies to a decision collected where it is unknown); the
+    /// CMP's own key keeps the region decision itself. The GPP keys hold tcfeuv2 and the US
+    /// sections in force; `gad_rdp` is `true` while a US user is opted out, removed otherwise.
+    func write(
+        _ state: ConsentState?, gdprApplies: GDPRApplicability, us: USPrivacyKeys = .none, also: [String: StoredValue?] = [:]
+    ) throws(TCFEncodingError) {
         let published = askRules.gdprApplies(region: gdprApplies, hasDecision: state != nil)
-        var changes = try IABKeyValues.values(for: state, gdprApplies: published, cmp: cmp, generations: generations)
+        var changes = try IABKeyValues.values(for: state, gdprApplies: published, cmp: cmp, generations: generations, us: us.sections)
+        changes.updateValue(us.choice.flatMap(Self.record(_:)), forKey: Self.usChoiceKey)
+        changes.updateValue(us.optsOut ? .bool(true) : nil, forKey: Self.restrictedDataProcessingKey)
         changes.merge(also) { _, given in given }
         // updateValue keeps a nil (a removal); a subscript assignment of nil would drop the key.
         let record: StoredValue? = if let state { .string(try Self.record(state, cmp: cmp)) } else { nil }
@@ -106,7 +118,14 @@ struct ConsentStorage: Sendable {
 
     /// The stored decision and region decision.
     func restore() -> Restored {
-        let values = store.values(forKeys: [Self.decisionKey, Self.gdprAppliesKey, Self.appConfigKey, Self.cmpKey])
+        let values = store.values(forKeys: [Self.decisionKey, Self.gdprAppliesKey, Self.appConfigKey, Self.cmpKey, Self.usChoiceKey])
+        var restored = restoreTCF(values)
+        restored.usChoice = values[Self.usChoiceKey]?.string.flatMap { try? JSONDecoder().decode(USPrivacyChoice.self, from: Data($0.utf8)) }
+        return restored
+    }
+
+    /// The TCF decision and the region decision among `values`.
+    private func restoreTCF(_ values: [String: StoredValue]) -> Restored {
         let gdpr: GDPRApplicability = switch values[Self.gdprAppliesKey]?.string {
         case "1": .applies
         case "0": .doesNotApply
@@ -134,6 +153,11 @@ struct ConsentStorage: Sendable {
         guard parts.count == 2, let id = Int(parts[0]), let version = Int(parts[1]), (2...4095).contains(id),
               (0...4095).contains(version) else { return nil }
         return CMPIdentity(cmpId: id, cmpVersion: version)
+    }
+
+    /// A US choice's record: its JSON.
+    static func record(_ choice: USPrivacyChoice) -> StoredValue? {
+        (try? JSONEncoder().encode(choice)).map { .string(String(decoding: $0, as: UTF8.self)) }
     }
 
     /// `3|TC string|created ms|updated ms|notice version|AC string|flags`, flags being `a` for

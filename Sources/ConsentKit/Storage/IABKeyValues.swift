@@ -29,12 +29,16 @@ public struct IABKeyGenerations: OptionSet, Sendable, Hashable {
 /// `IABConsent_CMPPresent` is the exception: the v1 spec would have the publisher set it, so
 /// ConsentKit sets it (with the v1 keys) but never removes it.
 public enum IABKeyValues {
-    /// The keys for `state` (nil: no decision yet, only the CMP-present keys and gdprApplies).
+    /// The keys for `state` (nil: no decision yet, only the CMP-present keys and gdprApplies) and
+    /// the US sections `us` in force (``USPrivacyChoice/gppSections(of:applicability:signals:)``;
+    /// none outside the US). The GPP keys hold one string of every section in force: tcfeuv2 when
+    /// GDPR applies to a decision, and the US sections.
     ///
     /// - Throws: `TCFEncodingError` when the state does not fit the string formats (for
     ///   example a language that is not two letters).
     public static func values(
-        for state: ConsentState?, gdprApplies: GDPRApplicability, cmp: CMPIdentity, generations: IABKeyGenerations
+        for state: ConsentState?, gdprApplies: GDPRApplicability, cmp: CMPIdentity, generations: IABKeyGenerations,
+        us: [GPPSection] = []
     ) throws(TCFEncodingError) -> [String: StoredValue?] {
         var values: [String: StoredValue?] = [:]
         for key in IABKey.removable { values[key] = .some(nil) }
@@ -44,19 +48,30 @@ public enum IABKeyValues {
         if generations.contains(.version1) {
             try version1(state, gdprApplies, cmp, into: &values)
         }
-        if generations.contains(.gpp), let state, gdprApplies == .applies {
+        if generations.contains(.gpp) {
             // The TC string as the GPP's EEA section, in force; its keys mirror the v2 keys'.
             var tcf: [String: StoredValue?] = [:]
-            try version2(state, gdprApplies, cmp, into: &tcf)
-            let section = GPPSection.tcfeuv2(state.tcString(cmp: cmp))
+            if let state, gdprApplies == .applies { try version2(state, gdprApplies, cmp, into: &tcf) }
+            let gpp = gppString(for: state, gdprApplies: gdprApplies, cmp: cmp, us: us)
             do {
-                values.merge(try gppValues(GPPString(sections: [section]), applicable: [section.id], tcf: tcf)) { _, gpp in gpp }
+                values.merge(try gppValues(gpp, applicable: gpp.sectionIds, tcf: tcf)) { _, gpp in gpp }
             } catch {
-                // The section is the TC string just encoded: not expected to fail, but said if it does.
-                throw TCFEncodingError(field: IABKey.gppString, allowed: "a GPP string of the TC string", value: "\(error)")
+                // The sections are the TC string just encoded and US sections of checked values:
+                // not expected to fail, but said if they do.
+                throw TCFEncodingError(field: IABKey.gppString, allowed: "a GPP string of the sections in force", value: "\(error)")
             }
         }
         return values
+    }
+
+    /// The GPP string of the sections in force, in id order: tcfeuv2 (`state`'s TC string) when
+    /// GDPR applies to a decision, and the US sections `us`; no section when neither.
+    public static func gppString(
+        for state: ConsentState?, gdprApplies: GDPRApplicability, cmp: CMPIdentity, us: [GPPSection]
+    ) -> GPPString {
+        var sections = us
+        if let state, gdprApplies == .applies { sections.append(.tcfeuv2(state.tcString(cmp: cmp))) }
+        return GPPString(sections: sections.sorted { $0.id < $1.id })
     }
 
     /// The GPP keys of `gpp` with the sections `applicable` in force: the header's keys, each

@@ -25,6 +25,7 @@ extension NoticeDocument {
         scope: ConsentScope, settings: NoticeSettings, cmp: CMPIdentity, current: ConsentState?, request: NoticeRequest,
         adTechProviders: [AppConfig.AdTechProvider] = [], textsDirectory: URL? = nil
     ) throws(NoticeDocumentError) -> NoticeDocument {
+        guard settings.mode != .us else { throw .usModeNeedsUSBuild }
         try settings.validateBrand()
         guard let privacyPolicy = settings.privacyPolicyURL else { throw .missingPrivacyPolicyURL }
         let list = scope.vendorList
@@ -37,12 +38,7 @@ extension NoticeDocument {
 
         let (texts, fallback) = try Self.texts(settings: settings, scope: scope, directory: textsDirectory)
         // A policy 5 list's standard texts stand in for the notice's own; the publisher's custom texts still win.
-        var merged = texts.withStandardTexts(of: list).texts
-        for (key, text) in settings.customTexts {
-            guard merged[key] != nil else { throw .unknownTextKey(key) }
-            guard !isBlank(text) else { throw .blankText("customTexts.\(key)") }
-            merged[key] = text
-        }
+        let merged = try withCustomTexts(texts.withStandardTexts(of: list).texts, settings: settings)
         let renamed = ["acceptAll", "rejectAll"].filter { settings.customTexts[$0] != nil }
         if renamed.count == 1 {
             throw .unequalActionLabels(renamed: renamed[0], kept: renamed[0] == "acceptAll" ? "rejectAll" : "acceptAll")
@@ -114,6 +110,20 @@ extension NoticeDocument {
         return (english, requested == "en" ? nil : LanguageFallback(requested: requested, reason: reason))
     }
 
+
+    /// `texts` with the publisher's custom texts in place of the standard ones.
+    ///
+    /// - Throws: ``NoticeDocumentError/unknownTextKey(_:)`` for a key the notice does not have,
+    ///   ``NoticeDocumentError/blankText(_:)`` for an empty text.
+    static func withCustomTexts(_ texts: [String: String], settings: NoticeSettings) throws(NoticeDocumentError) -> [String: String] {
+        var merged = texts
+        for (key, text) in settings.customTexts {
+            guard merged[key] != nil else { throw .unknownTextKey(key) }
+            guard !isBlank(text) else { throw .blankText("customTexts.\(key)") }
+            merged[key] = text
+        }
+        return merged
+    }
 
     /// The publisher's stack descriptions and illustrations name what the list has and say something.
     private static func checkOwnTexts(_ settings: NoticeSettings, list: VendorList) throws(NoticeDocumentError) {

@@ -148,7 +148,17 @@ extension NoticeDocument {
                 }
             out.endArray()
             out.key("current")
-            if let current {
+            if let us = current?.us {
+                out.beginObject()
+                    out.key("us")
+                    out.beginObject()
+                        out.field("saleOptOut", us.saleOptOut)
+                        out.field("sharingOptOut", us.sharingOptOut)
+                        out.field("targetedAdvertisingOptOut", us.targetedAdvertisingOptOut)
+                        out.field("sensitiveDataLimited", us.sensitiveDataLimited)
+                    out.endObject()
+                out.endObject()
+            } else if let current {
                 out.beginObject()
                     out.field("purposeConsents", current.purposeConsents)
                     out.field("purposeLegitimateInterests", current.purposeLegitimateInterests)
@@ -170,6 +180,17 @@ extension NoticeDocument {
                 out.endObject()
             } else {
                 out.null()
+            }
+            if let us {
+                out.key("us")
+                out.beginObject()
+                    out.field("section", us.section)
+                    out.field("state", us.state)
+                    out.field("limitSensitive", us.limitSensitive)
+                    out.field("knownChild", us.knownChild)
+                    out.field("gpc", us.gpc)
+                    out.field("serviceProvider", us.serviceProvider)
+                out.endObject()
             }
         out.endObject()
         return out.bytes

@@ -147,7 +147,7 @@ public struct NoticeDocument: Sendable, Equatable, Codable {
 
     /// The protocol version (1).
     public var `protocol`: Int
-    /// `tcf` or `google`.
+    /// `tcf`, `google` or `us`.
     public var mode: NoticeSettings.Mode
     /// The language of every text, ISO 639-1 lower case.
     public var language: String
@@ -202,9 +202,12 @@ public struct NoticeDocument: Sendable, Equatable, Codable {
     public var current: NoticeChoices?
     /// Google's form, in Google mode.
     public var google: Google?
+    /// The US notice at collection, in US mode (``build(us:subdivision:signals:current:settings:cmp:noticeVersion:language:request:textsDirectory:)``).
+    public var us: US? = nil
 }
 
-/// Choices as ids: what the page answers with "save", and what the document gives as the present choices.
+/// Choices as ids: what the page answers with "save", and what the document gives as the present
+/// choices. In US mode only ``us`` is written (`{"us": {…}}`) and the id lists are empty.
 public struct NoticeChoices: Sendable, Equatable, Codable {
     /// Purposes consented to.
     public var purposeConsents: [Int]
@@ -218,11 +221,14 @@ public struct NoticeChoices: Sendable, Equatable, Codable {
     public var vendorLegitimateInterests: [Int]
     /// Google ad-tech providers consented to.
     public var adTechProviderConsents: [Int]
+    /// The US opt-outs (US mode only).
+    public var us: USNoticeChoices?
 
     /// Choices.
     public init(
         purposeConsents: [Int] = [], purposeLegitimateInterests: [Int] = [], specialFeatureOptIns: [Int] = [],
-        vendorConsents: [Int] = [], vendorLegitimateInterests: [Int] = [], adTechProviderConsents: [Int] = []
+        vendorConsents: [Int] = [], vendorLegitimateInterests: [Int] = [], adTechProviderConsents: [Int] = [],
+        us: USNoticeChoices? = nil
     ) {
         self.purposeConsents = purposeConsents
         self.purposeLegitimateInterests = purposeLegitimateInterests
@@ -230,6 +236,44 @@ public struct NoticeChoices: Sendable, Equatable, Codable {
         self.vendorConsents = vendorConsents
         self.vendorLegitimateInterests = vendorLegitimateInterests
         self.adTechProviderConsents = adTechProviderConsents
+        self.us = us
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case purposeConsents, purposeLegitimateInterests, specialFeatureOptIns, vendorConsents, vendorLegitimateInterests
+        case adTechProviderConsents, us
+    }
+
+    /// Reads US choices (`{"us": {…}}`, the id lists then empty) or TCF choices, whose six id
+    /// lists are all required.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let us = try container.decodeIfPresent(USNoticeChoices.self, forKey: .us) {
+            self.init(us: us)
+            return
+        }
+        self.init(
+            purposeConsents: try container.decode([Int].self, forKey: .purposeConsents),
+            purposeLegitimateInterests: try container.decode([Int].self, forKey: .purposeLegitimateInterests),
+            specialFeatureOptIns: try container.decode([Int].self, forKey: .specialFeatureOptIns),
+            vendorConsents: try container.decode([Int].self, forKey: .vendorConsents),
+            vendorLegitimateInterests: try container.decode([Int].self, forKey: .vendorLegitimateInterests),
+            adTechProviderConsents: try container.decode([Int].self, forKey: .adTechProviderConsents))
+    }
+
+    /// Writes `{"us": {…}}` for US choices, the six id lists otherwise.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        if let us {
+            try container.encode(us, forKey: .us)
+            return
+        }
+        try container.encode(purposeConsents, forKey: .purposeConsents)
+        try container.encode(purposeLegitimateInterests, forKey: .purposeLegitimateInterests)
+        try container.encode(specialFeatureOptIns, forKey: .specialFeatureOptIns)
+        try container.encode(vendorConsents, forKey: .vendorConsents)
+        try container.encode(vendorLegitimateInterests, forKey: .vendorLegitimateInterests)
+        try container.encode(adTechProviderConsents, forKey: .adTechProviderConsents)
     }
 }
 
@@ -272,6 +316,11 @@ public enum NoticeDocumentError: Error, Sendable, Equatable, CustomStringConvert
     case appIconInvalid(String)
     /// ``NoticeSettings/choiceStorageDays`` is zero or less.
     case choiceStorageDays(Int)
+    /// A US notice was asked for where no US section applies (outside the US, or the region unknown).
+    case noUSSection
+    /// ``build(scope:settings:cmp:current:request:adTechProviders:textsDirectory:)`` was given
+    /// US mode, which ``build(us:subdivision:signals:current:settings:cmp:noticeVersion:language:request:textsDirectory:)`` builds.
+    case usModeNeedsUSBuild
 
     /// What is wrong.
     public var description: String {
@@ -303,6 +352,10 @@ public enum NoticeDocumentError: Error, Sendable, Equatable, CustomStringConvert
                 + "or a path on the consentd origin"
         case .choiceStorageDays(let days):
             "NoticeSettings.choiceStorageDays is \(days): the choice is kept for at least one day, or nil for \"until it changes\""
+        case .noUSSection:
+            "the US notice is for visitors to whom a US GPP section applies; the region decision names none"
+        case .usModeNeedsUSBuild:
+            "NoticeSettings.mode is us: build the US notice with NoticeDocument.build(us:subdivision:signals:current:settings:cmp:noticeVersion:language:request:textsDirectory:)"
         }
     }
 }

@@ -10,6 +10,9 @@ public struct NoticeSettings: Sendable, Equatable {
         /// It is built only where GDPR applies or may apply, as Google's was
         /// (``ConsentKit/GoogleAdsConsent/checkConsentFormCanLoad()``).
         case google
+        /// The US notice at collection: the opt-outs of sale, sharing and targeted advertising
+        /// (decision record 0032). Built by ``NoticeDocument/build(us:subdivision:signals:current:settings:cmp:noticeVersion:language:request:textsDirectory:)``.
+        case us
     }
 
     /// How the first layer names the purposes.

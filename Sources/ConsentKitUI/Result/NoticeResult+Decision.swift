@@ -7,7 +7,9 @@ extension NoticeResult {
     /// made at `date`: the same value the manager's own operations give (``ConsentKit/ConsentState/agreeToAll(scope:at:)``,
     /// ``ConsentKit/GoogleAdsConsent/decision(_:prefersAdFree:scope:at:)``, …; Google's "Yes"
     /// without the special features, decision record 0017), stamped with the layer as
-    /// `ConsentScreen` and the notice's language; nil for ``Action/dismissed``.
+    /// `ConsentScreen` and the notice's language; nil for ``Action/dismissed`` and for every
+    /// result of a US notice, which records a ``ConsentKit/USPrivacyChoice`` (``usChoice(at:)``)
+    /// instead of a TCF decision.
     ///
     /// "Save" starts from `current` under the scope (so choices the notice did not show stay as
     /// they were), else from "reject all", and sets every id the document showed to what the
@@ -17,9 +19,10 @@ extension NoticeResult {
     public func decision(
         document: NoticeDocument, scope: ConsentScope, current: ConsentState?, at date: Date
     ) throws(ConsentKitError) -> ConsentState? {
+        guard document.mode != .us else { return nil }
         let base: ConsentState
         switch action {
-        case .dismissed:
+        case .dismissed, .acknowledged, .optOut:
             return nil
         case .acceptAll where document.mode == .google && layer == 1:
             // Google's "Yes": personalized ads, and no special feature, which the form names but

@@ -22,6 +22,12 @@ public struct NoticeResult: Sendable, Equatable {
         case adFree
         /// Closed without a choice.
         case dismissed
+        /// US mode: "Continue" on the notice at collection: no opt-out (but what GPC or a known
+        /// child force).
+        case acknowledged
+        /// US mode: "Do Not Sell or Share My Personal Information": the three opt-outs on, the
+        /// sensitive-data limit as it was.
+        case optOut
     }
 
     /// The action.
@@ -35,6 +41,12 @@ public struct NoticeResult: Sendable, Equatable {
     public let noticeVersion: Int
     /// The choices of ``Action/save``.
     public let choices: NoticeChoices?
+    /// In US mode, the opt-outs the result records, the host's rules applied: ``Action/acknowledged``
+    /// none, ``Action/optOut`` sale, sharing and targeted advertising (both keeping the
+    /// sensitive-data limit as the document's `current` had it), ``Action/save`` the choices; with GPC or a known child
+    /// (``NoticeDocument/US``) the three opt-outs on whatever the page said. Nil outside US mode
+    /// and for ``Action/dismissed``. ``usChoice(at:)`` makes the choice to keep.
+    public let us: USNoticeChoices?
     /// Milliseconds from the document's arrival to the first layer being interactive, and to the choice.
     public let shownMilliseconds: Double?
     /// Milliseconds from the document's arrival to the choice.
@@ -71,12 +83,17 @@ public struct NoticeResult: Sendable, Equatable {
         guard let name = wire.action else { throw .malformed("no action") }
         guard let action = Action(rawValue: name) else { throw .unknownAction(name) }
         guard let layer = wire.layer else { throw .malformed("no layer") }
-        guard (1...4).contains(layer) else { throw .layerOutOfRange(layer) }
+        guard (1...(document.mode == .us ? 2 : 4)).contains(layer) else { throw .layerOutOfRange(layer) }
         guard let language = wire.language else { throw .malformed("no language") }
         guard language == document.language else { throw .languageMismatch(shown: document.language, answered: language) }
         guard let noticeVersion = wire.noticeVersion else { throw .malformed("no noticeVersion") }
         guard noticeVersion == document.noticeVersion else {
             throw .noticeVersionMismatch(shown: document.noticeVersion, answered: noticeVersion)
+        }
+        // US mode offers acknowledged, optOut, save and dismissed; the other modes never the first two.
+        let usAction = [.acknowledged, .optOut].contains(action)
+        if document.mode == .us ? !usAction && action != .save && action != .dismissed : usAction {
+            throw .actionNotOffered(action)
         }
         switch action {
         case .nonPersonalized where document.google?.nonPersonalizedOffered != true:
@@ -92,8 +109,12 @@ public struct NoticeResult: Sendable, Equatable {
         default:
             break
         }
-        if action == .save {
+        if action == .save, let us = document.us {
+            guard let chosen = wire.choices?.us else { throw .choicesMissing }
+            if chosen.sensitiveDataLimited, !us.limitSensitive { throw .sensitiveDataLimitNotOffered }
+        } else if action == .save {
             guard let choices = wire.choices else { throw .choicesMissing }
+            guard choices.us == nil else { throw .usChoicesOutsideUSMode }
             try Self.check(choices, against: document)
         } else if wire.choices != nil {
             throw .choicesNotExpected(action)
@@ -103,8 +124,36 @@ public struct NoticeResult: Sendable, Equatable {
         self.language = language
         self.noticeVersion = noticeVersion
         self.choices = wire.choices
+        self.us = document.us.flatMap { Self.usChoices(action, saved: wire.choices?.us, shown: $0, current: document.current?.us) }
         self.shownMilliseconds = wire.timings?.shownMs
         self.decidedMilliseconds = wire.timings?.decidedMs
+    }
+
+    /// The opt-outs a US result records (see ``us``).
+    private static func usChoices(
+        _ action: Action, saved: USNoticeChoices?, shown: NoticeDocument.US, current: USNoticeChoices?
+    ) -> USNoticeChoices? {
+        var choices: USNoticeChoices
+        switch action {
+        case .acknowledged:
+            choices = USNoticeChoices(saleOptOut: false, sharingOptOut: false, targetedAdvertisingOptOut: false,
+                                      sensitiveDataLimited: current?.sensitiveDataLimited ?? false)
+        case .optOut:
+            choices = USNoticeChoices(saleOptOut: true, sharingOptOut: true, targetedAdvertisingOptOut: true,
+                                      sensitiveDataLimited: current?.sensitiveDataLimited ?? false)
+        case .save:
+            guard let saved else { return nil }
+            choices = saved
+        case .dismissed, .acceptAll, .rejectAll, .nonPersonalized, .adFree:
+            return nil
+        }
+        if shown.gpc || shown.knownChild {
+            choices.saleOptOut = true
+            choices.sharingOptOut = true
+            choices.targetedAdvertisingOptOut = true
+        }
+        choices.sensitiveDataLimited = choices.sensitiveDataLimited && shown.limitSensitive
+        return choices
     }
 
     /// Every id must be one the document showed, with the legal basis it showed it under.
@@ -170,7 +219,7 @@ public enum NoticeResultError: Error, Sendable, Equatable, CustomStringConvertib
     case notAResult(String)
     /// An action the protocol does not define.
     case unknownAction(String)
-    /// A layer outside 1-4.
+    /// A layer the notice does not have: outside 1-4, or 1-2 in US mode.
     case layerOutOfRange(Int)
     /// An id the document did not show.
     case unknownId(Kind, Int)
@@ -188,6 +237,11 @@ public enum NoticeResultError: Error, Sendable, Equatable, CustomStringConvertib
     case languageMismatch(shown: String, answered: String)
     /// A notice version other than the document's.
     case noticeVersionMismatch(shown: Int, answered: Int)
+    /// US mode: "Limit the Use of My Sensitive Personal Information" chosen where the notice did
+    /// not offer it (the section's sensitive data is not an opt-out).
+    case sensitiveDataLimitNotOffered
+    /// US choices (`choices.us`) in a result of a notice that is not in US mode.
+    case usChoicesOutsideUSMode
 
     /// What was refused.
     public var description: String {
@@ -197,7 +251,7 @@ public enum NoticeResultError: Error, Sendable, Equatable, CustomStringConvertib
             "the notice result speaks protocol \(version); this build speaks \(NoticeDocument.protocolVersion)"
         case .notAResult(let type): "expected a result message, got \"\(type)\""
         case .unknownAction(let action): "unknown action \"\(action)\""
-        case .layerOutOfRange(let layer): "layer \(layer) is outside 1-4"
+        case .layerOutOfRange(let layer): "layer \(layer) is not one of the notice's layers (1-4; 1-2 in US mode)"
         case .unknownId(let kind, let id): "\(kind.rawValue) \(id) was not shown on the notice"
         case .consentOnlyPurpose(let id): "purpose \(id) cannot be on legitimate interest (TCF 2.2: purposes 1 and 3-6 need consent)"
         case .noLegitimateInterest(let vendor): "vendor \(vendor) declares no legitimate interest to keep"
@@ -206,6 +260,9 @@ public enum NoticeResultError: Error, Sendable, Equatable, CustomStringConvertib
         case .actionNotOffered(let action): "the notice did not offer \(action.rawValue)"
         case .languageMismatch(let shown, let answered): "the notice was shown in \(shown) but the result says \(answered)"
         case .noticeVersionMismatch(let shown, let answered): "notice version \(shown) was shown but the result says \(answered)"
+        case .sensitiveDataLimitNotOffered:
+            "choices.us.sensitiveDataLimited is true but the notice did not offer to limit the use of sensitive personal information"
+        case .usChoicesOutsideUSMode: "choices.us answers a US notice, but the notice shown was not in US mode"
         }
     }
 }

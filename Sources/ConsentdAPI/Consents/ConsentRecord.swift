@@ -12,6 +12,10 @@ public struct ConsentRecord: Sendable, Equatable, Codable {
     public var tcString: String?
     /// The TCF v1.1 consent string.
     public var consentStringV1: String?
+    /// The IAB Global Privacy Platform string of the sections in force when the choice was made
+    /// (a US choice's state or national section, and tcfeuv2 where the TCF applies too). Absent in
+    /// events of clients older than GPP support.
+    public var gppString: String?
     /// The choice Google's ads stack acts on.
     public var googleAdsChoice: GoogleAdsChoice?
     /// Google's Additional Consent string (`2~1.35~dv.9`).
@@ -46,13 +50,14 @@ public struct ConsentRecord: Sendable, Equatable, Codable {
 
     /// Creates a record; give at least one of the consent fields.
     public init(
-        tcString: String? = nil, consentStringV1: String? = nil, googleAdsChoice: GoogleAdsChoice? = nil,
+        tcString: String? = nil, consentStringV1: String? = nil, gppString: String? = nil, googleAdsChoice: GoogleAdsChoice? = nil,
         additionalConsent: String? = nil, purposeConsents: [Int]? = nil, purposeLegitimateInterests: [Int]? = nil,
         specialFeatureOptins: [Int]? = nil, vendorConsents: [Int]? = nil, vendorLegitimateInterests: [Int]? = nil,
         preferences: [String: PreferenceValue]? = nil, legalNotices: [LegalNotice]? = nil, proof: ConsentProof
     ) {
         self.tcString = tcString
         self.consentStringV1 = consentStringV1
+        self.gppString = gppString
         self.googleAdsChoice = googleAdsChoice
         self.additionalConsent = additionalConsent
         self.purposeConsents = purposeConsents
@@ -71,6 +76,8 @@ public struct ConsentRecord: Sendable, Equatable, Codable {
         case tcString
         /// `consentStringV1`.
         case consentStringV1
+        /// `gppString`.
+        case gppString
         /// `googleAdsChoice`.
         case googleAdsChoice
         /// `additionalConsent`.

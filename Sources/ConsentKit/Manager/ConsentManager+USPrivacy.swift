@@ -1,0 +1,67 @@
+import ConsentdAPI
+import Foundation
+import TCF
+
+/// US state privacy (decision record 0032): an opt-out regime. Nobody waits for a choice; the
+/// notice at collection is shown once (and again after a material change), the user's
+/// ``USPrivacyChoice`` and the signals (GPC, a known child) become the US GPP sections in the
+/// `IABGPP_*` keys, `gad_rdp` and Consent Mode's ad signals.
+extension ConsentManager {
+    /// The user's answer to the US notice at collection; nil when they have not answered.
+    public var usPrivacyChoice: USPrivacyChoice? { state.withLock { $0.usChoice } }
+
+    /// The GPP sections in force for US privacy: consentd's answer (``AppConfig/gpp``) in a US
+    /// region decision, with the state approach (``USPrivacySettings/standard``) where consentd
+    /// is older than GPP; ``GPPApplicability/notApplicable`` outside the US, before consentd's
+    /// first answer, and while the app forces GDPR to apply
+    /// (``ConsentConfiguration/gdprOverride``).
+    public var usApplicability: GPPApplicability {
+        guard configuration.gdprOverride != .applies, let config = appConfig, config.region == .us else { return .notApplicable }
+        return config.gpp ?? USPrivacySettings.standard.applicability(region: .us, subdivision: config.subdivision)
+    }
+
+    /// What the CMP knows besides the choice: Global Privacy Control as the app sets it
+    /// (``ConsentConfiguration/globalPrivacyControl``) and a known child (the under-age tag,
+    /// ``setTagForUnderAgeOfConsent(_:)``).
+    public var usPrivacySignals: USPrivacySignals {
+        USPrivacySignals(gpc: configuration.globalPrivacyControl, knownChild: isTaggedForUnderAgeOfConsent)
+    }
+
+    /// Whether Google's restricted data processing applies: a US section is in force and the user
+    /// is opted out of sale, sharing or targeted advertising (by their choice, GPC or as a known
+    /// child). The `gad_rdp` key says the same.
+    public var restrictsDataProcessing: Bool { usPrivacyKeys().optsOut }
+
+    /// Records the user's answer to the US notice: the choice, the US GPP sections, `gad_rdp` and
+    /// the TCF keys in one store write, then ``ConsentEvent/consentChanged(_:)``. Recorded in any
+    /// region (a user who moves keeps their answer); its sections are written only where a US
+    /// section is in force.
+    ///
+    /// - Throws: ``ConsentKitError/encoding(_:)`` when the keys cannot be written; nothing is
+    ///   kept then.
+    public func recordUSChoice(_ choice: USPrivacyChoice) throws(ConsentKitError) {
+        let failure = exclusive { () -> ConsentKitError? in
+            let (consent, gdpr) = state.withLock { ($0.consent, $0.gdprApplies) }
+            var keys = usPrivacyKeys()
+            keys.choice = choice
+            do throws(TCFEncodingError) {
+                try storage.write(consent, gdprApplies: gdpr, us: keys)
+            } catch {
+                return .encoding(error)
+            }
+            state.withLock { $0.usChoice = choice }
+            hub.enqueue(.consentChanged(consent))
+            return nil
+        }
+        if let failure { throw failure }
+    }
+
+    /// The US keys for what is held now; `knownChild` in place of the stored under-age tag while
+    /// the tag is being changed.
+    func usPrivacyKeys(knownChild: Bool? = nil) -> USPrivacyKeys {
+        var signals = usPrivacySignals
+        if let knownChild { signals.knownChild = knownChild }
+        return USPrivacyKeys(choice: state.withLock { $0.usChoice }, applicability: usApplicability, signals: signals)
+    }
+
+}
