@@ -134,9 +134,12 @@ const NoticeUS = (function () {
     var fields = OPT_OUTS.concat(us.limitSensitive === true ? [SENSITIVE] : []);
     var publisherName = doc.publisher.name || '';
 
-    // The standard "Your Privacy Choices" icon beside its text (decorative: the text names it).
+    // The standard "Your Privacy Choices" icon beside its text (decorative: the text names it); a
+    // host that does not serve the file leaves the text alone, without a broken image.
     function choicesLabel() {
-      return [h('img', { class: 'ck-us-icon', src: 'privacy-choices.svg', alt: '', width: '30', height: '14' }), h('span', { text: t('usChoices') })];
+      var icon = h('img', { class: 'ck-us-icon', src: 'privacy-choices.svg', alt: '', width: '30', height: '14' });
+      icon.addEventListener('error', function () { icon.hidden = true; });
+      return [icon, h('span', { text: t('usChoices') })];
     }
     // Why the opt-outs are on and cannot be turned off, when they are.
     function reason(id) {
