@@ -30,7 +30,7 @@
  * @typedef {{
  *   open: (first: number | string) => void, close: () => void, isOpen: () => boolean,
  *   onKeyDown: (e: KeyboardEvent) => void, onFocusIn: (e: FocusEvent) => void,
- *   finish: (action: string, layer?: number, choices?: any) => void
+ *   finish: (action: string, layer?: number, choices?: { us: NoticeUSChoice }) => void
  * }} NoticeView
  */
 

@@ -35,7 +35,7 @@
  *   doc: NoticeDocument, texts: NoticeTexts,
  *   layerSection: (n: number | string, titleText: string) => HTMLElement,
  *   showLayer: (n: number | string, fromHistory?: boolean) => void,
- *   finish: (action: string, layer?: number, choices?: any) => void,
+ *   finish: (action: string, layer?: number, choices?: { us: NoticeUSChoice }) => void,
  *   actionButton: (action: string, label: string, primary: boolean, onClick: () => void) => HTMLElement,
  *   footerButtons: (buttons: HTMLElement[]) => HTMLElement
  * }} NoticeUSKit
