@@ -379,7 +379,7 @@ def test_item54_page_links_nothing_from_other_origins():
     html = (ns.NOTICE_DIR / "notice.html").read_text()
     assert 'content="width=device-width, initial-scale=1, viewport-fit=cover"' in html
     assert re.findall(r'(?:src|href)="([^"]+)"', html) == [
-        "data:,", "notice.css", "notice-layout.css", "notice-host.js", "notice-model.js", "notice-dom.js", "notice-google.js", "notice-details.js", "notice-vendors.js", "notice-layers.js", "notice.js"]
+        "data:,", "notice.css", "notice-layout.css", "notice-host.js", "notice-model.js", "notice-dom.js", "notice-google.js", "notice-us.js", "notice-details.js", "notice-vendors.js", "notice-layers.js", "notice.js"]
     for sheet in ("notice.css", "notice-layout.css"):
         css = (ns.NOTICE_DIR / sheet).read_text()
         assert "@import" not in css and "url(" not in css and "@font-face" not in css, sheet

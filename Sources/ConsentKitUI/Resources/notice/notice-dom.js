@@ -189,6 +189,14 @@ const NoticeDom = (function () {
     return intlCache[key];
   }
 
+  /**
+   * A switch: a native checkbox with role=switch inside its label, drawn by notice.css.
+   * @param {HTMLInputElement} input @param {string} text the visible label
+   */
+  function switchLabel(input, text) {
+    return h('label', { class: 'ck-switch' }, [input, h('span', { text: text })]);
+  }
+
   /** A link that opens outside, or null when the URL is not http(s). @param {any} url @param {string} text */
   function externalLink(url, text) {
     var href = httpUrl(url);
@@ -251,6 +259,6 @@ const NoticeDom = (function () {
 
   return Object.freeze({
     isObject: isObject, now: now, round1: round1, storageUrl: storageUrl, h: h, appendAll: appendAll, texts: texts,
-    externalLink: externalLink, iconButton: iconButton, applyTheme: applyTheme, contrast: contrast
+    externalLink: externalLink, switchLabel: switchLabel, iconButton: iconButton, applyTheme: applyTheme, contrast: contrast
   });
 })();

@@ -1,7 +1,8 @@
 // @ts-check
 /* ConsentKit consent notice, its dialog (see notice-model.js for the scripts' order): the shell
  * (top bar, scrolling layers, footer, focus trap), the switches, the TCF layers 1 (first layer),
- * 2 (purposes and features) and 4 (legitimate interest), with layer 3 from notice-vendors.js, and
+ * 2 (purposes and features) and 4 (legitimate interest), with layer 3 from notice-vendors.js,
+ * Google mode's screens from notice-google.js, US mode's layers 1 and 2 from notice-us.js, and
  * the one result.
  *
  * NoticeLayers.create(session) makes the view of one configured document; everything it changes
@@ -29,7 +30,7 @@
  * @typedef {{
  *   open: (first: number | string) => void, close: () => void, isOpen: () => boolean,
  *   onKeyDown: (e: KeyboardEvent) => void, onFocusIn: (e: FocusEvent) => void,
- *   finish: (action: string, layer?: number) => void
+ *   finish: (action: string, layer?: number, choices?: { us: NoticeUSChoice }) => void
  * }} NoticeView
  */
 
@@ -83,7 +84,7 @@ const NoticeLayers = (function () {
       ui.footer = h('div', { class: 'ck-footer' });
       // Says the new layer's title when the layer changes (the focus on the title may not be read).
       ui.live = h('div', { class: 'ck-sr', 'aria-live': 'polite', 'aria-atomic': 'true' });
-      ui.dialog = h('div', { class: 'ck-dialog' + (doc.mode === 'google' ? ' ck-google' : ''), role: 'dialog', 'aria-modal': 'true' },
+      ui.dialog = h('div', { class: 'ck-dialog' + (doc.mode === 'google' ? ' ck-google' : doc.mode === 'us' ? ' ck-us' : ''), role: 'dialog', 'aria-modal': 'true' },
         [ui.live, ui.scroll, ui.footer]);
       ui.dialog.addEventListener('change', onToggle);
       ui.hasLogo = !!logo;
@@ -198,7 +199,7 @@ const NoticeLayers = (function () {
     function toggle(kind, id, visibleLabel, accessibleName) {
       var input = h('input', { type: 'checkbox', role: 'switch' });
       registerToggle(input, kind, id, accessibleName);
-      return h('label', { class: 'ck-switch' }, [input, h('span', { text: visibleLabel })]);
+      return NoticeDom.switchLabel(input, visibleLabel);
     }
     function registerToggle(input, kind, id, accessibleName) {
       input.setAttribute('aria-label', accessibleName);
@@ -454,11 +455,20 @@ const NoticeLayers = (function () {
     });
     Object.keys(google.builders).forEach(function (k) { BUILDERS[k] = google.builders[k]; });
     Object.keys(google.footers).forEach(function (k) { FOOTERS[k] = google.footers[k]; });
+    // US mode (notice-us.js): its layers 1 and 2 in place of the TCF's, and no others.
+    if (doc.mode === 'us') {
+      var us = NoticeUS.screens({
+        doc: doc, texts: tx, layerSection: layerSection, showLayer: showLayer, finish: finish,
+        actionButton: actionButton, footerButtons: footerButtons
+      });
+      BUILDERS = us.builders; FOOTERS = us.footers;
+    }
 
     /* ---------------------------------------------------------------- 10. results */
 
-    // Posts the one result and closes the notice. `layer` defaults to the layer on screen.
-    function finish(action, layer) {
+    // Posts the one result and closes the notice. `layer` defaults to the layer on screen; a save's
+    // `choices` default to the TCF choices (US mode gives its own).
+    function finish(action, layer, choices) {
       if (decided || !ui) return;
       decided = true;
       /** @type {NoticeResult} */
@@ -467,7 +477,7 @@ const NoticeLayers = (function () {
         layer: layer || (typeof ui.current === 'number' ? ui.current : 1), // Google's screens are layer 1
         language: doc.language, noticeVersion: doc.noticeVersion === undefined ? null : doc.noticeVersion
       };
-      if (action === 'save') message.choices = NoticeModel.collectChoices(model, choice);
+      if (action === 'save') message.choices = choices || NoticeModel.collectChoices(model, choice);
       message.timings = { shownMs: round1(session.shownAt - session.startedAt), decidedMs: round1(now() - session.shownAt) };
       ['layer3Ms', 'toggleMaxMs'].forEach(function (k) { if (metrics[k] !== undefined) message.timings[k] = metrics[k]; });
       closeShell();

@@ -7,11 +7,12 @@
  *   notice-model.js   this file: validate, normalise, buildModel, initialChoices, collectChoices
  *   notice-dom.js     element and text helpers, the theme
  *   notice-google.js  Google mode's three screens
+ *   notice-us.js      US mode's layers 1 and 2 (the notice at collection, the opt-outs)
  *   notice-details.js a website's vendor details, loaded when first needed
  *   notice-vendors.js layer 3, the vendor list, and each vendor's details
  *   notice-layers.js  the dialog: its shell, the switches, the TCF layers 1, 2 and 4, the result
  *   notice.js         window.ConsentKitNotice: configure(), the messages to the host
- * Each defines one frozen object (NoticeModel, NoticeDom, NoticeGoogle, NoticeVendors, NoticeLayers); the state
+ * Each defines one frozen object (NoticeModel, NoticeDom, NoticeGoogle, NoticeUS, NoticeVendors, NoticeLayers); the state
  * of a shown notice lives in the view configure() creates, not in the scripts.
  */
 
@@ -41,13 +42,14 @@
  * The present choices a document may open on (the result's choices, by the same names).
  * @typedef {{
  *   purposeConsents?: number[], purposeLegitimateInterests?: number[], specialFeatureOptIns?: number[],
- *   vendorConsents?: number[], vendorLegitimateInterests?: number[], adTechProviderConsents?: number[]
+ *   vendorConsents?: number[], vendorLegitimateInterests?: number[], adTechProviderConsents?: number[],
+ *   us?: NoticeUSChoice | null
  * }} NoticeCurrent
  */
 /**
  * The document the host configures the page with (docs/notice-protocol.md), after normalise().
  * @typedef {{
- *   protocol: number, mode: 'tcf' | 'google', language: string, direction?: 'ltr' | 'rtl',
+ *   protocol: number, mode: 'tcf' | 'google' | 'us', language: string, direction?: 'ltr' | 'rtl',
  *   texts: Object<string, string>, noticeVersion?: number | null, allowsDismissal?: boolean, choiceStorageDays?: number | null,
  *   startLayer?: 'first' | 'purposes',
  *   publisher: { name?: string, appName?: string, privacyPolicyUrl: string, logo?: string },
@@ -58,7 +60,7 @@
  *   vendors: NoticeVendor[], adTechProviders: NoticeAdTechProvider[],
  *   adFree: { offered?: boolean },
  *   google: { personalizedOffered?: boolean, nonPersonalizedOffered?: boolean, refusalOffered?: boolean, appIcon?: string | null },
- *   current?: NoticeCurrent | null, theme?: Object<string, any>
+ *   current?: NoticeCurrent | null, theme?: Object<string, any>, us?: NoticeUSContext
  * }} NoticeDocument
  */
 /**
@@ -72,7 +74,7 @@
  * The one result the page posts (`type` "result"), or its other messages ("ready", "loadError").
  * @typedef {{
  *   protocol: number, type: 'result', action: string, layer: number | string, language: string,
- *   noticeVersion: number | null, choices?: NoticeChoices, timings?: Object<string, number>
+ *   noticeVersion: number | null, choices?: NoticeChoices | { us: NoticeUSChoice }, timings?: Object<string, number>
  * }} NoticeResult
  */
 /**
@@ -135,7 +137,8 @@ const NoticeModel = (function () {
   function validate(d) {
     if (!isObject(d)) return ['malformed_document', 'The document is not a JSON object.'];
     if (d.protocol !== PROTOCOL) return ['unsupported_protocol', 'This page speaks protocol 1, the document names ' + JSON.stringify(d.protocol) + '.'];
-    if (d.mode !== 'tcf' && d.mode !== 'google') return ['malformed_document', 'mode must be "tcf" or "google".'];
+    // US mode's own part (`us`) is NoticeUS.validate's.
+    if (d.mode !== 'tcf' && d.mode !== 'google' && d.mode !== 'us') return ['malformed_document', 'mode must be "tcf", "google" or "us".'];
     if (!isObject(d.texts)) return ['malformed_document', 'texts must be an object.'];
     if (typeof d.language !== 'string' || !/^[a-z]{2}$/.test(d.language)) return ['malformed_document', 'language must be an ISO 639-1 code.'];
     if (!isObject(d.publisher)) return ['missing_privacy_policy_url', 'publisher is missing.'];

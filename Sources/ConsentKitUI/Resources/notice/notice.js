@@ -108,14 +108,14 @@
     if (typeof input === 'string') {
       try { d = JSON.parse(input); } catch (e) { d = undefined; }
     }
-    var problem = NoticeModel.validate(d);
+    var problem = NoticeModel.validate(d) || (d.mode === 'us' ? NoticeUS.validate(d) : null);
     if (problem) {
       var root = document.getElementById('ck-root');
       if (root) root.textContent = '';
       post({ protocol: PROTOCOL, type: 'loadError', code: problem[0], message: problem[1] });
       return false;
     }
-    var first = d.mode === 'google' ? 'g1' : (d.startLayer === 'purposes' ? 2 : 1);
+    var first = d.mode === 'google' ? 'g1' : d.mode === 'us' ? NoticeUS.firstLayer(d) : (d.startLayer === 'purposes' ? 2 : 1);
     /** @type {NoticeSession | null} */
     var session = null;
     try {
