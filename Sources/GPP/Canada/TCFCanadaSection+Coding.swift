@@ -24,9 +24,9 @@ extension TCFCanadaSection {
         }
     }
 
-    /// Whether encoding the value gives `text`, trailing zero characters aside.
+    /// Whether writing the value in its ``rangeEncoding`` gives `text`, trailing zero characters aside.
     private func reproduces(_ text: String) -> Bool {
-        guard let encoded = try? encoded() else { return false }
+        guard let encoded = try? self.text(in: rangeEncoding) else { return false }
         func parts(_ text: String) -> [Substring] {
             text.split(separator: ".", omittingEmptySubsequences: false).map { part in
                 part[..<(part.lastIndex { $0 != "A" }.map { part.index(after: $0) } ?? part.startIndex)]
@@ -112,17 +112,31 @@ extension TCFCanadaSection {
         encoding == .fibonacci ? try reader.readOptimizedRange(field) : try reader.readVendorSection(field)
     }
 
-    /// Writes a vendor list in `rangeEncoding`.
-    private func writeIds(_ ids: IDSet, to writer: inout BitWriter) {
-        if rangeEncoding == .fibonacci { writer.writeOptimizedRange(ids) } else { writer.writeVendorSection(ids) }
+    /// Writes a vendor list in `encoding`.
+    private static func writeIds(_ ids: IDSet, _ encoding: RangeEncoding, to writer: inout BitWriter) {
+        if encoding == .fibonacci { writer.writeOptimizedRange(ids) } else { writer.writeVendorSection(ids) }
     }
 
     /// The section's text: the core, then DisclosedVendors and the publisher purposes when present,
-    /// in ``rangeEncoding``, each zero-filled to whole characters.
+    /// each zero-filled to whole characters; in ``rangeEncoding`` when the text reads back as this
+    /// value, else in the spec's Fibonacci ranges.
+    ///
+    /// Some texts read in both range encodings, as different values, and decoding takes the spec's
+    /// reading; a value read with the legacy ranges whose legacy text is such a text is therefore
+    /// written with the spec's ranges, so that decoding what this returns always gives the value.
     ///
     /// - Throws: ``GPPEncodingError`` wrapping the TCF check that failed (a CMP id above 4095, a
     ///   language that is not two letters, a purpose above 24, …).
     public func encoded() throws(GPPEncodingError) -> String {
+        if rangeEncoding == .legacyIntegerRanges {
+            var legacy = try text(in: .legacyIntegerRanges)
+            if legacy.withUTF8({ try? TCFCanadaSection(decoding: $0) }) == self { return legacy }
+        }
+        return try text(in: .fibonacci)
+    }
+
+    /// The section's text with its ranges in `encoding`.
+    private func text(in encoding: RangeEncoding) throws(GPPEncodingError) -> String {
         let header = CommonHeader(
             version: version, created: created, lastUpdated: lastUpdated, cmpId: cmpId, cmpVersion: cmpVersion,
             consentScreen: consentScreen, consentLanguage: consentLanguage, vendorListVersion: vendorListVersion)
@@ -155,13 +169,13 @@ extension TCFCanadaSection {
         core.writeBitfield(specialFeatureExpressConsent, count: 12)
         core.writeBitfield(purposesExpressConsent, count: 24)
         core.writeBitfield(purposesImpliedConsent, count: 24)
-        writeIds(vendorExpressConsent, to: &core)
-        writeIds(vendorImpliedConsent, to: &core)
+        Self.writeIds(vendorExpressConsent, encoding, to: &core)
+        Self.writeIds(vendorImpliedConsent, encoding, to: &core)
         core.write(pubRestrictions.count, 12)
         for restriction in pubRestrictions {
             core.write(restriction.purposeId, 6)
             core.write(restriction.restrictionType.rawValue, 2)
-            if rangeEncoding == .fibonacci {
+            if encoding == .fibonacci {
                 core.writeOptimizedRange(restriction.vendorIds)
             } else {
                 core.writeRangeEntries(restriction.vendorIds.ranges)
@@ -171,7 +185,7 @@ extension TCFCanadaSection {
         if let disclosedVendors {
             var writer = BitWriter()
             writer.write(SubsectionType.disclosedVendors.rawValue, 3)
-            writeIds(disclosedVendors, to: &writer)
+            Self.writeIds(disclosedVendors, encoding, to: &writer)
             text += "." + writer.base64URL(alignment: 6)
         }
         if let publisherPurposes {

@@ -40,7 +40,7 @@ extension USSection {
             }
             let coreIndex = parts.index - 1
             try Segment.withReader(core, index: coreIndex, everyCharacterBit: true) { (reader: inout BitReader) throws(TCFDecodingError) in
-                try Self.read(layout.core, from: &reader, into: &values, startingAt: 0)
+                try Self.read(layout.core, layout.coreReading, from: &reader, into: &values)
             }
             var listedIndex = 0
             while let part = parts.next() {
@@ -72,9 +72,7 @@ extension USSection {
                         guard let found = index, present & 1 << found == 0 else { return }
                         wrongType = nil
                     }
-                    let subsection = layout.subsections[index!]
-                    let offset = layout.slot(subsection.fields[0].name)!.offset
-                    try Self.read(subsection.fields, from: &reader, into: &values, startingAt: offset)
+                    try Self.read(layout.subsections[index!].fields, layout.subsectionReadings[index!], from: &reader, into: &values)
                     present |= 1 << index!
                 }
                 if let wrongType { throw failure(.invalidSubsection(wrongType), part: partIndex, field: "SubsectionType") }
@@ -92,52 +90,35 @@ extension USSection {
         self.init(layout: layout, values: values, presentSubsections: present, sectionHeaderVersion: headerVersion)
     }
 
-    /// Reads `fields` into `values` from `offset` on.
+    /// Reads `fields` into `values` from `reading`'s first slot on.
     ///
-    /// When every field is there (the usual case), they are cut out of 64-bit words, two or so
-    /// reads of the string per section; otherwise field by field, so that the error names the
-    /// first field that is cut short and where.
+    /// When every field is there (the usual case), the values are cut out of 64-bit words by
+    /// `reading`'s widths, two or so reads of the string per section; otherwise field by field,
+    /// so that the error names the first field that is cut short and where.
     private static func read(
-        _ fields: [USSectionLayout.Field], from reader: inout BitReader, into values: inout [Int], startingAt offset: Int
+        _ fields: [USSectionLayout.Field], _ reading: USSectionLayout.Reading, from reader: inout BitReader, into values: inout [Int]
     ) throws(TCFDecodingError) {
-        var total = 0
-        for field in fields {
-            switch field.type {
-            case .integer(let bits): total += bits
-            case .boolean: total += 1
-            case .list(let count): total += 2 * count
-            }
-        }
-        var slot = offset
-        if total <= reader.remaining {
-            var word = reader.peek64(), used = 0
-            func take(_ width: Int) -> Int {
-                if used + width > 64 {
-                    reader.skip(used)
-                    word = reader.peek64()
-                    used = 0
-                }
-                defer { used += width }
-                return Int(truncatingIfNeeded: (word << UInt64(used)) >> UInt64(64 - width))
-            }
-            for field in fields {
-                switch field.type {
-                case .integer(let bits):
-                    values[slot] = take(bits)
-                    slot += 1
-                case .boolean:
-                    values[slot] = take(1)
-                    slot += 1
-                case .list(let count):
-                    for _ in 0..<count {
-                        values[slot] = take(2)
+        if reading.bitCount <= reader.remaining {
+            values.withUnsafeMutableBufferPointer { values in
+                reading.widths.withUnsafeBufferPointer { widths in
+                    var word = reader.peek64(), used = 0, slot = reading.offset
+                    for width in widths {
+                        let width = Int(width)
+                        if used + width > 64 {
+                            reader.skip(used)
+                            word = reader.peek64()
+                            used = 0
+                        }
+                        values[slot] = Int(truncatingIfNeeded: (word &<< UInt64(used)) &>> UInt64(64 - width))
+                        used += width
                         slot += 1
                     }
+                    reader.skip(used)
                 }
             }
-            reader.skip(used)
             return
         }
+        var slot = reading.offset
         for field in fields {
             switch field.type {
             case .integer(let bits):

@@ -52,6 +52,34 @@ public final class USSectionLayout: Sendable, CustomStringConvertible {
     let slots: [(field: USField, offset: Int, type: FieldType, subsection: Int?)]
     /// The number of slots.
     let slotCount: Int
+    /// How the decoder reads the core: one width per slot.
+    let coreReading: Reading
+    /// How the decoder reads each sub-section after its type, in ``subsections`` order.
+    let subsectionReadings: [Reading]
+
+    /// A run of fields as the decoder reads them: the bit width of each value, in string order,
+    /// to go into the slots from ``offset`` on, so that a part that is all there is cut out of
+    /// 64-bit words without looking at its fields' types.
+    struct Reading: Sendable {
+        /// The first slot.
+        let offset: Int
+        /// Each value's width in bits (a list's values 2 each).
+        let widths: [UInt8]
+        /// The sum of ``widths``.
+        let bitCount: Int
+
+        init(_ fields: [Field], offset: Int) {
+            self.offset = offset
+            widths = fields.flatMap { field -> [UInt8] in
+                switch field.type {
+                case .integer(let bits): [UInt8(bits)]
+                case .boolean: [1]
+                case .list(let count): Array(repeating: 2, count: count)
+                }
+            }
+            bitCount = widths.reduce(0) { $0 + Int($1) }
+        }
+    }
 
     private init(
         _ section: GPPSectionID, name: String? = nil, core: [Field], subsections: [Subsection],
@@ -72,6 +100,10 @@ public final class USSectionLayout: Sendable, CustomStringConvertible {
         }
         self.slots = slots
         slotCount = offset
+        coreReading = Reading(core, offset: 0)
+        subsectionReadings = subsections.indices.map { index in
+            Reading(subsections[index].fields, offset: slots.first { $0.subsection == index }?.offset ?? offset)
+        }
     }
 
     /// The layout's name.
@@ -86,7 +118,12 @@ public final class USSectionLayout: Sendable, CustomStringConvertible {
 
     /// The layout new values of `section` get: the current one (for usnat, the v2 layout).
     public static func current(for section: GPPSectionID) -> USSectionLayout? {
-        all.first { $0.section == section }
+        currentById[section.rawValue]
+    }
+
+    /// ``current(for:)`` by section id: the first layout of ``all`` for each id, nil for the others.
+    private static let currentById: [USSectionLayout?] = (0...GPPSectionID.allCases.map(\.rawValue).max()!).map { id in
+        all.first { $0.section.rawValue == id }
     }
 
     // MARK: The tables

@@ -49,7 +49,12 @@ package struct BitReader {
                 .invalidLetter(first < 26 ? second : first), field: "\(field)", segment: segment,
                 bitOffset: first < 26 ? start + 6 : start)
         }
-        return String(decoding: [UInt8(65 + first), UInt8(65 + second)], as: UTF8.self)
+        // Two ASCII letters are a small string: built in place, no array and no heap.
+        return String(unsafeUninitializedCapacity: 2) { letters in
+            letters[0] = UInt8(65 + first)
+            letters[1] = UInt8(65 + second)
+            return 2
+        }
     }
 
     /// Reads `count` bits as a bitfield in which bit `i` (0-based) stands for id `i + 1`.
