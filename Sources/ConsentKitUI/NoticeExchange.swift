@@ -62,6 +62,13 @@ public struct NoticeExchange: Sendable {
     ///
     /// - Throws: ``NoticeResultError`` for a result the document does not allow.
     public func read(_ message: Data) throws(NoticeResultError) -> Message {
+        try Self.read(message, document: document)
+    }
+
+    /// Reads one message from the page showing `document` (any mode, the US notice's too).
+    ///
+    /// - Throws: ``NoticeResultError`` for a result the document does not allow.
+    public static func read(_ message: Data, document: NoticeDocument) throws(NoticeResultError) -> Message {
         struct Header: Decodable {
             var type: String?
             var code: String?

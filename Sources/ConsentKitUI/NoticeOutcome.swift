@@ -12,7 +12,7 @@ extension NoticeSession.Event {
     public var outcome: NoticeOutcome? {
         switch self {
         case .ready: nil
-        case .decided: .decided
+        case .decided, .usDecided: .decided
         case .dismissed: .dismissed
         case .loadFailed(let code, let message): .failed("the notice page refused its document: \(code): \(message)")
         case .refused(let error): .failed("the notice's answer was refused, nothing was recorded: \(error)")

@@ -3,8 +3,10 @@ import Foundation
 
 /// One showing of the notice for a ``ConsentKit/ConsentManager``: a ``NoticeExchange`` built
 /// from what the manager knows, whose decisions are recorded through the manager (Google mode's
-/// through ``ConsentKit/GoogleAdsConsent/record(_:as:method:)``). The iOS presenter is a thin
-/// shell around it.
+/// through ``ConsentKit/GoogleAdsConsent/record(_:as:method:)``); where the US rules decide
+/// (``ConsentKit/ConsentManager/followsUSPrivacyRules``), the US notice at collection, whose
+/// answer is recorded with ``ConsentKit/ConsentManager/recordUSChoice(_:)``. The iOS presenter is
+/// a thin shell around it.
 ///
 /// ```swift
 /// let session = try NoticeSession(manager: consent, settings: settings, request: request)
@@ -15,8 +17,8 @@ import Foundation
 public final class NoticeSession: Sendable {
     /// The manager decisions are recorded through.
     public let manager: ConsentManager
-    /// The notice shown, with no manager.
-    public let exchange: NoticeExchange
+    /// The TCF notice or Google's form shown, with no manager; nil for the US notice.
+    public let exchange: NoticeExchange?
     /// The document as the JavaScript literal handed to `ConsentKitNotice.configure`.
     public let documentJSON: String
     /// The SHA-256 of ``documentJSON``, the document the user is shown: the proof content
@@ -24,9 +26,9 @@ public final class NoticeSession: Sendable {
     /// (``NoticeExchange/documentHash``).
     public let documentHash: String
     /// What the page is shown.
-    public var document: NoticeDocument { exchange.document }
-    /// What the notice covers (the scope the document was built from).
-    public var scope: ConsentScope { exchange.scope }
+    public let document: NoticeDocument
+    /// What the notice covers (the scope the document was built from); nil for the US notice.
+    public var scope: ConsentScope? { exchange?.scope }
 
     /// What a message from the page came to.
     public enum Event: Sendable, Equatable {
@@ -36,6 +38,8 @@ public final class NoticeSession: Sendable {
         case loadFailed(code: String, message: String)
         /// The user decided; `decision` is recorded through the manager.
         case decided(NoticeResult, decision: ConsentState, languageFallback: NoticeDocument.LanguageFallback?)
+        /// The user answered the US notice; `choice` is recorded through the manager.
+        case usDecided(NoticeResult, choice: USPrivacyChoice)
         /// The user closed the notice without a choice; nothing was written.
         case dismissed
         /// The message was refused; nothing was written.
@@ -57,6 +61,21 @@ public final class NoticeSession: Sendable {
     public init(
         manager: ConsentManager, settings: NoticeSettings, request: NoticeRequest, textsDirectory: URL? = nil
     ) throws(NoticeSessionError) {
+        self.manager = manager
+        if settings.mode == .us || manager.followsUSPrivacyRules {
+            do {
+                document = try NoticeDocument.build(
+                    us: manager.usApplicability, subdivision: manager.appConfig?.subdivision, signals: manager.usPrivacySignals,
+                    current: manager.usPrivacyChoice, settings: settings, cmp: manager.cmp, noticeVersion: manager.configuration.noticeVersion,
+                    language: manager.configuration.consentLanguage, request: request, textsDirectory: textsDirectory)
+            } catch {
+                throw .document(error)
+            }
+            exchange = nil
+            documentJSON = String(decoding: document.jsonBytes(), as: UTF8.self)
+            documentHash = ConsentProof.hash(ofDocument: document.jsonBytes())
+            return
+        }
         if settings.mode == .google {
             do throws(GoogleConsentError) {
                 try GoogleAdsConsent(manager: manager).checkConsentFormCanLoad()
@@ -70,6 +89,7 @@ public final class NoticeSession: Sendable {
         } catch {
             throw .scope(error)
         }
+        let exchange: NoticeExchange
         do {
             exchange = try NoticeExchange(
                 scope: scope, settings: settings, cmp: manager.cmp, current: manager.consent, request: request,
@@ -77,7 +97,8 @@ public final class NoticeSession: Sendable {
         } catch {
             throw .document(error)
         }
-        self.manager = manager
+        self.exchange = exchange
+        self.document = exchange.document
         self.documentJSON = exchange.documentJSON
         self.documentHash = exchange.documentHash
     }
@@ -87,7 +108,7 @@ public final class NoticeSession: Sendable {
     public func receive(_ message: Data) -> Event {
         let read: NoticeExchange.Message
         do {
-            read = try exchange.read(message)
+            read = try NoticeExchange.read(message, document: document)
         } catch {
             return .refused(error)
         }
@@ -97,6 +118,7 @@ public final class NoticeSession: Sendable {
         case .loadFailed(let code, let message):
             return .loadFailed(code: code, message: message)
         case .result(let result):
+            guard let exchange else { return recordUS(result) }
             do {
                 guard let choice = try exchange.decide(result, at: manager.configuration.now()) else { return .dismissed }
                 if let status = choice.googleStatus {
@@ -109,6 +131,17 @@ public final class NoticeSession: Sendable {
                 return .failed(error)
             }
         }
+    }
+
+    /// Records the US notice's answer through the manager.
+    private func recordUS(_ result: NoticeResult) -> Event {
+        guard let choice = result.usChoice(at: manager.configuration.now()) else { return .dismissed }
+        do {
+            try manager.recordUSChoice(choice)
+        } catch {
+            return .failed(error)
+        }
+        return .usDecided(result, choice: choice)
     }
 }
 

@@ -1,11 +1,14 @@
 import TCF
 
 /// One section of a GPP string, decoded.
+///
+/// The two TCF sections are boxed (`indirect`): a TC string's value is some 300 bytes, every
+/// other section's a few dozen, and an unboxed case would make every section that large to move.
 public enum GPPSection: Sendable, Equatable {
     /// Section 2, `tcfeuv2`: the IAB Europe TC string, decoded by the TCF module's codec.
-    case tcfeuv2(TCString)
+    indirect case tcfeuv2(TCString)
     /// Section 5, `tcfcav1`: IAB Canada's TCF.
-    case tcfcav1(TCFCanadaSection)
+    indirect case tcfcav1(TCFCanadaSection)
     /// Section 6, `uspv1`: the US Privacy string.
     case uspv1(USPrivacyV1)
     /// Sections 7–27: usnat and the US states.

@@ -31,7 +31,7 @@ struct AdFreeChoiceTests {
         #expect(decision.prefersAdFree && GoogleAdsConsent(manager: manager).prefersAdFree)
         #expect(decision.purposeConsents.isEmpty && decision.vendorConsents.isEmpty && decision.specialFeatureOptIns.isEmpty)
         #expect(decision.adTechProviderConsents.isEmpty)
-        let choice = try #require(try notice.exchange.decide(result, at: noticeDate))
+        let choice = try #require(try notice.exchange?.decide(result, at: noticeDate))
         #expect(choice.method == .custom && choice.googleStatus == nil && choice.googleAdsChoice == .adFree)
         let string = try TCString(decoding: #require(manager.configuration.store.value(forKey: "IABTCF_TCString")?.string))
         #expect(string.purposesConsent.isEmpty && string.vendorConsents.isEmpty)

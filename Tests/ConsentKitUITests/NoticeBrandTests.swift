@@ -164,7 +164,7 @@ struct NoticeBrandTests {
         settings.purposeIllustrations = [1: ["We keep your reading position in a cookie."]]
         let notice = try NoticeSession(manager: manager, settings: settings, request: NoticeRequest(reason: .noDecision, allowsDismissal: false))
         #expect(notice.document.purposes["1"]?.illustrations == ["We keep your reading position in a cookie."])
-        #expect(notice.scope.useNonStandardTexts)
+        #expect(notice.scope?.useNonStandardTexts == true)
     }
 
     @Test("a stack description or illustrations of something the list lacks, or blank ones, are refused")

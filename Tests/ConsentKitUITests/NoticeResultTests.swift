@@ -26,7 +26,7 @@ struct NoticeResultTests {
             Issue.record("not decided"); return
         }
         #expect(result.action == .acceptAll && result.shownMilliseconds == 3.5)
-        let expected = ConsentState.agreeToAll(scope: notice.scope, at: noticeDate).changing(at: noticeDate) {
+        let expected = ConsentState.agreeToAll(scope: try #require(notice.scope), at: noticeDate).changing(at: noticeDate) {
             $0.consentScreen = 1
             $0.consentLanguage = "EN"
         }

@@ -40,12 +40,16 @@ struct ConfigTransport: HTTPTransport {
     var nonPersonalizedOnly = false
     /// consentd's region decision: true (the EEA), false (elsewhere) or nil (unknown).
     var gdprApplies: Bool? = true
+    /// A US region decision instead (GDPR not applying): the visitor's state and the GPP sections in force.
+    var us: (state: String, sections: [Int])? = nil
 
     func send(_ request: TransportRequest) async throws -> TransportResponse {
         let list = providers.map { #"{"id":\#($0.0),"name":"\#($0.1)","privacyPolicyUrl":"https://p\#($0.0).example/privacy"}"# }
             .joined(separator: ",")
+        let region = us != nil ? "us" : gdprApplies.map { $0 ? "eea" : "other" } ?? "unknown"
+        let gpp = us.map { #","subdivision":"\#($0.state)","gpp":{"applicableSections":\#($0.sections),"mspaCoveredTransaction":false,"mspaMode":null}"# } ?? ""
         return TransportResponse(status: 200, body: Data("""
-            {"appId":"com.example.app","gdprApplies":\(gdprApplies.map(String.init) ?? "null"),"region":"\(gdprApplies.map { $0 ? "eea" : "other" } ?? "unknown")","country":"DE","geoSource":"header",
+            {"appId":"com.example.app","gdprApplies":\(gdprApplies.map(String.init) ?? "null"),"region":"\(region)","country":"DE","geoSource":"header"\(gpp),
              "publishers":[{"id":"pub-1","name":"Example","vendorIds":\(vendorIds),"adTechProviders":[\(list)],"nonPersonalizedOnly":\(nonPersonalizedOnly)}],
              "vendorIds":\(vendorIds),"adTechProviders":[\(list)],"vendorListVersion":45,"tcfPolicyVersion":4,"gvlSpecificationVersion":3}
             """.utf8))
@@ -62,12 +66,13 @@ struct FixedList: VendorListLoading {
 /// A started manager over `list` whose consentd names `vendorIds` and two ad-tech providers.
 func noticeManager(
     list: VendorList = Fixtures.v3v45, vendorIds: IDSet = Fixtures.twentyVendors, language: String = "EN",
-    nonPersonalizedOnly: Bool = false, gdprApplies: Bool? = true, store: any KeyValueStore = InMemoryKeyValueStore()
+    nonPersonalizedOnly: Bool = false, gdprApplies: Bool? = true, store: any KeyValueStore = InMemoryKeyValueStore(),
+    us: (state: String, sections: [Int])? = nil
 ) async -> ConsentManager {
     let manager = ConsentManager(configuration: ConsentConfiguration(
         consentd: ConsentdEndpoint(baseURL: URL(string: "https://consent.example.com")!, publishableKey: "ck_pub_k_s", publisherIds: ["pub-1"]),
         cmp: noticeCMP, store: store,
-        transport: ConfigTransport(vendorIds: Array(vendorIds), nonPersonalizedOnly: nonPersonalizedOnly, gdprApplies: gdprApplies),
+        transport: ConfigTransport(vendorIds: Array(vendorIds), nonPersonalizedOnly: nonPersonalizedOnly, gdprApplies: gdprApplies, us: us),
         noticeVersion: 3, consentLanguage: language, vendorLists: FixedList(list: list), log: .silent, now: { noticeDate },
         sync: .disabled))
     manager.start(refreshing: false)

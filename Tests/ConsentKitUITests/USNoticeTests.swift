@@ -71,7 +71,18 @@ struct USNoticeTests {
         let manager = await noticeManager()
         var settings = publisherSettings
         settings.mode = .us
-        #expect(throws: NoticeSessionError.document(.usModeNeedsUSBuild)) {
+        #expect(throws: NoticeDocumentError.usModeNeedsUSBuild) {
+            try NoticeExchange(scope: manager.scope(), settings: settings, cmp: Self.cmp, current: nil,
+                               request: NoticeRequest(reason: .noDecision, allowsDismissal: false))
+        }
+    }
+
+    @Test("a session asked for US mode where no US section applies is refused")
+    func usSessionOutsideTheUS() async throws {
+        let manager = await noticeManager()
+        var settings = publisherSettings
+        settings.mode = .us
+        #expect(throws: NoticeSessionError.document(.noUSSection)) {
             try NoticeSession(manager: manager, settings: settings, request: NoticeRequest(reason: .noDecision, allowsDismissal: false))
         }
     }
@@ -186,6 +197,33 @@ struct USNoticeTests {
             #expect(throws: NoticeResultError.actionNotOffered(action)) { try Self.result(action.rawValue, document: document) }
         }
         #expect(throws: NoticeResultError.usChoicesOutsideUSMode) { try Self.result("save", layer: 2, choices: Self.saved(), document: document) }
+    }
+
+    // MARK: The app's notice session
+
+    @Test("where the US rules decide, the app's notice session shows the US notice and records the answer through the manager")
+    func sessionInTheUS() async throws {
+        let store = InMemoryKeyValueStore()
+        let manager = await noticeManager(gdprApplies: false, store: store, us: (state: "CA", sections: [8]))
+        #expect(manager.followsUSPrivacyRules && manager.shouldAsk)
+        let session = try NoticeSession(manager: manager, settings: publisherSettings, request: NoticeRequest(reason: .noDecision, allowsDismissal: false))
+        #expect(session.document.mode == .us && session.document.us?.section == "usca" && session.exchange == nil)
+        guard case .usDecided(_, let choice) = session.receive(resultJSON("optOut")) else {
+            Issue.record("not decided"); return
+        }
+        #expect(choice.saleOptOut && choice.sharingOptOut && choice.targetedAdvertisingOptOut)
+        #expect(manager.usPrivacyChoice == choice && !manager.shouldAsk)
+        #expect(store.value(forKey: "gad_rdp") == .bool(true))
+        #expect(manager.consent == nil)
+        #expect(session.receive(resultJSON("optOut")).outcome == .decided)
+    }
+
+    @Test("outside the US the app's notice session is the TCF notice, as before")
+    func sessionInTheEEA() async throws {
+        let manager = await noticeManager()
+        #expect(!manager.followsUSPrivacyRules)
+        let session = try NoticeSession(manager: manager, settings: publisherSettings, request: NoticeRequest(reason: .noDecision, allowsDismissal: false))
+        #expect(session.document.mode == .tcf && session.exchange != nil)
     }
 }
 

@@ -12,12 +12,26 @@ extension ConsentManager {
 
     /// The GPP sections in force for US privacy: consentd's answer (``AppConfig/gpp``) in a US
     /// region decision, with the state approach (``USPrivacySettings/standard``) where consentd
-    /// is older than GPP; ``GPPApplicability/notApplicable`` outside the US, before consentd's
-    /// first answer, and while the app forces GDPR to apply
+    /// is older than GPP; without consentd, a US debug geography on a debug device
+    /// (``ConsentConfiguration/debug``) with the state approach; ``GPPApplicability/notApplicable``
+    /// outside the US, before consentd's first answer, and while the app forces GDPR to apply
     /// (``ConsentConfiguration/gdprOverride``).
     public var usApplicability: GPPApplicability {
-        guard configuration.gdprOverride != .applies, let config = appConfig, config.region == .us else { return .notApplicable }
-        return config.gpp ?? USPrivacySettings.standard.applicability(region: .us, subdivision: config.subdivision)
+        guard configuration.gdprOverride != .applies else { return .notApplicable }
+        if let config = appConfig {
+            guard config.region == .us else { return .notApplicable }
+            return config.gpp ?? USPrivacySettings.standard.applicability(region: .us, subdivision: config.subdivision)
+        }
+        if configuration.consentd == nil, let debug = configuration.debug.geography(on: configuration.device), debug.region == .us {
+            return USPrivacySettings.standard.applicability(region: .us, subdivision: debug.subdivision)
+        }
+        return .notApplicable
+    }
+
+    /// Whether the US rules decide now (``AskRules`` rule 0): a US section is in force and GDPR does
+    /// not apply. The notice to show is then the US notice at collection.
+    public var followsUSPrivacyRules: Bool {
+        usPrivacyKeys().applies && gdprApplies != .applies
     }
 
     /// What the CMP knows besides the choice: Global Privacy Control as the app sets it

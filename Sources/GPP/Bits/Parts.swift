@@ -1,3 +1,5 @@
+import TCF
+
 /// The `separator`-delimited parts of UTF-8 text, in order, without allocating.
 struct Parts: IteratorProtocol {
     let text: UnsafeBufferPointer<UInt8>
@@ -15,8 +17,7 @@ struct Parts: IteratorProtocol {
     /// The next part (possibly empty), or nil after the last.
     mutating func next() -> UnsafeBufferPointer<UInt8>? {
         guard start <= text.count else { return nil }
-        var end = start
-        while end < text.count, text[end] != separator { end += 1 }
+        let end = Segment.firstIndex(of: separator, in: text, from: start)
         defer {
             start = end + 1
             index += 1
@@ -27,6 +28,11 @@ struct Parts: IteratorProtocol {
     /// How many parts are left to return.
     var remainingCount: Int {
         guard start <= text.count else { return 0 }
-        return 1 + text[start...].lazy.filter { $0 == separator }.count
+        var count = 1, index = Segment.firstIndex(of: separator, in: text, from: start)
+        while index < text.count {
+            count += 1
+            index = Segment.firstIndex(of: separator, in: text, from: index + 1)
+        }
+        return count
     }
 }

@@ -104,14 +104,14 @@ extension USSection {
                     var word = reader.peek64(), used = 0, slot = reading.offset
                     for width in widths {
                         let width = Int(width)
-                        if used + width > 64 {
+                        if used &+ width > 64 {
                             reader.skip(used)
                             word = reader.peek64()
                             used = 0
                         }
-                        values[slot] = Int(truncatingIfNeeded: (word &<< UInt64(used)) &>> UInt64(64 - width))
-                        used += width
-                        slot += 1
+                        values[slot] = Int(truncatingIfNeeded: (word &<< UInt64(truncatingIfNeeded: used)) &>> UInt64(truncatingIfNeeded: 64 &- width))
+                        used &+= width
+                        slot &+= 1
                     }
                     reader.skip(used)
                 }

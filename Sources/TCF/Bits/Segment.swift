@@ -24,7 +24,7 @@ package enum Segment {
     ) throws(TCFDecodingError) {
         var start = 0, index = 0
         while true {
-            let end = firstDot(in: text, from: start)
+            let end = firstIndex(of: UInt8(ascii: "."), in: text, from: start)
             try read(UnsafeBufferPointer(rebasing: text[start..<end]), index: index) {
                 (reader: inout BitReader) throws(TCFDecodingError) in try body(index, &reader)
             }
@@ -96,23 +96,24 @@ package enum Segment {
         return end * 6
     }
 
-    /// The index of the first `.` in `text` at or after `start`, or `text.count`.
+    /// The index of the first `separator` byte in `text` at or after `start`, or `text.count`:
+    /// the `.` between a consent string's segments, the `~` and `.` of a GPP string.
     ///
-    /// Eight bytes at a time: a byte of `word ^ "........"` is zero exactly where `word` holds a
-    /// dot, and `(x - 0x01…01) & ~x & 0x80…80` flags zero bytes; only bytes above a real zero can
-    /// be flagged falsely, so the lowest flag is exact.
-    private static func firstDot(in text: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    /// Eight bytes at a time: a byte of `word ^ separator×8` is zero exactly where `word` holds
+    /// the separator, and `(x - 0x01…01) & ~x & 0x80…80` flags zero bytes; only bytes above a real
+    /// zero can be flagged falsely, so the lowest flag is exact.
+    package static func firstIndex(of separator: UInt8, in text: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         var index = start
         if let base = UnsafeRawPointer(text.baseAddress) {
-            while index + 8 <= text.count {
-                let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                    ^ 0x2E2E_2E2E_2E2E_2E2E
+            let pattern = 0x0101_0101_0101_0101 &* UInt64(separator)
+            while index &+ 8 <= text.count {
+                let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) ^ pattern
                 let zeros = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
-                if zeros != 0 { return index + zeros.trailingZeroBitCount / 8 }
-                index += 8
+                if zeros != 0 { return index &+ zeros.trailingZeroBitCount / 8 }
+                index &+= 8
             }
         }
-        while index < text.count, text[index] != UInt8(ascii: ".") { index += 1 }
+        while index < text.count, text[index] != separator { index += 1 }
         return index
     }
 }
