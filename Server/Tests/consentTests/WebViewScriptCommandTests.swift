@@ -44,7 +44,7 @@ import Testing
 
     @Test func withoutGDPRAppliesItIsUndeterminedAndTheCMPIsTheDevelopmentOne() throws {
         let result = try Consent.run(["webview-script", "--payload"])
-        #expect(result.output == #"{"addtlConsent":null,"cmpId":4095,"cmpVersion":1,"gdprApplies":null,"gvlVersion":null,"tcData":null,"tcString":null,"tcfPolicyVersion":0}"# + "\n")
+        #expect(result.output == #"{"addtlConsent":null,"cmpId":4095,"cmpVersion":1,"gdprApplies":null,"gpp":null,"gvlVersion":null,"tcData":null,"tcString":null,"tcfPolicyVersion":0}"# + "\n")
     }
 
     @Test func aStringThatDoesNotDecodeIsNoConsentAndSaysSo() throws {
