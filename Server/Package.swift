@@ -32,12 +32,13 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
     ],
     targets: [
-        // A consent event body checked field by field: Foundation and the SDK's TCF, ConsentdAPI
+        // A consent event body checked field by field: Foundation and the SDK's TCF, GPP, ConsentdAPI
         // and ConsentKitFormats only, so it builds without HTTP or storage.
         .target(
             name: "ConsentRequests",
             dependencies: [
                 .product(name: "TCF", package: "ConsentKit"),
+                .product(name: "GPP", package: "ConsentKit"),
                 .product(name: "ConsentdAPI", package: "ConsentKit"),
                 .product(name: "ConsentKitFormats", package: "ConsentKit"),
             ]
@@ -47,6 +48,7 @@ let package = Package(
             dependencies: [
                 "ConsentRequests",
                 .product(name: "TCF", package: "ConsentKit"),
+                .product(name: "GPP", package: "ConsentKit"),
                 .product(name: "ConsentdAPI", package: "ConsentKit"),
                 .product(name: "ConsentKitFormats", package: "ConsentKit"),
                 // The notice: consentd serves its files and builds its documents for /demo.
@@ -106,6 +108,7 @@ let package = Package(
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "TCF", package: "ConsentKit"),
+                .product(name: "GPP", package: "ConsentKit"),
                 .product(name: "ConsentKit", package: "ConsentKit"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Yams", package: "Yams"),

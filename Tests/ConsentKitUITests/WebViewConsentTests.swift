@@ -47,7 +47,7 @@ import Testing
                             bounds: TCData.Bounds(vendorList: Fixtures.v3v45))
         #expect(consent.tcData == tcData)
         #expect(consent.payload.contains(#","tcData":"# + (try tcData.json()) + #","tcString":"#))
-        #expect(consent.payload.hasPrefix(#"{"addtlConsent":"2~1.35~dv.9","cmpId":300,"cmpVersion":7,"gdprApplies":true,"gvlVersion":"#))
+        #expect(consent.payload.hasPrefix(#"{"addtlConsent":"2~1.35~dv.9","cmpId":300,"cmpVersion":7,"gdprApplies":true,"gpp":null,"gvlVersion":"#))
         #expect(consent.payload.hasSuffix(#""tcString":""# + Self.text + #"","tcfPolicyVersion":"# + String(Self.decoded.tcfPolicyVersion) + "}"))
     }
 
@@ -80,12 +80,12 @@ import Testing
         #expect(HandOverSecret(String(repeating: "a", count: 129)) == nil)
     }
 
-    @Test("the public initializer reads cmp-frames.js then tcfapi.js from ConsentKitUI's bundle")
+    @Test("the public initializer reads cmp-frames.js, gppapi.js, then tcfapi.js from ConsentKitUI's bundle")
     func bundledAPI() throws {
         let source = WebViewConsent(keys: InMemoryKeyValueStore(), vendorList: nil).documentStartScript(secret: Self.secret)
         let folder = try #require(NoticeResources.cmpDirectory)
         func read(_ name: String) throws -> String { try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8) }
-        #expect(WebViewConsent.bundledAPISource == (try read("cmp-frames.js") + "\n" + read("tcfapi.js")))
+        #expect(WebViewConsent.bundledAPISource == (try read("cmp-frames.js") + "\n" + read("gppapi.js") + "\n" + read("tcfapi.js")))
         #expect(source.hasPrefix("(function (consentKitAppHandOver) {\n" + WebViewConsent.bundledAPISource + "\n})({"))
     }
 
@@ -111,14 +111,14 @@ import Testing
         #expect(consent.gvlVersion == nil)
         #expect(consent.gdprApplies == .applies)
         #expect(consent.tcfPolicyVersion == 4)
-        #expect(consent.payload == #"{"addtlConsent":null,"cmpId":300,"cmpVersion":7,"gdprApplies":true,"gvlVersion":null,"tcData":null,"tcString":null,"tcfPolicyVersion":4}"#)
+        #expect(consent.payload == #"{"addtlConsent":null,"cmpId":300,"cmpVersion":7,"gdprApplies":true,"gpp":null,"gvlVersion":null,"tcData":null,"tcString":null,"tcfPolicyVersion":4}"#)
         #expect(consent.queryItems == [URLQueryItem(name: "gdpr", value: "1")])
     }
 
     @Test("with GDPR applying and no decision there is no TCData and no AC string")
     func noDecision() throws {
         let consent = Self.consent([IABKey.gdprApplies: .integer(1), IABKey.addtlConsent: .string("2~1.35~dv.9")])
-        #expect(consent.payload == #"{"addtlConsent":null,"cmpId":300,"cmpVersion":7,"gdprApplies":true,"gvlVersion":null,"tcData":null,"tcString":null,"tcfPolicyVersion":0}"#)
+        #expect(consent.payload == #"{"addtlConsent":null,"cmpId":300,"cmpVersion":7,"gdprApplies":true,"gpp":null,"gvlVersion":null,"tcData":null,"tcString":null,"tcfPolicyVersion":0}"#)
     }
 
     @Test("where GDPR does not apply, tcData is the not-applicable object and the string still travels")
@@ -144,8 +144,37 @@ import Testing
     func emptyStore() {
         let consent = WebViewConsent(keys: InMemoryKeyValueStore(), vendorList: Fixtures.v3v45, apiSource: Self.api)
         #expect(consent.cmp == .development)
-        #expect(consent.payload == #"{"addtlConsent":null,"cmpId":4095,"cmpVersion":1,"gdprApplies":null,"gvlVersion":null,"tcData":null,"tcString":null,"tcfPolicyVersion":0}"#)
+        #expect(consent.payload == #"{"addtlConsent":null,"cmpId":4095,"cmpVersion":1,"gdprApplies":null,"gpp":null,"gvlVersion":null,"tcData":null,"tcString":null,"tcfPolicyVersion":0}"#)
         #expect(consent.queryItems.isEmpty)
+    }
+
+    /// A California user's GPP string with its GPC sub-section (usca: SaleOptOut and SharingOptOut 1).
+    static let californiaGPP = "DBABBg~BVVqAAEABgA.QA"
+
+    @Test("the payload's gpp is __gpp's state of the stored GPP string: its sections, the ids in force, parsed in the CMP API's form")
+    func gppFromKeys() throws {
+        let consent = Self.consent([IABKey.gppString: .string(Self.californiaGPP), IABKey.gppApplicableSections: .string("8")])
+        let gpp = try #require(try Self.payload(consent)["gpp"] as? [String: Any])
+        #expect(gpp["gppString"] as? String == Self.californiaGPP)
+        #expect(gpp["sectionList"] as? [Int] == [8] && gpp["applicableSections"] as? [Int] == [8])
+        let usca = try #require((gpp["parsedSections"] as? [String: Any])?["usca"] as? [[String: Any]])
+        #expect(usca.count == 2 && usca[0]["SaleOptOut"] as? Int == 1 && usca[1]["SubsectionType"] as? Int == 1 && usca[1]["Gpc"] as? Bool == false)
+        #expect((gpp["supportedAPIs"] as? [String])?.contains("8:usca") == true)
+    }
+
+    @Test("an applicable id the stored GPP string does not hold is not in force in the page; none is [-1]")
+    func gppApplicableOnlyWhatTheStringHolds() throws {
+        let consent = Self.consent([IABKey.gppString: .string(Self.californiaGPP), IABKey.gppApplicableSections: .string("7")])
+        #expect(consent.gpp?.applicableSections == [-1])
+        let both = Self.consent([IABKey.gppString: .string(Self.californiaGPP), IABKey.gppApplicableSections: .string("7_8")])
+        #expect(both.gpp?.applicableSections == [8])
+    }
+
+    @Test("a stored GPP string that does not decode gives no gpp: the page's __gpp stays loading, never a guess")
+    func gppThatDoesNotDecode() throws {
+        let consent = Self.consent([IABKey.gppString: .string("DBABBg~%%%"), IABKey.gppApplicableSections: .string("8")])
+        #expect(consent.gpp == nil)
+        #expect(try Self.payload(consent)["gpp"] is NSNull)
     }
 
     // MARK: Script escaping

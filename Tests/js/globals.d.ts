@@ -28,6 +28,10 @@ interface Window {
     report(error: any): void
   } | undefined;
 }
+/** The browser's Global Privacy Control signal (https://w3c.github.io/gpc/), newer than TypeScript 4.8's DOM library. */
+interface Navigator {
+  readonly globalPrivacyControl?: boolean;
+}
 /** HTMLElement.inert, newer than TypeScript 4.8's DOM library. */
 interface HTMLElement {
   inert: boolean;

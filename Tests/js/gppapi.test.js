@@ -219,6 +219,16 @@ test('Dates in a section (Created, LastUpdated) are answered as Dates, each a co
   assert.equal(answer(cmp, 'getField', 'tcfeuv2.Created')[0].toISOString(), '2025-12-01T00:00:00.000Z');
 });
 
+test('a section\'s dates given as ISO 8601 text (a state read from JSON) are answered as Dates', () => {
+  const cmp = createCmp({});
+  cmp.update({ parsedSections: { tcfeuv2: [{ Version: 2, Created: '2025-12-01T00:00:00.000Z', LastUpdated: '2025-12-02T00:00:00.000Z', CmpId: 7 }] } });
+  const [section] = answer(cmp, 'getSection', 'tcfeuv2')[0];
+  const isDate = (x) => Object.prototype.toString.call(x) === '[object Date]';   // made in the script's realm
+  assert.ok(isDate(section.Created) && isDate(section.LastUpdated));
+  assert.equal(section.LastUpdated.toISOString(), '2025-12-02T00:00:00.000Z');
+  assert.equal(section.CmpId, 7);
+});
+
 test('applicableSections [] is [-1], and cmpId given is kept', () => {
   const cmp = createCmp({});
   cmp.update({ applicableSections: [], cmpId: 300 });

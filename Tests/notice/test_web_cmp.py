@@ -609,3 +609,44 @@ def test_m4_a_page_script_calling_fromApp_without_the_secret_changes_nothing_and
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(request, timeout=30)
     assert refused.value.code == 403
+
+
+# ------------------------------------------------------------------------------------ __gpp beside __tcfapi (issue 28 §3)
+
+GPP_PING = """() => new Promise((resolve) => window.__gpp('ping', (data) => resolve(data)))"""
+GPP_READY = """() => new Promise((resolve) => {
+  window.__gpp('addEventListener', (e) => { if (e.pingData.cmpStatus === 'loaded' && e.pingData.signalStatus === 'ready') resolve(true); });
+})"""
+
+
+def test_gpp_in_california_is_ready_with_usca_before_any_click_and_a_cross_origin_frame_reads_it(new_page):
+    page = new_page()
+    open_site(page, "region=us-ca", wait_for=None)
+    page.evaluate(GPP_READY)
+    ping = page.evaluate(GPP_PING)
+    assert ping["applicableSections"] == [8] and ping["sectionList"] == [8] and ping["gppString"].startswith("DB")
+    usca = ping["parsedSections"]["usca"]
+    assert usca[0]["SaleOptOut"] == 2 and usca[0]["SaleOptOutNotice"] == 2, "no choice yet: notice not provided, not opted out"
+    assert usca[1] == {"SubsectionType": 1, "Gpc": False}
+    assert first(page, "getTCData")[0]["gdprApplies"] is False, "__tcfapi: GDPR does not apply in the US"
+    ad = ad_frame(page)
+    request = {"__gppCall": {"command": "ping", "version": "1.1", "callId": "g1"}}
+    replies = ad.evaluate(POST_FROM_FRAME.replace("__tcfapiCall", "__gppCall").replace("__tcfapiReturn", "__gppReturn"), [request, False, 1])
+    assert len(replies) == 1 and replies[0]["ret"]["returnValue"]["gppString"] == ping["gppString"]
+
+
+def test_gpp_with_global_privacy_control_opts_out_without_a_click(new_page):
+    page = new_page()
+    page.add_init_script("Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true })")
+    open_site(page, "region=us-ca", wait_for=None)
+    page.evaluate(GPP_READY)
+    usca = page.evaluate(GPP_PING)["parsedSections"]["usca"]
+    assert usca[0]["SaleOptOut"] == 1 and usca[0]["SharingOptOut"] == 1 and usca[1]["Gpc"] is True
+
+
+def test_gpp_in_the_eea_is_not_ready_while_the_tcf_notice_shows_and_names_tcfeuv2(new_page):
+    page = new_page()
+    open_site(page)
+    ping = page.evaluate(GPP_PING)
+    assert ping["cmpStatus"] == "loaded" and ping["signalStatus"] == "not ready" and ping["applicableSections"] == [2]
+    assert ping["cmpDisplayStatus"] == "visible"

@@ -308,3 +308,26 @@ def test_differential_200_real_world_strings_set_as_the_app_s_stored_consent(new
             if expected[key] != got[key]:
                 mismatches.append((tc[:24], key, expected[key] if not isinstance(expected[key], dict) else "…", got[key] if not isinstance(got[key], dict) else "…"))
     assert mismatches == [], mismatches[:5]
+
+
+# ------------------------------------------------------------------------------------ __gpp in the app's web views (issue 28 §3)
+
+# A California user who opted out of sale and sharing (usca, GPC sub-section false).
+CALIFORNIA_GPP = "DBABBg~BVVqAAEABgA.QA"
+GPP_PING = "() => new Promise((resolve) => window.__gpp('ping', (data) => resolve(data)))"
+
+
+def test_on_a_page_without_a_cmp_the_injected_gpp_answers_with_the_app_s_gpp_string_and_follows_its_updates(new_page):
+    page = new_page()
+    inject(page, script(None, None, "0", "--gpp-string", CALIFORNIA_GPP, "--gpp-sid", "8"))
+    serve(page, BLANK)
+    ping = page.evaluate(GPP_PING)
+    assert ping["cmpStatus"] == "loaded" and ping["signalStatus"] == "ready"
+    assert ping["gppString"] == CALIFORNIA_GPP and ping["applicableSections"] == [8]
+    assert ping["parsedSections"]["usca"][0]["SaleOptOut"] == 1
+    page.wait_for_function("() => !!window.frames.__gppLocator")
+    assert answer(page, "getTCData")["value"]["gdprApplies"] is False
+    # The user changes their choice in the app: the update script hands the new payload over.
+    payload = json.loads(script(None, None, "0", "--gpp-string", "DBABBg~BVoYYYAAEABgA.QA", "--gpp-sid", "8", "--payload"))
+    page.evaluate(UPDATE, payload)
+    assert page.evaluate(GPP_PING)["parsedSections"]["usca"][0]["SaleOptOut"] == 2

@@ -1,6 +1,7 @@
 import ConsentKitFormats
 import ConsentdAPI
 import Foundation
+import GPP
 import TCF
 
 /// A `POST /v1/consents` body that passed every check: what the store appends.
@@ -228,6 +229,14 @@ extension CheckedConsentEvent {
                 throw InvalidField(code: .invalidConsentString, field: "consentStringV1", message: "consentStringV1 does not decode: \(error)")
             }
         }
+        if let gppString = consent.gppString {
+            try checkLength(gppString, field: "gppString", max: Self.maxStringLength)
+            do {
+                _ = try GPPString(decoding: gppString)
+            } catch {
+                throw InvalidField(code: .invalidConsentString, field: "gppString", message: "gppString does not decode: \(error)")
+            }
+        }
         if let additionalConsent = consent.additionalConsent {
             try checkLength(additionalConsent, field: "additionalConsent", max: Self.maxStringLength)
             guard AdditionalConsent.isWellFormed(additionalConsent) else {
@@ -251,20 +260,20 @@ extension CheckedConsentEvent {
             consent[keyPath: keyPath] = Array(Set(ids)).sorted()
             anyList = true
         }
-        let anyConsent = consent.tcString != nil || consent.consentStringV1 != nil || consent.googleAdsChoice != nil
+        let anyConsent = consent.tcString != nil || consent.consentStringV1 != nil || consent.gppString != nil || consent.googleAdsChoice != nil
             || consent.additionalConsent != nil || anyList
         // A withdrawal (withdrawal, underAge) takes the decision back: it carries no consent.
         if consent.proof.method.isWithdrawal {
             guard !anyConsent, consent.preferences == nil else {
                 throw InvalidField(code: .invalidField, field: "proof.method",
                                    message: "an event with proof.method \(consent.proof.method.rawValue) takes the decision back and carries no consent: "
-                                   + "leave out tcString, consentStringV1, googleAdsChoice, additionalConsent, the id lists and preferences")
+                                   + "leave out tcString, consentStringV1, gppString, googleAdsChoice, additionalConsent, the id lists and preferences")
             }
         } else if !anyConsent {
             // Preferences ride with a decision: the newest event is the subject's decision
             // (docs/decisions/0003), so one of preferences alone would take it away.
             throw InvalidField(code: .missingField, field: nil,
-                               message: "an event needs at least one of tcString, consentStringV1, googleAdsChoice, additionalConsent or an id list, "
+                               message: "an event needs at least one of tcString, consentStringV1, gppString, googleAdsChoice, additionalConsent or an id list, "
                                + "preferences included (or proof.method withdrawal or underAge, which carries none)")
         }
         try Self.check(consent.proof)

@@ -36,6 +36,12 @@ struct WebViewScriptCommand: ParsableCommand {
     @Option(name: .customLong("gdpr-applies"), help: "1 or 0 (IABTCF_gdprApplies); leave out for undetermined.")
     var gdprApplies: Int?
 
+    @Option(name: .customLong("gpp-string"), help: "The GPP string (IABGPP_HDR_GppString): the page's __gpp answers with it.")
+    var gppString: String?
+
+    @Option(name: .customLong("gpp-sid"), help: "The GPP sections in force (IABGPP_GppSID), e.g. 8 or 7_8.")
+    var gppSID: String?
+
     @Option(name: .customLong("cmp-id"), help: "The CMP's registered id (IABTCF_CmpSdkID).")
     var cmpId = CMPIdentity.development.cmpId
 
@@ -87,6 +93,8 @@ struct WebViewScriptCommand: ParsableCommand {
         keys[IABKey.tcString] = tcString.map { .string($0) }
         keys[IABKey.addtlConsent] = addtlConsent.map { .string($0) }
         keys[IABKey.gdprApplies] = gdprApplies.map { .integer($0) }
+        keys[IABKey.gppString] = gppString.map { .string($0) }
+        keys[IABKey.gppApplicableSections] = gppSID.map { .string($0) }
         let list = try vendorList.map { try VendorList(jsonData: Data(contentsOf: URL(fileURLWithPath: $0))) }
             ?? VendorListCatalog.bundled().vendorList
         let consent = WebViewConsent(keys: InMemoryKeyValueStore(keys), vendorList: list)

@@ -118,7 +118,7 @@ struct GPPApplicabilityAPITests {
         }
     }
 
-    @Test("/v1/web/session answers the visitor's state and the site's sections: no TCF notice, GDPR not applying")
+    @Test("/v1/web/session answers the visitor's state and the site's sections: the US notice at collection, no TCF notice, GDPR not applying")
     func webSessionAnswer() async throws {
         let server = try await TestServer.make(publishers: Self.yaml)
         try await server.test { client async throws in
@@ -126,12 +126,13 @@ struct GPPApplicabilityAPITests {
             let california = try await WebCMPAPITests.web(client, "/v1/web/session", #"{"credential":"\#(key)","debugRegion":"us-ca"}"#)
             #expect(california.object["region"] as? String == "us" && california.object["subdivision"] as? String == "CA")
             #expect(california.object["gdprApplies"] as? Bool == false)
-            #expect(california.object["ask"] is NSNull && california.object["document"] == nil)
+            #expect(california.object["ask"] as? String == "noDecision" && california.object["uiTCData"] == nil)
+            #expect((california.object["document"] as? [String: Any])?["mode"] as? String == "us")
             let gpp = try #require(california.object["gpp"] as? [String: Any])
             #expect(gpp["applicableSections"] as? [Int] == [8] && gpp["mspaCoveredTransaction"] as? Bool == false && gpp["mspaMode"] is NSNull)
             let europe = try await WebCMPAPITests.web(client, "/v1/web/session", #"{"credential":"\#(key)","debugRegion":"eea"}"#)
             #expect(europe.object["subdivision"] == nil)
-            #expect((europe.object["gpp"] as? [String: Any])?["applicableSections"] as? [Int] == [])
+            #expect((europe.object["gpp"] as? [String: Any])?["applicableSections"] as? [Int] == [2], "the TCF section is in force in the EEA")
             let refused = try await WebCMPAPITests.web(client, "/v1/web/session", #"{"credential":"\#(key)","debugRegion":"us-zz"}"#)
             #expect(refused.status == .badRequest && refused.errorField == "debugRegion")
         }

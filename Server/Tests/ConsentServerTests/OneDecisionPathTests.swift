@@ -175,7 +175,8 @@ struct OneDecisionPathTests {
                                     countryCode: "AA", noticeVersion: document.noticeVersion, noticeId: "web:" + DemoSite.appId)
                 let appEvent = try app.choose(Data(message.utf8), settings: settings)
                 let request = try WebCMP.ChoiceRequest(json: Data(#"{"credential":"k","language":"en","message":\#(message)}"#.utf8))
-                let webEvent = try #require(try web.choice(request, appId: DemoSite.appId, now: Self.date).choice).event
+                let eea = RegionDecision(gdprApplies: true, region: .eea, country: "DE", subdivision: nil, geoSource: .debug)
+                let webEvent = try #require(try web.choice(request, appId: DemoSite.appId, region: eea, now: Self.date).choice).event
                 #expect(Self.comparable(appEvent) == Self.comparable(webEvent), "\(name)")
                 #expect(webEvent.consent.vendorLegitimateInterests != nil, "\(name): the website's event carries the lists")
             }

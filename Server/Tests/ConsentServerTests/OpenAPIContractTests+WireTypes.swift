@@ -14,7 +14,7 @@ extension OpenAPIContractTests {
                                         documentHash: String(repeating: "ab", count: 32))
     static let fullRecord = ConsentRecord(
         tcString: "CQSbk4AQSbk4ANwAAAENAwCgAAAAAAAAAAYgACPAAAAA.IDKQA4AAgAKAGQAygAAA.YAAAAAAAAAAA",
-        consentStringV1: "BOEFEAyOEFEAyAHABDENAI4AAAB9vABAASA", googleAdsChoice: .personalized, additionalConsent: "2~89.1301~dv.",
+        consentStringV1: "BOEFEAyOEFEAyAHABDENAI4AAAB9vABAASA", gppString: "DBABBg~BVVqAAEABgA.QA", googleAdsChoice: .personalized, additionalConsent: "2~89.1301~dv.",
         purposeConsents: [1, 2, 3], purposeLegitimateInterests: [2, 7], specialFeatureOptins: [1], vendorConsents: [21, 755],
         vendorLegitimateInterests: [755], preferences: ["newsletter": .bool(true), "level": .integer(2), "frequency": .string("weekly")],
         legalNotices: [LegalNotice(identifier: "privacy_policy", version: "7")], proof: fullProof)
@@ -24,6 +24,13 @@ extension OpenAPIContractTests {
                                                nonPersonalizedOnly: false)
     static let state = SubjectState(subjectId: "user-1", eventId: "0f8fad5b-d9cb-469f-a165-70867728950e",
                                     collectedAt: "2026-11-23T10:15:30.250Z", receivedAt: "2026-11-23T10:15:31.000Z", consent: fullRecord)
+
+    /// A `gpp` object of the web CMP's answers, with every field set.
+    static let webGPP = WebGPP(
+        gppString: "DBABBg~BVoYYYAAEABgA.QA", sectionList: [8], applicableSections: [8],
+        parsedSections: .object(["usca": .array([.object(["Version": .integer(1), "SaleOptOut": .integer(1)]),
+                                                 .object(["SubsectionType": .integer(1), "Gpc": .bool(false)])])]),
+        supportedAPIs: ["2:tcfeuv2", "8:usca"], mspaCoveredTransaction: true, mspaMode: .serviceProvider)
 
     /// Values with every field set, by the schema that describes them.
     static func fullValues() throws -> [(String, Data)] {
@@ -45,12 +52,13 @@ extension OpenAPIContractTests {
             ("ConsentBatchItem", try encoder.encode(batchItem)),
             ("WebSessionRequest", try encoder.encode(WebSessionRequest(
                 credential: "ck_pub_k_s", language: "de-AT", tcString: fullRecord.tcString, addtlConsent: "2~89~dv.", reopen: true,
-                debugRegion: .eea))),
+                debugRegion: .eea, gppString: "DBABBg~BVoYYYAAEABgA.QA", gpc: true))),
             ("WebChoiceRequest", try encoder.encode(WebChoiceRequest(
                 credential: "ckt_e30.c2ln", language: "de", tcString: fullRecord.tcString, addtlConsent: "2~89~dv.", reopen: false,
                 subjectId: "sub_1", message: .object(["protocol": .integer(1), "type": .string("result"), "action": .string("acceptAll")]),
                 appConsent: WebChoiceRequest.AppConsent(tcString: fullRecord.tcString ?? "", addtlConsent: "2~89~dv.",
-                                                        subjectToken: "ckt_e30.c2ln", subjectId: "user-1")))),
+                                                        subjectToken: "ckt_e30.c2ln", subjectId: "user-1"),
+                gppString: "DBABBg~BVoYYYAAEABgA.QA", gpc: false))),
             ("DemoResultRequest", try encoder.encode(DemoResultRequest(
                 options: DemoOptions(mode: .google, language: "de", vendors: "all", reopen: true, adFree: true, tcString: fullRecord.tcString),
                 message: .object(["protocol": .integer(1), "type": .string("result")]), credential: "ck_pub_k_s", subjectId: "sub_1"))),
@@ -58,11 +66,13 @@ extension OpenAPIContractTests {
                 gdprApplies: true, region: "eea", ask: "noDecision", cmpId: 300, cmpVersion: 2, gvlVersion: 45, tcfPolicyVersion: 4,
                 tcData: .object(["tcString": .string("CQ")]), uiTCData: .object(["tcString": .string("CQ")]), document: .object(["protocol": .integer(1)]),
                 storedStringRefused: "it does not decode", subjectToken: "ckt_e30.c2ln", subdivision: "CA",
-                gpp: GPPApplicability(applicableSections: [8], mspaCoveredTransaction: true, mspaMode: .serviceProvider)))),
+                gpp: webGPP))),
             ("WebChoice", try encoder.encode(WebChoice(action: "acceptAll", recorded: WebChoice.Recorded(
                 tcString: fullRecord.tcString ?? "", addtlConsent: "2~89~dv.", tcData: .object(["tcString": .string("CQ")]), subjectId: "sub_1",
                 subjectToken: "ckt_e30.c2ln",
-                event: AppendResult(eventId: state.eventId, subjectId: "sub_1", outcome: .current, current: state, subjectToken: "ckt_e30.c2ln"))))),
+                event: AppendResult(eventId: state.eventId, subjectId: "sub_1", outcome: .current, current: state, subjectToken: "ckt_e30.c2ln"),
+                gpp: webGPP)))),
+            ("WebGPP", try encoder.encode(webGPP)),
         ]
     }
 

@@ -42,7 +42,7 @@ struct WebCMPAPITests {
         #expect(written == sent, "\(Answer.self) does not say what the server answered")
     }
 
-    @Test("the scripts: the shared frames mechanism, the stub and the client's start; the frames mechanism, the CMP API, the start and the client; cacheable and loadable by any origin")
+    @Test("the scripts: the shared frames mechanism, the two stubs (__tcfapi, __gpp) and the client's start; the frames mechanism, the two APIs, the start and the client; cacheable and loadable by any origin")
     func scripts() async throws {
         let server = try await TestServer.make()
         try await server.test { client async throws in
@@ -60,8 +60,9 @@ struct WebCMPAPITests {
             // All of it is ConsentKitUI's cmp/ folder: the API, the stub and the website's scripts (web/).
             let folder = try #require(NoticeResources.cmpDirectory)
             func source(_ name: String) throws -> String { try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8) + "\n" }
-            #expect(text == (try source("cmp-frames.js") + source("tcfapi-stub.js") + source("web/cmp-start.js")))
-            #expect(cmp == (try source("cmp-frames.js") + source("tcfapi.js") + source("web/cmp-start.js") + source("web/cmp-web.js")))
+            #expect(text == (try source("cmp-frames.js") + source("tcfapi-stub.js") + source("gppapi-stub.js") + source("web/cmp-start.js")))
+            #expect(cmp == (try source("cmp-frames.js") + source("tcfapi.js") + source("gppapi.js") + source("web/cmp-start.js")
+                            + source("web/cmp-web.js")))
             #expect(try await client.send(.get, "/cmp/nothing.js").status == .notFound)
         }
     }

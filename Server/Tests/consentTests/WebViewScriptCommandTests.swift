@@ -44,7 +44,16 @@ import Testing
 
     @Test func withoutGDPRAppliesItIsUndeterminedAndTheCMPIsTheDevelopmentOne() throws {
         let result = try Consent.run(["webview-script", "--payload"])
-        #expect(result.output == #"{"addtlConsent":null,"cmpId":4095,"cmpVersion":1,"gdprApplies":null,"gvlVersion":null,"tcData":null,"tcString":null,"tcfPolicyVersion":0}"# + "\n")
+        #expect(result.output == #"{"addtlConsent":null,"cmpId":4095,"cmpVersion":1,"gdprApplies":null,"gpp":null,"gvlVersion":null,"tcData":null,"tcString":null,"tcfPolicyVersion":0}"# + "\n")
+    }
+
+    @Test func theGPPStringAndItsSectionsInForceGoToThePayloadAsGPPsState() throws {
+        let result = try Consent.run(["webview-script", "--gpp-string", "DBABBg~BVVqAAEABgA.QA", "--gpp-sid", "8", "--payload"])
+        #expect(result.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        let gpp = try #require(object["gpp"] as? [String: Any])
+        #expect(gpp["gppString"] as? String == "DBABBg~BVVqAAEABgA.QA" && gpp["applicableSections"] as? [Int] == [8])
+        #expect(((gpp["parsedSections"] as? [String: Any])?["usca"] as? [[String: Any]])?.first?["SaleOptOut"] as? Int == 1)
     }
 
     @Test func aStringThatDoesNotDecodeIsNoConsentAndSaysSo() throws {

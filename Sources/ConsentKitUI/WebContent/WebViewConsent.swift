@@ -9,8 +9,8 @@ import TCF
 /// `gdpr` / `gdpr_consent` / `addtl_consent` URL parameters.
 ///
 /// A value is a snapshot of the stored IAB keys (`IABTCF_TCString`, `IABTCF_AddtlConsent`,
-/// `IABTCF_gdprApplies`, `IABTCF_CmpSdkID`, `IABTCF_CmpSdkVersion`, `IABTCF_PolicyVersion`) and
-/// a pure function of them: read it again after the consent changes (`ConsentWebView` does so
+/// `IABTCF_gdprApplies`, `IABTCF_CmpSdkID`, `IABTCF_CmpSdkVersion`, `IABTCF_PolicyVersion`, and
+/// the GPP keys `IABGPP_HDR_GppString` and `IABGPP_GppSID`) and a pure function of them: read it again after the consent changes (`ConsentWebView` does so
 /// on iOS).
 ///
 /// ```swift
@@ -55,20 +55,26 @@ public struct WebViewConsent: Sendable, Equatable {
     /// there is no decision, no vendor list, or the list makes the object pass
     /// ``TCData/maximumJSONSize``.
     public let tcData: TCData?
+    /// What the page's `__gpp` answers (``ConsentKit/GPPData``): the stored `IABGPP_HDR_GppString`
+    /// with the ids of `IABGPP_GppSID` that the string holds (`[-1]` when none); nil when no GPP
+    /// string is stored or it does not decode (the page's `__gpp` then stays loading).
+    public let gpp: GPPData?
     /// The payload `ConsentKitTCF.fromApp` takes, as compact JSON with sorted keys:
-    /// `{addtlConsent, cmpId, cmpVersion, gdprApplies, gvlVersion, tcData, tcString,
+    /// `{addtlConsent, cmpId, cmpVersion, gdprApplies, gpp, gvlVersion, tcData, tcString,
     /// tcfPolicyVersion}` (keys in code-point order, as in ``TCData/json(idMaps:)``), with `null` for
-    /// what is unknown or absent; `tcData` is ``TCData/json(idMaps:)``. Safe to place inside a
+    /// what is unknown or absent; `tcData` is ``TCData/json(idMaps:)``, `gpp` is ``ConsentKit/GPPData/json()``. Safe to place inside a
     /// `<script>` and a JavaScript source: `<`, U+2028 and U+2029 are written as `\u` escapes,
     /// so `</script>` cannot appear in it, whatever the stored strings hold.
     public let payload: String
-    /// The text of the CMP API's script: `cmp-frames.js` (the mechanism the CMP APIs share with
-    /// other frames) then `tcfapi.js`, which defines `ConsentKitTCF`.
+    /// The text of the CMP APIs' script: `cmp-frames.js` (the mechanism the CMP APIs share with
+    /// other frames), `gppapi.js` (`ConsentKitGPP`), then `tcfapi.js`, which defines
+    /// `ConsentKitTCF` and installs both APIs for the app.
     let apiSource: String
 
     /// The IAB keys a value is read from.
     static let keys = [
         IABKey.tcString, IABKey.addtlConsent, IABKey.gdprApplies, IABKey.cmpSdkID, IABKey.cmpSdkVersion, IABKey.policyVersion,
+        IABKey.gppString, IABKey.gppApplicableSections,
     ]
 
     /// Reads the consent from the IAB keys in `store`, in one read, its ``tcData`` cut to
@@ -114,6 +120,12 @@ public struct WebViewConsent: Sendable, Equatable {
         case .undetermined:
             break
         }
+        gpp = values[IABKey.gppString]?.string.flatMap { text in
+            let declared = (values[IABKey.gppApplicableSections]?.string ?? "").split(separator: "_").compactMap { Int($0) }
+            guard let stored = try? GPPData(gppString: text, applicableSections: []) else { return nil }
+            // Only what the string holds is in force in the page: __gpp signals ready only then.
+            return try? GPPData(gppString: text, applicableSections: declared.filter(stored.sectionList.contains))
+        }
         // Past the ceiling (only a hostile list gets there) the page hears no decision.
         let tcDataJSON = data.flatMap { try? $0.json() }
         tcData = tcDataJSON == nil ? nil : data
@@ -123,6 +135,8 @@ public struct WebViewConsent: Sendable, Equatable {
         json.field("cmpId", cmp.cmpId)
         json.field("cmpVersion", cmp.cmpVersion)
         json.field("gdprApplies", gdprApplies.flag)
+        json.key("gpp")
+        if let gpp { json.raw(gpp.json()) } else { json.null() }
         json.field("gvlVersion", gvlVersion)
         json.key("tcData")
         if let tcDataJSON { json.raw(tcDataJSON) } else { json.null() }
@@ -186,14 +200,16 @@ public struct WebViewConsent: Sendable, Equatable {
         return out
     }
 
-    /// The text of `cmp/cmp-frames.js` and `cmp/tcfapi.js` in ConsentKitUI's bundle, one after the
-    /// other (as consentd's `/cmp/cmp.js` begins), read once; empty if either cannot be read.
+    /// The text of `cmp/cmp-frames.js`, `cmp/gppapi.js` and `cmp/tcfapi.js` in ConsentKitUI's
+    /// bundle, one after the other (`gppapi.js` first, so that the app's `ConsentKitTCF` finds
+    /// `ConsentKitGPP` before any page script runs), read once; empty if any cannot be read.
     static let bundledAPISource: String = {
         guard let folder = Bundle.module.url(forResource: "cmp", withExtension: nil),
               let frames = try? String(contentsOf: folder.appendingPathComponent("cmp-frames.js"), encoding: .utf8),
+              let gpp = try? String(contentsOf: folder.appendingPathComponent("gppapi.js"), encoding: .utf8),
               let api = try? String(contentsOf: folder.appendingPathComponent("tcfapi.js"), encoding: .utf8)
         else { return "" }
-        return frames + "\n" + api
+        return frames + "\n" + gpp + "\n" + api
     }()
 }
 

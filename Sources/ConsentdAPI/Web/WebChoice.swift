@@ -11,28 +11,31 @@ public struct WebChoice: Sendable, Equatable, Codable {
 
     /// What a recorded choice gives the page.
     public struct Recorded: Sendable, Equatable {
-        /// The TC string the page keeps (`euconsent-v2`).
-        public var tcString: String
+        /// The TC string the page keeps (`euconsent-v2`); nil for a US choice (no TCF).
+        public var tcString: String?
         /// The Additional Consent string kept with it; nil when no ad-tech provider was disclosed.
         public var addtlConsent: String?
-        /// The CMP API's `TCData` for the string.
-        public var tcData: JSONValue
+        /// The CMP API's `TCData` for the string; nil without one.
+        public var tcData: JSONValue?
         /// The subject the choice was recorded for.
         public var subjectId: String
         /// The visitor's token, when the page's key created the subject.
         public var subjectToken: String?
         /// consentd's answer to the stored event.
         public var event: AppendResult
+        /// What the page's `__gpp` answers now (the page keeps its `gppString` as `consentkit-gpp`).
+        public var gpp: WebGPP?
 
         /// A recorded choice.
-        public init(tcString: String, addtlConsent: String?, tcData: JSONValue, subjectId: String, subjectToken: String? = nil,
-                    event: AppendResult) {
+        public init(tcString: String?, addtlConsent: String?, tcData: JSONValue?, subjectId: String, subjectToken: String? = nil,
+                    event: AppendResult, gpp: WebGPP? = nil) {
             self.tcString = tcString
             self.addtlConsent = addtlConsent
             self.tcData = tcData
             self.subjectId = subjectId
             self.subjectToken = subjectToken
             self.event = event
+            self.gpp = gpp
         }
     }
 
@@ -58,31 +61,37 @@ public struct WebChoice: Sendable, Equatable, Codable {
         case subjectToken
         /// `event`.
         case event
+        /// `gpp`.
+        case gpp
     }
 
-    /// Reads an answer: a recorded choice when it carries a TC string.
+    /// Reads an answer: a recorded choice when it carries the stored event.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         action = try container.decode(String.self, forKey: .action)
-        guard let tcString = try container.decodeIfPresent(String.self, forKey: .tcString) else { return }
+        guard let event = try container.decodeIfPresent(AppendResult.self, forKey: .event) else { return }
         recorded = Recorded(
-            tcString: tcString, addtlConsent: try container.decodeIfPresent(String.self, forKey: .addtlConsent),
-            tcData: try container.decode(JSONValue.self, forKey: .tcData), subjectId: try container.decode(String.self, forKey: .subjectId),
-            subjectToken: try container.decodeIfPresent(String.self, forKey: .subjectToken),
-            event: try container.decode(AppendResult.self, forKey: .event))
+            tcString: try container.decodeIfPresent(String.self, forKey: .tcString),
+            addtlConsent: try container.decodeIfPresent(String.self, forKey: .addtlConsent),
+            tcData: try container.decodeIfPresent(JSONValue.self, forKey: .tcData), subjectId: try container.decode(String.self, forKey: .subjectId),
+            subjectToken: try container.decodeIfPresent(String.self, forKey: .subjectToken), event: event,
+            gpp: try container.decodeIfPresent(WebGPP.self, forKey: .gpp))
     }
 
-    /// Writes the answer as consentd does: the action, and for a recorded choice every field
-    /// (`addtlConsent` null when there is none).
+    /// Writes the answer as consentd does: the action, and for a recorded choice every field it
+    /// has (with a TC string, `addtlConsent` null when there is none).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(action, forKey: .action)
         guard let recorded else { return }
-        try container.encode(recorded.tcString, forKey: .tcString)
-        try container.encode(recorded.addtlConsent, forKey: .addtlConsent)
-        try container.encode(recorded.tcData, forKey: .tcData)
+        if let tcString = recorded.tcString {
+            try container.encode(tcString, forKey: .tcString)
+            try container.encode(recorded.addtlConsent, forKey: .addtlConsent)
+        }
+        try container.encodeIfPresent(recorded.tcData, forKey: .tcData)
         try container.encode(recorded.subjectId, forKey: .subjectId)
         try container.encodeIfPresent(recorded.subjectToken, forKey: .subjectToken)
         try container.encode(recorded.event, forKey: .event)
+        try container.encodeIfPresent(recorded.gpp, forKey: .gpp)
     }
 }

@@ -11,8 +11,16 @@ public struct WebChoiceRequest: Sendable, Equatable, Codable {
     public var tcString: String?
     /// The Additional Consent string kept with it.
     public var addtlConsent: String?
+    /// The GPP string the notice's document was built with (a US notice's present choices).
+    public var gppString: String?
+    /// The browser's Global Privacy Control signal (`navigator.globalPrivacyControl`); a
+    /// `Sec-GPC: 1` header says the same.
+    public var gpc: Bool?
     /// The notice was reopened from the privacy settings.
     public var reopen: Bool?
+    /// The region pretended for the page view (`WebSessionRequest.debugRegion`), which decides
+    /// whether the result is a US notice's.
+    public var debugRegion: DebugRegion?
     /// With a subject token, the subject it was minted for.
     public var subjectId: String?
     /// The notice's result message (docs/notice-protocol.md), an object.
@@ -54,7 +62,11 @@ public struct WebChoiceRequest: Sendable, Equatable, Codable {
 
     /// A choice.
     public init(credential: String, language: String? = nil, tcString: String? = nil, addtlConsent: String? = nil, reopen: Bool? = nil,
-                subjectId: String? = nil, message: JSONValue? = nil, appConsent: AppConsent? = nil) {
+                subjectId: String? = nil, message: JSONValue? = nil, appConsent: AppConsent? = nil, gppString: String? = nil, gpc: Bool? = nil,
+                debugRegion: DebugRegion? = nil) {
+        self.debugRegion = debugRegion
+        self.gppString = gppString
+        self.gpc = gpc
         self.credential = credential
         self.language = language
         self.tcString = tcString
@@ -75,8 +87,14 @@ public struct WebChoiceRequest: Sendable, Equatable, Codable {
         case tcString
         /// `addtlConsent`.
         case addtlConsent
+        /// `gppString`.
+        case gppString
+        /// `gpc`.
+        case gpc
         /// `reopen`.
         case reopen
+        /// `debugRegion`.
+        case debugRegion
         /// `subjectId`.
         case subjectId
         /// `message`.

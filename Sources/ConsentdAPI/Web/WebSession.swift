@@ -8,9 +8,10 @@ public struct WebSession: Sendable, Equatable, Codable {
     public var region: String
     /// The visitor's US state (``AppConfig/subdivision``, `CA`); nil when not known.
     public var subdivision: String?
-    /// Which GPP sections apply to the visitor, with the site's MSPA settings; nil only in an
-    /// answer from a server older than GPP.
-    public var gpp: GPPApplicability?
+    /// What the page's `__gpp` answers (the GPP string for the visitor's region and choice, the
+    /// sections in force), with the site's MSPA settings; nil only in an answer from a server
+    /// older than GPP.
+    public var gpp: WebGPP?
     /// Why the visitor is to be asked (the ask rules' reason, `noDecision`, `vendorsAdded`, ...);
     /// nil when the stored choice holds or GDPR does not apply.
     public var ask: String?
@@ -39,7 +40,7 @@ public struct WebSession: Sendable, Equatable, Codable {
     public init(
         gdprApplies: Bool?, region: String, ask: String?, cmpId: Int, cmpVersion: Int, gvlVersion: Int, tcfPolicyVersion: Int,
         tcData: JSONValue?, uiTCData: JSONValue? = nil, document: JSONValue? = nil, storedStringRefused: String? = nil,
-        subjectToken: String? = nil, subdivision: String? = nil, gpp: GPPApplicability? = nil
+        subjectToken: String? = nil, subdivision: String? = nil, gpp: WebGPP? = nil
     ) {
         self.gdprApplies = gdprApplies
         self.region = region

@@ -9,6 +9,11 @@ public struct WebSessionRequest: Sendable, Equatable, Codable {
     public var tcString: String?
     /// The Additional Consent string the page keeps with it, if any.
     public var addtlConsent: String?
+    /// The GPP string the page keeps (`consentkit-gpp`), if any: the visitor's US choice.
+    public var gppString: String?
+    /// The browser's Global Privacy Control signal (`navigator.globalPrivacyControl`); a
+    /// `Sec-GPC: 1` header says the same.
+    public var gpc: Bool?
     /// The visitor opened their privacy settings: the notice's document, on its second layer.
     public var reopen: Bool?
     /// A region to pretend, for testing a page: honoured only when the operator allows it.
@@ -16,7 +21,9 @@ public struct WebSessionRequest: Sendable, Equatable, Codable {
 
     /// A page view.
     public init(credential: String, language: String? = nil, tcString: String? = nil, addtlConsent: String? = nil, reopen: Bool? = nil,
-                debugRegion: DebugRegion? = nil) {
+                debugRegion: DebugRegion? = nil, gppString: String? = nil, gpc: Bool? = nil) {
+        self.gppString = gppString
+        self.gpc = gpc
         self.credential = credential
         self.language = language
         self.tcString = tcString
@@ -35,6 +42,10 @@ public struct WebSessionRequest: Sendable, Equatable, Codable {
         case tcString
         /// `addtlConsent`.
         case addtlConsent
+        /// `gppString`.
+        case gppString
+        /// `gpc`.
+        case gpc
         /// `reopen`.
         case reopen
         /// `debugRegion`.

@@ -19,6 +19,7 @@ extension ConsentRecord {
         if let additionalConsent { json.key("additionalConsent"); json.string(additionalConsent) }
         if let consentStringV1 { json.key("consentStringV1"); json.string(consentStringV1) }
         if let googleAdsChoice { json.key("googleAdsChoice"); json.string(googleAdsChoice.rawValue) }
+        if let gppString { json.key("gppString"); json.string(gppString) }
         if let legalNotices {
             json.key("legalNotices")
             json.beginArray()

@@ -92,7 +92,8 @@ public final class ConsentStore: Sendable {
             appId: appId, eventId: request.eventId, subjectId: subjectId,
             subjectWasGenerated: givenSubject == nil, subjectHash: subjectHash,
             collectedAt: request.collectedAtMilliseconds, receivedAt: ISO8601.milliseconds(of: receivedAt),
-            credential: credential, keyId: keyId, consentJSON: consentJSON, fingerprint: fingerprint, subjectInformation: information)
+            credential: credential, keyId: keyId, consentJSON: consentJSON, fingerprint: fingerprint, subjectInformation: information,
+            gpp: request.consent.gppString.flatMap(GPPEventValues.init(gppString:)))
     }
 
     /// The subject's current state, nil when the subject has none. A withdrawal event
@@ -170,7 +171,8 @@ public final class ConsentStore: Sendable {
             if count == 0, state == nil { return nil }
             try await db.raw("""
                 UPDATE consent_events SET subject_hash = NULL, collected_at_ms = NULL, request_sha256 = NULL,
-                    record = NULL, response = NULL, subject_information = NULL
+                    record = NULL, response = NULL, subject_information = NULL, gpp_section_id = NULL, gpp_sale_opt_out = NULL,
+                    gpp_sharing_opt_out = NULL, gpp_targeted_advertising_opt_out = NULL, gpp_gpc = NULL
                 WHERE subject_hash = \(bind: hash)
                 """).run()
             try await db.raw("DELETE FROM subjects WHERE subject_hash = \(bind: hash)").run()
@@ -269,6 +271,8 @@ public final class ConsentStore: Sendable {
         let fingerprint: String
         /// The event's subject information, sealed; nil when it came without.
         var subjectInformation: SealedSubjectInformation? = nil
+        /// The values of its GPP string kept in columns for queries; nil without one.
+        var gpp: GPPEventValues? = nil
     }
 
     /// What is hashed and stored for an event: everything but the subject's clear id.
@@ -486,7 +490,9 @@ public final class ConsentStore: Sendable {
                 (\(bind: appId), \(bind: row.sequence), \(bind: event.eventId), \(bind: event.subjectHash), \(bind: event.collectedAt), \
                 \(bind: event.receivedAt), \(bind: event.credential.rawValue), \(bind: row.outcome.rawValue), \(bind: event.fingerprint), \
                 \(bind: row.record), \(bind: row.answer), \(bind: row.recordHash), \(bind: row.chainHash), \
-                \(bind: event.subjectInformation?.sealed))
+                \(bind: event.subjectInformation?.sealed), \(bind: event.gpp?.sectionId), \(bind: GPPEventValues.column(event.gpp?.saleOptOut)), \
+                \(bind: GPPEventValues.column(event.gpp?.sharingOptOut)), \(bind: GPPEventValues.column(event.gpp?.targetedAdvertisingOptOut)), \
+                \(bind: GPPEventValues.column(event.gpp?.gpc)))
                 """
         }
         let upserts: [SQLQueryString] = plan.subjects.map { subjectHash, row in
@@ -502,7 +508,8 @@ public final class ConsentStore: Sendable {
         var writes: [SQLQueryString] = chunks(inserts).map { chunk in
             """
             INSERT INTO consent_events (app_id, sequence, event_id, subject_hash, collected_at_ms, received_at_ms, credential,
-                outcome, request_sha256, record, response, record_hash, chain_hash, subject_information) VALUES
+                outcome, request_sha256, record, response, record_hash, chain_hash, subject_information,
+                gpp_section_id, gpp_sale_opt_out, gpp_sharing_opt_out, gpp_targeted_advertising_opt_out, gpp_gpc) VALUES
             """ + chunk.joined(separator: ", ")
         }
         for chunk in chunks(upserts) {

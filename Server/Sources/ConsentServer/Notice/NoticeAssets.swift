@@ -6,10 +6,11 @@ import Foundation
 ///   web view): every file `notice.html` links (its style and scripts), and `notice.html` itself
 ///   with those written into it (``InlinedPage``: a website's notice frame fetches one file);
 /// - under `/cmp/`, the web CMP, all of it ConsentKitUI's `cmp/` folder: `stub.js` is
-///   `cmp-frames.js` (the locator frame and postMessage mechanism the CMP APIs share), `tcfapi-stub.js`
-///   then `web/cmp-start.js` (which opens the page view's session early); `cmp.js` is `cmp-frames.js`
-///   again, `tcfapi.js`, `web/cmp-start.js` again and `web/cmp-web.js` (the page's client of
-///   consentd);
+///   `cmp-frames.js` (the locator frame and postMessage mechanism the CMP APIs share), the two
+///   stubs `tcfapi-stub.js` and `gppapi-stub.js`, then `web/cmp-start.js` (which opens the page
+///   view's session early); `cmp.js` is `cmp-frames.js` again, the two APIs `tcfapi.js` and
+///   `gppapi.js`, `web/cmp-start.js` again and `web/cmp-web.js` (the page's client of consentd,
+///   which drives both APIs from the same answer);
 /// - under `/demo/`, this package's demo site and notice playground.
 ///
 /// A file missing from a bundle stops consentd at start (``MissingFile``), never a request later.
@@ -58,9 +59,12 @@ struct NoticeAssets: Sendable {
             notice: notice,
             noticeInline: inlined,
             cmp: [
-                "stub.js": ServedDocument(body: try frames + script("tcfapi-stub.js", in: cmpDirectory) + start, contentType: javaScript),
+                "stub.js": ServedDocument(
+                    body: try frames + script("tcfapi-stub.js", in: cmpDirectory) + script("gppapi-stub.js", in: cmpDirectory) + start,
+                    contentType: javaScript),
                 "cmp.js": ServedDocument(
-                    body: try frames + script("tcfapi.js", in: cmpDirectory) + start + script("web/cmp-web.js", in: cmpDirectory),
+                    body: try frames + script("tcfapi.js", in: cmpDirectory) + script("gppapi.js", in: cmpDirectory) + start
+                        + script("web/cmp-web.js", in: cmpDirectory),
                     contentType: javaScript),
             ],
             demo: try files(demoFiles, in: demoDirectory))

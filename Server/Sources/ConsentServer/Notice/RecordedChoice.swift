@@ -2,6 +2,7 @@ import ConsentKit
 import ConsentRequests
 import ConsentdAPI
 import Foundation
+import GPP
 import TCF
 
 /// A choice made on a notice, with its consent event made as the SDK makes an app's
@@ -22,8 +23,16 @@ struct RecordedChoice: Sendable {
     /// The Additional Consent string, when ad-tech providers were disclosed.
     var addtlConsent: String? { event.consent.additionalConsent }
 
-    /// `decision` in `context`: its strings encoded by the context's CMP, or `received` as given.
+    /// `decision` in `context`: its strings encoded by the context's CMP, or `received` as given;
+    /// where GDPR applies, the GPP string of its tcfeuv2 section too, as the SDK sends it
+    /// (`IABKeyValues.gppString(for:gdprApplies:cmp:us:)`; a received TC string as its section).
     init(decision: ConsentState, context: ConsentEventContext, received: ConsentEventContext.ReceivedStrings? = nil) throws {
+        var context = context
+        if context.gppString == nil, context.gdprApplies == .applies {
+            let gpp = if let received { GPPString(sections: [.unknown(id: GPPSectionID.tcfeuv2.rawValue, text: received.tcString)]) }
+                else { IABKeyValues.gppString(for: decision, gdprApplies: .applies, cmp: context.cmp, us: []) }
+            context.gppString = try gpp.encoded()
+        }
         event = try context.event(for: decision, received: received)
         tcString = event.consent.tcString ?? ""
         decoded = try TCString(decoding: tcString)
@@ -31,11 +40,18 @@ struct RecordedChoice: Sendable {
         prefersAdFree = decision.prefersAdFree
     }
 
+    /// The event, checked as `POST /v1/consents` checks a body (``ConsentdAPI/ConsentEventRequest/checked(fieldPrefix:)``).
+    func checkedEvent(fieldPrefix: String) throws -> CheckedConsentEvent {
+        try event.checked(fieldPrefix: fieldPrefix)
+    }
+}
+
+extension ConsentEventRequest {
     /// The event, checked as `POST /v1/consents` checks a body; a field it refuses is named as
     /// `fieldPrefix` + the field (the subject id as itself).
-    func checkedEvent(fieldPrefix: String) throws -> CheckedConsentEvent {
+    func checked(fieldPrefix: String) throws -> CheckedConsentEvent {
         do {
-            return try CheckedConsentEvent.decode(try JSONEncoder().encode(event))
+            return try CheckedConsentEvent.decode(try JSONEncoder().encode(self))
         } catch let error as InvalidField {
             throw APIError(.badRequest, error.code.rawValue, error.message, field: error.field.map { $0 == "subjectId" ? "subjectId" : fieldPrefix + $0 })
         }

@@ -101,6 +101,17 @@ public enum Migrations {
             // record. NULL for events without, and after an erasure.
             "ALTER TABLE consent_events ADD COLUMN subject_information TEXT",
         ]),
+        Migration(version: 4, name: "gpp values", statements: [
+            // The values of an event's GPP string (in its record) that queries read: the section
+            // the choice was made under, its sale, sharing and targeted-advertising opt-outs and
+            // the GPC signal, each 1, 0 or NULL (no such field, or not applicable; see
+            // GPPEventValues). NULL for events without a GPP string, and after an erasure.
+            "ALTER TABLE consent_events ADD COLUMN gpp_section_id INTEGER",
+            "ALTER TABLE consent_events ADD COLUMN gpp_sale_opt_out INTEGER",
+            "ALTER TABLE consent_events ADD COLUMN gpp_sharing_opt_out INTEGER",
+            "ALTER TABLE consent_events ADD COLUMN gpp_targeted_advertising_opt_out INTEGER",
+            "ALTER TABLE consent_events ADD COLUMN gpp_gpc INTEGER",
+        ]),
     ]
 
     /// The newest schema version this build knows.

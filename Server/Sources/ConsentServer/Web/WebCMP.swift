@@ -71,7 +71,13 @@ struct WebCMP: Sendable {
     /// `ConsentKitTCF.update` expands (decision record 0027).
     /// `storedStringRefused` says why a stored string was ignored: it does not decode, or its
     /// Created or LastUpdated lies in the future (no decision: the visitor is asked again).
-    func session(_ request: WebSessionRequest, appId: String, region: RegionDecision, now: Date) throws -> String {
+    ///
+    /// `gpp` (``ConsentdAPI/WebGPP``) is what the page's `__gpp` answers (``sessionGPP(region:site:tcfApplies:tcString:usChoice:gpc:)``):
+    /// in the US the sections in force encoded from the choice the page's stored GPP string holds
+    /// and `gpc` (the browser's Global Privacy Control); a US visitor without a choice (or one who
+    /// reopened the notice) gets the US notice at collection as `document` (mode `us`) and `ask`
+    /// `noDecision`, never a `uiTCData`: in the US nobody waits for a choice.
+    func session(_ request: WebSessionRequest, appId: String, region: RegionDecision, gpc: Bool, now: Date) throws -> String {
         let site = try site(appId: appId)
         let list = catalog.vendorList
         let gdpr: GDPRApplicability = switch region.gdprApplies {
@@ -111,9 +117,26 @@ struct WebCMP: Sendable {
         json.raw(Self.rules.gdprApplies(region: gdpr, hasDecision: current != nil).flag.map { $0 ? "true" : "false" } ?? "null")
         json.key("region"); json.string(region.region.rawValue)
         if let subdivision = region.subdivision { json.key("subdivision"); json.string(subdivision) }
-        json.key("gpp"); json.raw(String(decoding: try JSONEncoder().encode(region.gpp(site.usPrivacy)), as: UTF8.self))
+        let tcfApplies = Self.rules.gdprApplies(region: gdpr, hasDecision: current != nil).flag == true
+        let usChoice = Self.storedUSChoice(request.gppString)
+        let gpp = try Self.sessionGPP(region: region, site: site, tcfApplies: tcfApplies, tcString: verdict.shouldAsk ? nil : stored?.text,
+                                      usChoice: usChoice, gpc: gpc)
+        json.key("gpp"); json.raw(Self.gppJSON(gpp, settings: site.usPrivacy))
+        // The US notice at collection: for a visitor without a choice, or who reopened it.
+        let usApplicability = region.gpp(site.usPrivacy)
+        let usReopen = request.reopen ?? false
+        let usDocument = !tcfApplies && region.region == .us && !usApplicability.applicableSections.isEmpty && (usChoice == nil || usReopen)
+            ? try usDocument(site, applicability: usApplicability, subdivision: region.subdivision, gpc: gpc, current: usChoice,
+                             language: language, reopen: usReopen)
+            : nil
         json.key("ask")
-        if verdict.shouldAsk { json.string(Self.name(of: verdict)) } else { json.null() }
+        if verdict.shouldAsk {
+            json.string(Self.name(of: verdict))
+        } else if usDocument != nil, usChoice == nil {
+            json.string("noDecision")
+        } else {
+            json.null()
+        }
         json.key("cmpId"); json.integer(cmp.cmpId)
         json.key("cmpVersion"); json.integer(cmp.cmpVersion)
         json.key("gvlVersion"); json.integer(list.vendorListVersion)
@@ -133,6 +156,10 @@ struct WebCMP: Sendable {
             // Without the vendors' details: the page loads them when its vendor list opens (vendorDetails(appId:language:)).
             let details = VendorDetails.url(appId: appId, language: language, version: list.vendorListVersion)
             json.key("document"); json.raw(String(decoding: exchange.document.webJSON(vendorDetailsUrl: details), as: UTF8.self))
+        }
+        if let usDocument {
+            let details = VendorDetails.url(appId: appId, language: language, version: list.vendorListVersion)
+            json.key("document"); json.raw(String(decoding: usDocument.webJSON(vendorDetailsUrl: details), as: UTF8.self))
         }
         if let refused { json.key("storedStringRefused"); json.string(refused) }
         json.endObject()
@@ -160,6 +187,12 @@ struct WebCMP: Sendable {
         var addtlConsent: String?
         var reopen: Bool
         var subjectId: String?
+        /// The GPP string the US notice's document was built with.
+        var gppString: String?
+        /// The browser's Global Privacy Control (the body's `gpc`; the route ORs in `Sec-GPC: 1`).
+        var gpc: Bool
+        /// The region to pretend, as for the page view.
+        var debugRegion: DebugRegion?
         /// The notice's result message, as its JSON text.
         var message: Data?
         /// The app's consent, with the app's own credential.
@@ -179,6 +212,9 @@ struct WebCMP: Sendable {
             addtlConsent = body.addtlConsent
             reopen = body.reopen ?? false
             subjectId = body.subjectId
+            gppString = body.gppString
+            gpc = body.gpc ?? false
+            debugRegion = body.debugRegion
             if let message = body.message {
                 guard case .object = message else { throw APIError.badRequest("message must be the notice's result object", field: "message") }
                 self.message = try JSONEncoder().encode(message)
@@ -193,8 +229,17 @@ struct WebCMP: Sendable {
     /// A choice checked and turned into what is recorded; nil when the notice was closed
     /// without one. A result the document does not allow is refused (422), and so is an app
     /// string that does not decode.
-    func choice(_ request: ChoiceRequest, appId: String, now: Date) throws -> (action: String, choice: RecordedChoice?) {
+    ///
+    /// In the US (`region` names a US section for the site) the message is the US notice's result
+    /// (``usChoice(_:site:applicability:subdivision:gpc:noticeId:now:)``); elsewhere the TCF's.
+    /// Every recorded choice carries what `__gpp` answers after it (``WebChoiceRecord/gpp``).
+    func choice(_ request: ChoiceRequest, appId: String, region: RegionDecision, now: Date) throws -> (action: String, choice: WebChoiceRecord?) {
         let site = try site(appId: appId)
+        let usApplicability = region.gpp(site.usPrivacy)
+        if request.appConsent == nil, region.gdprApplies == false, region.region == .us, !usApplicability.applicableSections.isEmpty {
+            return try usChoice(request, site: site, applicability: usApplicability, subdivision: region.subdivision, gpc: request.gpc,
+                                noticeId: "web:" + appId, now: now)
+        }
         let language = Self.language(request.language)
         let noticeId = "web:" + appId
         if let app = request.appConsent {
@@ -214,10 +259,10 @@ struct WebCMP: Sendable {
                 changes.setVendors(consented: full.vendorConsents.intersection(listed), among: full.vendorConsents)
                 changes.setVendorLegitimateInterests(kept: full.vendorLegitimateInterests.intersection(listed), among: full.vendorLegitimateInterests)
             }
-            return ("sync", try RecordedChoice(
+            return ("sync", try Self.tcfRecord(RecordedChoice(
                 decision: decision,
                 context: ConsentEventContext(method: .sync, noticeId: noticeId, platform: .web, cmp: cmp, subjectId: app.subjectId),
-                received: ConsentEventContext.ReceivedStrings(tcString: app.tcString, additionalConsent: addtlConsent)))
+                received: ConsentEventContext.ReceivedStrings(tcString: app.tcString, additionalConsent: addtlConsent))))
         }
         let current = request.tcString.flatMap { text -> ConsentState? in
             guard !text.isEmpty, let decoded = try? TCString(decoding: text), Self.futureDate(of: decoded, now: now) == nil else { return nil }
@@ -233,7 +278,7 @@ struct WebCMP: Sendable {
         guard let choice else { return (NoticeResult.Action.dismissed.rawValue, nil) }
         let context = ConsentEventContext(method: choice.method, noticeId: noticeId, platform: .web, cmp: cmp, subjectId: request.subjectId,
                                           documentHash: exchange.documentHash)
-        return (choice.result.action.rawValue, try RecordedChoice(decision: choice.decision, context: context))
+        return (choice.result.action.rawValue, try Self.tcfRecord(RecordedChoice(decision: choice.decision, context: context)))
     }
 
     // MARK: - The notice
@@ -252,10 +297,7 @@ struct WebCMP: Sendable {
 
     /// The notice for `site` in `language`, opening on the present choices.
     func exchange(_ site: Site, language: String, current: ConsentState?, reopen: Bool, reason: AskRules.Verdict) throws -> NoticeExchange {
-        let settings = NoticeSettings(
-            publisherName: site.website.name, logo: site.website.logo, privacyPolicyURL: site.website.privacyPolicyURL,
-            theme: site.website.theme, layout: site.website.layout, language: language,
-            storageDisclosureBase: URL(string: "/v1/vendor-list/storage"))
+        let settings = noticeSettings(site, language: language)
         let scope = try scope(site, language: language)
         do {
             return try NoticeExchange(
@@ -265,6 +307,14 @@ struct WebCMP: Sendable {
         } catch {
             throw APIError(.unprocessableContent, "notice_unavailable", "\(error)")
         }
+    }
+
+    /// How `site`'s notice looks and what it names, in `language`.
+    func noticeSettings(_ site: Site, language: String) -> NoticeSettings {
+        NoticeSettings(
+            publisherName: site.website.name, logo: site.website.logo, privacyPolicyURL: site.website.privacyPolicyURL,
+            theme: site.website.theme, layout: site.website.layout, language: language,
+            storageDisclosureBase: URL(string: "/v1/vendor-list/storage"))
     }
 
     /// What the CMP API says while the notice is on screen (CMP API, `cmpuishown`): no consent

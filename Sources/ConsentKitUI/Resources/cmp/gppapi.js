@@ -18,7 +18,8 @@
  *       keep their value, except signalStatus, which is 'ready' unless the state says 'not ready'
  *       (an update is the signal vendors may use, unless the CMP still waits for the user).
  *       applicableSections [] is [-1] (none applies); cmpId left out until the first update is 1
- *       (a CMP without an IAB id). A field of the wrong type is a TypeError naming it, and so is a
+ *       (a CMP without an IAB id). A section's Created and LastUpdated given as ISO 8601 text (a
+ *       state read from JSON) become Dates. A field of the wrong type is a TypeError naming it, and so is a
  *       'ready' signal whose applicable section is not in sectionList (the specification: ready
  *       only once the string holds the applicable section); nothing changes then. The caller's objects are copied, never kept or changed.
  *       The events, in this order, each to every listener with the PingReturn of that moment:
@@ -104,6 +105,15 @@
         }
       }
       out.parsedSections = copy(sections);
+      // A section's dates arrive as ISO 8601 text when the state came as JSON (consentd's answer,
+      // an app's payload); the API answers them as Dates.
+      for (var key in out.parsedSections) {
+        out.parsedSections[key].forEach(function (sub) {
+          ['Created', 'LastUpdated'].forEach(function (field) {
+            if (typeof sub[field] === 'string' && !isNaN(Date.parse(sub[field]))) sub[field] = new Date(sub[field]);
+          });
+        });
+      }
     }
     if (has(state, 'supportedAPIs')) {
       if (!Array.isArray(state.supportedAPIs) || !state.supportedAPIs.every(function (s) { return typeof s === 'string' && /^[0-9]+:[a-z0-9]+$/.test(s); })) {

@@ -30,7 +30,7 @@
  *       parameter consentKitAppHandOver is {payload, secret, credential} (ConsentKitUI's
  *       WebViewConsent), and calls fromApp(payload, secret) again when the user changes their
  *       choice. payload: {tcString, addtlConsent, gdprApplies: true|false|null, cmpId, cmpVersion,
- *       tcfPolicyVersion, gvlVersion, tcData}. Only the app's hand-over takes a payload: without
+ *       tcfPolicyVersion, gvlVersion, tcData, gpp}. Only the app's hand-over takes a payload: without
  *       it (a page's own copy of this file) or with another secret, fromApp throws and changes
  *       nothing, so page scripts cannot speak for the app. The app's window.ConsentKitTCF cannot
  *       be replaced (a non-writable, non-configurable property of a frozen object), so the secret
@@ -39,7 +39,11 @@
  *       'consentkit:appconsent' (detail: that copy). The first also installs a read-only API,
  *       answering from payload.tcData, but only if the page has no CMP (no __tcfapi, no locator
  *       here or above); gdprApplies null leaves it unknown. It steps aside as soon as the page
- *       assigns its own window.__tcfapi (stub or CMP, ours or not).
+ *       assigns its own window.__tcfapi (stub or CMP, ours or not). When the app's script has
+ *       gppapi.js before this file, that first payload also installs __gpp (unless the page has a
+ *       __gpp or a __gppLocator), and every payload's `gpp` ({gppString, sectionList,
+ *       applicableSections, parsedSections, supportedAPIs}, from the app's IABGPP_* keys; null
+ *       while none are stored) updates it, as long as the read-only __tcfapi is the page's.
  *   appConsent() -> the frozen payload the app handed over last, or null (no app, or none yet):
  *       what a page's CMP adopts (never window.ConsentKitAppConsent or an event's detail, which
  *       page scripts can forge).
@@ -100,6 +104,10 @@
   var page = null;       // the CMP install() put in place
   var app = null;        // the read-only CMP fromApp() put in place, if the page had none
   var appDecided = false;
+  // In an app's web view, __gpp beside the read-only __tcfapi: the app's script has gppapi.js
+  // before this file (WebViewConsent), and its ConsentKitGPP is taken now, before any page script.
+  var appGPP = handOver && window.ConsentKitGPP && typeof window.ConsentKitGPP.install === 'function' ? window.ConsentKitGPP : null;
+  var gppInstalled = false;
 
   /* ---------------------------------------------------------------- helpers */
 
@@ -443,6 +451,8 @@
         window.__tcfapi = api;
         listen(function () { return window.__tcfapi === api ? api : null; });
         addLocator(api);
+        // __gpp too, unless the page has a GPP CMP of its own.
+        if (appGPP && window.__gpp == null && !frames.locatorAbove('__gppLocator')) { appGPP.install(); gppInstalled = true; }
       }
     }
     if (!app || window.__tcfapi !== app.api) return;
@@ -450,6 +460,12 @@
     s.cmpId = payload.cmpId; s.cmpVersion = payload.cmpVersion;
     s.gvlVersion = payload.gvlVersion; s.tcfPolicyVersion = payload.tcfPolicyVersion;
     if (typeof payload.gdprApplies === 'boolean') app.update(appTCData(payload), false);
+    // The app's GPP string (its IABGPP_* keys), as __gpp's state; null while the app stored none.
+    var state = payload.gpp;
+    if (gppInstalled && isObject(state)) {
+      appGPP.update({ gppString: state.gppString, sectionList: state.sectionList, applicableSections: state.applicableSections,
+        parsedSections: state.parsedSections, supportedAPIs: state.supportedAPIs, cmpId: payload.cmpId, cmpDisplayStatus: null });
+    }
   }
 
   // The app's document-start choice, recorded once with the app's subject token (see the header).

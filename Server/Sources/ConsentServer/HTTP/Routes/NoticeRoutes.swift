@@ -96,11 +96,11 @@ struct NoticeController: CredentialInBodyRoutes {
         return router
     }
 
-    /// The stub tag's attributes for the demo site's `region`, `lang` and `storage` query
-    /// items; values other than those the form offers are left out.
+    /// The stub tag's attributes for the demo site's `region` (any debug region: `eea`,
+    /// `not_eea`, `us`, `us-ca`, …), `lang` and `storage` query items; other values are left out.
     static func demoCMPOptions(_ request: Request) -> String {
         var attributes = ""
-        if let region = request.query("region"), ["eea", "not_eea"].contains(region) { attributes += #" data-debug-region="\#(region)""# }
+        if let region = request.query("region").flatMap(DebugRegion.init(rawValue:)) { attributes += #" data-debug-region="\#(region.rawValue)""# }
         if let language = request.query("lang"), (2...8).contains(language.count),
            language.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-") }) {
             attributes += #" data-language="\#(language)""#

@@ -48,7 +48,8 @@ struct WebCMPController: CredentialInBodyRoutes {
             let principal = try await self.authenticateWeb(credential: session.credential, action: "open a web page's consent session")
             let region = self.resolver.decide(headers: request.headers, address: clientAddress(request, context, header: self.settings.clientIPHeader),
                                               debug: session.debugRegion)
-            let answer = try await self.cpuWork.run { try self.web.session(session, appId: principal.appId, region: region, now: Date()) }
+            let gpc = session.gpc == true || Self.sendsGPC(request.headers)
+            let answer = try await self.cpuWork.run { try self.web.session(session, appId: principal.appId, region: region, gpc: gpc, now: Date()) }
             guard let renewed = try await self.renewedWebToken(principal) else { return jsonResponse(text: answer) }
             return jsonResponse(text: String(answer.dropLast()) + #","subjectToken":""# + renewed + #""}"#)
         }
@@ -60,10 +61,13 @@ struct WebCMPController: CredentialInBodyRoutes {
             let document = try await self.cpuWork.run { try self.web.vendorDetails(appId: appId, language: language) }
             return try document.response(to: request, maxAge: 300)
         }
-        router.post("/v1/web/choices") { request, _ -> Response in
+        router.post("/v1/web/choices") { request, context -> Response in
             var request = request
             let body = try await request.jsonBody(limit: self.settings.bodyLimit, alsoAsText: true)
-            let choiceRequest = try WebCMP.ChoiceRequest(json: body)
+            var choiceRequest = try WebCMP.ChoiceRequest(json: body)
+            choiceRequest.gpc = choiceRequest.gpc || Self.sendsGPC(request.headers)
+            let region = self.resolver.decide(headers: request.headers, address: clientAddress(request, context, header: self.settings.clientIPHeader),
+                                              debug: choiceRequest.debugRegion)
             let principal = try await self.authenticateWeb(credential: choiceRequest.credential, action: "record a web page's choice")
             // An app's consent is written with the app's own token, for its subject (never the page's key).
             var writer = principal
@@ -72,34 +76,47 @@ struct WebCMPController: CredentialInBodyRoutes {
                                                      action: "record an app's consent from its web view")
             }
             let now = Date()
-            let (action, recorded) = try await self.cpuWork.run { try self.web.choice(choiceRequest, appId: principal.appId, now: now) }
+            let (action, recorded) = try await self.cpuWork.run {
+                try self.web.choice(choiceRequest, appId: principal.appId, region: region, now: now)
+            }
+            let site = try self.web.site(appId: principal.appId)
             var json = JSONWriter(capacity: 4096, escaping: .standard)
             json.beginObject()
             json.key("action"); json.string(action)
             if let recorded {
                 try self.takeSubjectCreation(for: writer)
-                let event = try recorded.checkedEvent(fieldPrefix: "")
+                let event = try recorded.event.checked(fieldPrefix: "")
                 let answer = try await self.appendEvents([.success(event)], for: writer, requiringSubject: false)[0].get()
                 let result = try answer.result()
-                json.key("addtlConsent")
-                if let ac = recorded.addtlConsent { json.string(ac) } else { json.null() }
+                if let tcf = recorded.tcf {
+                    json.key("addtlConsent")
+                    if let ac = tcf.addtlConsent { json.string(ac) } else { json.null() }
+                }
                 json.key("event"); json.raw(answer.json)
+                json.key("gpp"); json.raw(WebCMP.gppJSON(recorded.gpp, settings: site.usPrivacy))
                 json.key("subjectId"); json.string(result.subjectId)
                 if let token = try self.creationToken(for: writer, answer: answer, lifetime: self.settings.webTokenLifetime) {
                     json.key("subjectToken"); json.string(token)
                 }
-                json.key("tcData")
-                let tcData = try await self.cpuWork.run {
-                    try TCData(tcString: recorded.tcString, decoded: recorded.decoded, addtlConsent: recorded.addtlConsent, cmp: self.web.cmp,
-                               bounds: TCData.Bounds(vendorList: self.web.catalog.vendorList)).json()
+                if let tcf = recorded.tcf {
+                    json.key("tcData")
+                    let tcData = try await self.cpuWork.run {
+                        try TCData(tcString: tcf.tcString, decoded: tcf.decoded, addtlConsent: tcf.addtlConsent, cmp: self.web.cmp,
+                                   bounds: TCData.Bounds(vendorList: self.web.catalog.vendorList)).json()
+                    }
+                    json.raw(tcData)
+                    json.key("tcString"); json.string(tcf.tcString)
                 }
-                json.raw(tcData)
-                json.key("tcString"); json.string(recorded.tcString)
             }
             json.endObject()
             return jsonResponse(text: json.text, status: recorded == nil ? .ok : .created)
         }
         return router
+    }
+
+    /// Whether the request carries the browser's Global Privacy Control signal (`Sec-GPC: 1`).
+    static func sendsGPC(_ headers: HTTPFields) -> Bool {
+        headers[HTTPField.Name("Sec-GPC")!] == "1"
     }
 
     /// A web page's credential checked (its publishable key or its visitor's token), saying so

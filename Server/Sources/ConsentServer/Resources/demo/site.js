@@ -1,5 +1,5 @@
 // The demo site's own script: plays the part of an ad tag (the ad slot) and of the page's privacy
-// panel, both through __tcfapi only, and reloads the page with other web CMP settings (region,
+// panel, both through __tcfapi and __gpp only, and reloads the page with other web CMP settings (region,
 // language, storage), which consentd writes on the stub's tag.
 'use strict';
 (function () {
@@ -43,6 +43,16 @@
   window.__tcfapi('ping', 2, (ping) => {
     whenReady(() => {
       if ($('api-status').textContent === 'not loaded') $('api-status').textContent = 'cmpStatus ' + ping.cmpStatus;
+    });
+  });
+  // What a GPP-aware ad tag reads: __gpp's ping, after every event.
+  window.__gpp('addEventListener', (event, success) => {
+    if (!success) return;
+    const ping = event.pingData;
+    whenReady(() => {
+      $('gpp-status').textContent = 'cmpStatus ' + ping.cmpStatus + ', signalStatus ' + ping.signalStatus;
+      $('gpp-applicable').textContent = ping.applicableSections.join(', ');
+      $('gpp-string').textContent = ping.gppString || '(none)';
     });
   });
   window.addEventListener('consentkit:choice', (e) => {

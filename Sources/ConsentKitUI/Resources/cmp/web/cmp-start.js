@@ -4,7 +4,7 @@
  * consentd serves it from ConsentKitUI's resources (cmp/web/), beside the CMP API (cmp/tcfapi.js).
  *
  * It reads the site's configuration from its own tag (data-key and the other data-* attributes),
- * what this browser keeps (the TC string, the subject), and asks consentd for the page view at
+ * what this browser keeps (the TC and GPP strings, the subject), and asks consentd for the page view at
  * once (POST /v1/web/session). From stub.js, that is while the page is still being parsed: an
  * async cmp.js often runs only at DOMContentLoaded, and then finds consentd's answer waiting
  * instead of starting the round trip. cmp-web.js takes the answer, and these helpers, once:
@@ -15,14 +15,14 @@
 /**
  * What cmp-start.js hands over to cmp-web.js (once, through ConsentKitWebStart.take()).
  * @typedef {{
- *   base: string, config: DOMStringMap, language: string, STRING: string, AC: string, keptDays: number | null,
+ *   base: string, config: DOMStringMap, language: string, STRING: string, AC: string, GPP: string, gpc: () => boolean, keptDays: number | null,
  *   load: (name: string) => string | null, keep: (name: string, value: string | null) => void,
  *   keepSubject: (value: { subjectId: string, subjectToken: string } | null) => void,
  *   credential: () => { credential: string, subjectId?: string, stored?: boolean },
  *   call: (path: string, body: Object<string, any>) => Promise<any>,
- *   session: (reopen: boolean, tcString: string | null, addtlConsent: string | null) => Promise<any>,
+ *   session: (reopen: boolean, tcString: string | null, addtlConsent: string | null, gppString: string | null) => Promise<any>,
  *   fromApp: (app: any, tcString: string | null) => boolean, appConsent: () => any,
- *   early: { tcString: string | null, addtlConsent: string | null, answer: Promise<any> } | null,
+ *   early: { tcString: string | null, addtlConsent: string | null, gppString: string | null, answer: Promise<any> } | null,
  *   preloadedNotice: () => PreloadedNotice | null, watchStart: (frame: HTMLIFrameElement) => (run: () => void) => void
  * }} WebStart
  */
@@ -39,7 +39,8 @@
   if (window.ConsentKitWebStart || !script || !script.dataset.key) return;
   var base = new URL(script.src, location.href).origin;
   var config = script.dataset;
-  var STRING = 'euconsent-v2', AC = 'addtl_consent', SUBJECT = 'consentkit-subject';
+  // The GPP string is kept beside the TC string, under a name of ConsentKit's (the IAB names none).
+  var STRING = 'euconsent-v2', AC = 'addtl_consent', GPP = 'consentkit-gpp', SUBJECT = 'consentkit-subject';
   // How long the cookies keep the choice: 390 days ("up to 13 months"). The one place this figure
   // is written: the notice says it too (cmp-web.js puts it in the document it shows, as
   // choiceStorageDays; null in local storage, which keeps the choice until it changes).
@@ -126,10 +127,12 @@
   }
 
   var language = config.language || navigator.language || 'en';
-  function session(reopen, tcString, addtlConsent) {
+  // The browser's Global Privacy Control signal (its Sec-GPC header says the same to consentd).
+  function gpc() { return navigator.globalPrivacyControl === true; }
+  function session(reopen, tcString, addtlConsent, gppString) {
     return call('/v1/web/session', {
       credential: credential().credential, language: language, tcString: tcString || undefined, addtlConsent: addtlConsent || undefined,
-      reopen: reopen, debugRegion: config.debugRegion || undefined
+      gppString: gppString || undefined, gpc: gpc(), reopen: reopen, debugRegion: config.debugRegion || undefined
     }).then(renewed);
   }
 
@@ -181,20 +184,20 @@
 
   /** @type {WebStart | null} */
   var start = {
-    base: base, config: config, language: language, STRING: STRING, AC: AC, keptDays: useCookie ? KEPT_DAYS : null,
+    base: base, config: config, language: language, STRING: STRING, AC: AC, GPP: GPP, gpc: gpc, keptDays: useCookie ? KEPT_DAYS : null,
     load: load, keep: keep, keepSubject: keepSubject, credential: credential, call: call, session: session, fromApp: fromApp,
     appConsent: appConsent,
-    early: null,  // {tcString, addtlConsent, answer: a promise of consentd's answer}, taken by cmp-web.js
+    early: null,  // {tcString, addtlConsent, gppString, answer: a promise of consentd's answer}, taken by cmp-web.js
     // The preloaded notice frame, once (then null).
     preloadedNotice: function () { var taken = preloaded; preloaded = null; return taken; },
     watchStart: watchStart
   };
-  var stored = load(STRING), storedAC = load(AC);
+  var stored = load(STRING), storedAC = load(AC), storedGPP = load(GPP);
   if (!fromApp(appConsent(), stored)) {
-    var answer = session(false, stored, storedAC);
+    var answer = session(false, stored, storedAC, storedGPP);
     answer.catch(function () { /* reported by cmp-web.js, which takes this promise */ });
-    start.early = { tcString: stored, addtlConsent: storedAC, answer: answer };
-    if (!stored) preloadNotice();
+    start.early = { tcString: stored, addtlConsent: storedAC, gppString: storedGPP, answer: answer };
+    if (!stored && !storedGPP) preloadNotice();
   }
   // The hand-over to cmp-web.js: once, and neither replaceable nor listed among the page's globals.
   Object.defineProperty(window, 'ConsentKitWebStart', {

@@ -12,11 +12,12 @@
  *   data-key             the site's publishable key (an app id listed under `websites` in consentd's configuration)
  *   data-subject-id      the site's own user id, with
  *   data-subject-token   a subject token the site's backend minted for it (POST /v1/subjects/{id}/tokens)
- *   data-storage         where the TC string is kept: "cookie" (default: first-party cookies
- *                        euconsent-v2 and addtl_consent) or "localStorage" (the same names)
+ *   data-storage         where the TC and GPP strings are kept: "cookie" (default: first-party
+ *                        cookies euconsent-v2, addtl_consent and consentkit-gpp) or "localStorage"
+ *                        (the same names)
  *   data-cookie-domain   the cookies' Domain (default: the page's host)
  *   data-language        the notice's language (default: the browser's)
- *   data-debug-region    "eea" or "not_eea": pretend a region, for testing a page
+ *   data-debug-region    "eea", "not_eea", "us" or "us-ca" (a state): pretend a region, for testing a page
  *
  * A page view: (1) when the page runs in an app's web view that handed over the app's consent
  * (ConsentKitTCF.appConsent() of the app's own ConsentKitTCF, from ConsentKitUI's WebViewConsent;
@@ -28,7 +29,11 @@
  * notice (consentd's /notice/notice.html, in a frame over the page) is open; (4) the notice's
  * result goes to consentd (POST /v1/web/choices), which checks it, stores it as a consent event
  * (platform web) and answers with the TC string, which is kept; the API then signals
- * useractioncomplete.
+ * useractioncomplete. __gpp (ConsentKitGPP, cmp/gppapi.js) is driven from the same answers: consentd's
+ * `gpp` object (the GPP string, its sections, the sections in force, the parsed sections), with
+ * signalStatus 'not ready' while a TCF notice waits for the user and 'ready' otherwise (a US notice
+ * is a notice at collection: its defaults hold at once); the GPP string of a choice is kept like
+ * the TC string and sent back with the next page view, with navigator.globalPrivacyControl.
  *
  * window.ConsentKitWeb: showPreferences() reopens the notice on its second layer (the site's
  * "Privacy settings" link; a link or button with the attribute data-consentkit="preferences" does
@@ -46,32 +51,48 @@
     if (window.console) console.error('ConsentKit web CMP: no data-key on the stub.js or cmp.js tag');
     window.ConsentKitTCF.install({});
     window.ConsentKitTCF.disable();
+    if (window.ConsentKitGPP) { window.ConsentKitGPP.install(); window.ConsentKitGPP.disable('no data-key on the stub.js or cmp.js tag'); }
     return;
   }
-  var base = start.base, language = start.language, STRING = start.STRING, AC = start.AC;
+  var gpp = window.ConsentKitGPP;
+  var base = start.base, language = start.language, STRING = start.STRING, AC = start.AC, GPP = start.GPP;
   var load = start.load, keep = start.keep, keepSubject = start.keepSubject, credential = start.credential, call = start.call;
 
-  var tcString = null, addtlConsent = null;   // what this browser keeps
+  var tcString = null, addtlConsent = null, gppString = null;   // what this browser keeps
   var holding = null;     // the TCData that holds now (null: none yet)
+  var gppHolding = null;  // consentd's gpp object that holds now (null: none yet)
   var installed = false;
-  var notice = null;      // {frame, shownWith, reopen, opener, inerted}
+  var notice = null;      // {frame, shownWith, shownWithAC, shownWithGPP, reopen, opener, inerted}
 
   /* ---------------------------------------------------------------- consentd */
 
   function session(reopen) {
-    return start.session(reopen, tcString, addtlConsent);
+    return start.session(reopen, tcString, addtlConsent, gppString);
+  }
+
+  // __gpp on consentd's gpp object: 'not ready' while the visitor is asked under the TCF (`asking`);
+  // cmpDisplayStatus 'visible' while a notice is shown (`shown`).
+  function updateGPP(state, asking, shown) {
+    if (!state) return;
+    gpp.update({ gppString: state.gppString, sectionList: state.sectionList, applicableSections: state.applicableSections,
+      parsedSections: state.parsedSections, supportedAPIs: state.supportedAPIs, cmpId: lastAnswer ? lastAnswer.cmpId : 1,
+      cmpDisplayStatus: shown ? 'visible' : 'hidden', signalStatus: asking ? 'not ready' : 'ready' });
   }
 
   // Records a choice (the notice's result, or the app's consent); keeps what consentd answers.
   function choose(fields, retried) {
     var who = credential();
-    var body = { credential: who.credential, subjectId: who.subjectId, language: language };
+    var body = { credential: who.credential, subjectId: who.subjectId, language: language, gpc: start.gpc() };
     Object.keys(fields).forEach(function (k) { body[k] = fields[k]; });
     return call('/v1/web/choices', body).then(function (answer) {
       if (answer.tcString) {
         tcString = answer.tcString; addtlConsent = answer.addtlConsent || null;
         keep(STRING, tcString); keep(AC, addtlConsent);
         holding = answer.tcData;
+      }
+      if (answer.gpp) {
+        gppString = answer.gpp.gppString; keep(GPP, gppString);
+        gppHolding = answer.gpp;
       }
       if (answer.subjectToken) keepSubject({ subjectId: answer.subjectId, subjectToken: answer.subjectToken });
       window.dispatchEvent(new CustomEvent('consentkit:choice', { detail: answer }));
@@ -109,6 +130,7 @@
     if (!installed) {
       ConsentKitTCF.install({ cmpId: answer.cmpId, cmpVersion: answer.cmpVersion, gvlVersion: answer.gvlVersion,
         tcfPolicyVersion: answer.tcfPolicyVersion, vendorList: vendorList });
+      gpp.install();
       installed = true;
     }
     if (answer.storedStringRefused) {
@@ -116,12 +138,17 @@
       tcString = null; addtlConsent = null; keep(STRING, null); keep(AC, null);
     }
     if (answer.tcData) holding = answer.tcData;
+    if (answer.gpp) gppHolding = answer.gpp;
+    var asking = !!answer.document && answer.document.mode !== 'us';
     if (answer.document) {
-      ConsentKitTCF.update(answer.uiTCData, true, { gvlVersion: answer.gvlVersion });
+      // A TCF notice: no consent while it shows; a US notice: the TCF does not apply, as the answer's tcData says.
+      if (answer.uiTCData) ConsentKitTCF.update(answer.uiTCData, true, { gvlVersion: answer.gvlVersion });
+      else if (answer.tcData) ConsentKitTCF.update(answer.tcData, false, { gvlVersion: answer.gvlVersion });
       openNotice(answer.document, reopen);
     } else if (answer.tcData) {
       ConsentKitTCF.update(answer.tcData, false, { gvlVersion: answer.gvlVersion });
     }
+    updateGPP(answer.gpp, asking, !!answer.document);
     if (!answer.document) dropPreloaded();
     return answer;
   }
@@ -136,8 +163,9 @@
     report(error);
     dropPreloaded();
     // No answer from consentd: vendors must read "error" (no consent), never a guess.
-    if (!installed) { ConsentKitTCF.install({}); installed = true; }
+    if (!installed) { ConsentKitTCF.install({}); gpp.install(); installed = true; }
     ConsentKitTCF.disable();
+    gpp.disable('no answer from consentd: ' + (error && error.message));
   }
 
   /* ---------------------------------------------------------------- the notice, in a frame */
@@ -166,7 +194,8 @@
       var css = { position: 'fixed', top: '0', left: '0', width: '100%', height: '100%', border: '0', margin: '0', padding: '0',
         zIndex: '2147483647', colorScheme: 'light dark', background: 'transparent' };
       Object.keys(css).forEach(function (k) { frame.style[k] = css[k]; });
-      notice = { frame: frame, shownWith: tcString, shownWithAC: addtlConsent, reopen: !!reopen, opener: document.activeElement, inerted: [] };
+      notice = { frame: frame, shownWith: tcString, shownWithAC: addtlConsent, shownWithGPP: gppString, reopen: !!reopen, opener: document.activeElement,
+        inerted: [] };
       // The page behind is out of reach while the notice is open; the notice's frame is not
       // behind (preloaded after <body> began, when only cmp.js has the key, it is one of its children).
       Array.prototype.forEach.call(document.body.children, function (el) {
@@ -205,10 +234,12 @@
     if (!notice || e.source !== notice.frame.contentWindow || !m || m.protocol !== 1) return;
     if (m.type === 'result') {
       var closed = closeNotice();
-      choose({ message: m, tcString: closed.shownWith || undefined, addtlConsent: closed.shownWithAC || undefined, reopen: closed.reopen })
+      choose({ message: m, tcString: closed.shownWith || undefined, addtlConsent: closed.shownWithAC || undefined,
+        gppString: closed.shownWithGPP || undefined, reopen: closed.reopen, debugRegion: start.config.debugRegion || undefined })
         .then(function (answer) {
         // Closed without a choice (allowed when reopened): the choice that held still holds.
         if (holding) ConsentKitTCF.update(holding, false);
+        updateGPP(gppHolding, false, false);
         return answer;
       }).catch(report);
     } else if (m.type === 'loadError') {
@@ -247,12 +278,13 @@
 
   tcString = load(STRING);
   addtlConsent = load(AC);
+  gppString = load(GPP);
   var app = start.appConsent();
   if (fromApp(app)) adopt(app).catch(report);
   // The stub's request, when it asked about what this browser still keeps.
   var early = start.early;
   start.early = null;
-  var ready = (early && early.tcString === tcString && early.addtlConsent === addtlConsent ? early.answer : session(false))
+  var ready = (early && early.tcString === tcString && early.addtlConsent === addtlConsent && early.gppString === gppString ? early.answer : session(false))
     .then(function (answer) { return apply(answer, false); }, function (error) { fail(error); return null; });
 
   // The site's "Privacy settings" link, by attribute: a click on (or in) an element with
@@ -270,8 +302,8 @@
       return ready.then(function () { return session(true); }).then(function (answer) { return apply(answer, true); }).catch(report);
     },
     forget: function () {
-      tcString = null; addtlConsent = null;
-      keep(STRING, null); keep(AC, null); keepSubject(null);
+      tcString = null; addtlConsent = null; gppString = null;
+      keep(STRING, null); keep(AC, null); keep(GPP, null); keepSubject(null);
     }
   };
 })();
