@@ -52,6 +52,21 @@ struct NoticeAPITests {
         }
     }
 
+    @Test("the images the notice's scripts show are served as ConsentKitUI ships them: the US notice's Your Privacy Choices icon")
+    func noticeImages() async throws {
+        let folder = try #require(NoticeResources.directory)
+        #expect(NoticeAssets.noticeImages == ["privacy-choices.svg"])
+        let script = String(decoding: try Data(contentsOf: folder.appendingPathComponent("notice-us.js")), as: UTF8.self)
+        #expect(script.contains("src: 'privacy-choices.svg'"), "the file notice-us.js shows")
+        let server = try await TestServer.make()
+        try await server.test { client async throws in
+            let response = try await client.send(.get, "/notice/privacy-choices.svg")
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType] == "image/svg+xml")
+            #expect(Data(response.body.readableBytesView) == (try Data(contentsOf: folder.appendingPathComponent("privacy-choices.svg"))))
+        }
+    }
+
     @Test("notice.html as consentd serves it holds its style and scripts, each block named by its SHA-256 in the header policy and the page's own")
     func noticePageInlinesItsFiles() async throws {
         let folder = try #require(NoticeResources.directory)

@@ -3,8 +3,9 @@ import Foundation
 
 /// The files consentd serves for the web, read once at start, each with its ETag and gzip copy:
 /// - under `/notice/`, the consent notice from ConsentKitUI (the same files an app shows in its
-///   web view): every file `notice.html` links (its style and scripts), and `notice.html` itself
-///   with those written into it (``InlinedPage``: a website's notice frame fetches one file);
+///   web view): every file `notice.html` links (its style and scripts), the images its scripts
+///   show (``noticeImages``), and `notice.html` itself with its style and scripts written into it
+///   (``InlinedPage``: a website's notice frame fetches one file);
 /// - under `/cmp/`, the web CMP, all of it ConsentKitUI's `cmp/` folder: `stub.js` is
 ///   `cmp-frames.js` (the locator frame and postMessage mechanism the CMP APIs share), the two
 ///   stubs `tcfapi-stub.js` and `gppapi-stub.js`, then `web/cmp-start.js` (which opens the page
@@ -35,6 +36,10 @@ struct NoticeAssets: Sendable {
         var description: String { "consentd cannot start: \(name) is missing from \(folder)" }
     }
 
+    /// The images the notice's scripts show that `notice.html` does not link: the US notice's
+    /// "Your Privacy Choices" icon (`notice-us.js`).
+    static let noticeImages = ["privacy-choices.svg"]
+
     /// The demo's files.
     static let demoFiles = ["site.html", "site.css", "site.js", "frame.html", "frame.js", "playground.html", "playground.css", "playground.js"]
 
@@ -52,7 +57,7 @@ struct NoticeAssets: Sendable {
         let frames = try script("cmp-frames.js", in: cmpDirectory)
         let start = try script("web/cmp-start.js", in: cmpDirectory)
         let page = try read("notice.html", in: noticeDirectory)
-        var notice = try files(linkedFiles(of: page), in: noticeDirectory)
+        var notice = try files(linkedFiles(of: page) + noticeImages, in: noticeDirectory)
         let inlined = try InlinedPage(page: page, files: notice.mapValues(\.body))
         notice["notice.html"] = ServedDocument(body: inlined.html, contentType: "text/html; charset=utf-8")
         return NoticeAssets(
@@ -112,6 +117,7 @@ struct NoticeAssets: Sendable {
             let type = switch (name as NSString).pathExtension {
             case "html": "text/html; charset=utf-8"
             case "css": "text/css; charset=utf-8"
+            case "svg": "image/svg+xml"
             default: javaScript
             }
             served[name] = ServedDocument(body: try read(name, in: directory), contentType: type)
