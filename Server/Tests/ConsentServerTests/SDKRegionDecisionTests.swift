@@ -77,13 +77,15 @@ struct SDKRegionDecisionTests {
             #expect(unknown.gdprApplies == .applies)
             #expect(unknown.privacyOptionsRequirement == .required)
 
-            // The next launch, from the US: a known region says otherwise over the same decision.
-            let american = try manager(port: port, publishable: server.publishable, country: "US", cache: cache, store: store)
-            american.start(refreshing: false)
-            await american.refresh()
-            #expect(american.consent != nil)
+            // The next launch, from Japan: a known region says otherwise over the same decision.
+            // (Not the US: there the US rules ask for a notice at collection and require the
+            // privacy options entry; usStateDecision.)
+            let japanese = try manager(port: port, publishable: server.publishable, country: "JP", cache: cache, store: store)
+            japanese.start(refreshing: false)
+            await japanese.refresh()
+            #expect(japanese.consent != nil)
             #expect(store.value(forKey: "IABTCF_gdprApplies") == .integer(0))
-            #expect(american.privacyOptionsRequirement == .notRequired)
+            #expect(japanese.privacyOptionsRequirement == .notRequired)
         }
         await server.consentd.close()
     }
@@ -95,10 +97,10 @@ struct SDKRegionDecisionTests {
         defer { try? FileManager.default.removeItem(at: cache) }
         try await server.consentd.application().test(.live) { live in
             let port = try #require(live.port)
-            let american = try manager(port: port, publishable: server.publishable, country: "US", cache: cache, store: InMemoryKeyValueStore())
-            await american.refreshed()
-            #expect(american.gdprApplies == .doesNotApply)
-            #expect(american.askVerdict() == .gdprDoesNotApply)
+            let japanese = try manager(port: port, publishable: server.publishable, country: "JP", cache: cache, store: InMemoryKeyValueStore())
+            await japanese.refreshed()
+            #expect(japanese.gdprApplies == .doesNotApply)
+            #expect(japanese.askVerdict() == .gdprDoesNotApply)
 
             let debugging = try manager(
                 port: port, publishable: server.publishable, country: "US",
@@ -126,7 +128,11 @@ struct SDKRegionDecisionTests {
             #expect(californian.appConfig?.region == .us && californian.appConfig?.subdivision == "CA")
             #expect(californian.appConfig?.gpp == GPPApplicability(applicableSections: [8]))
             #expect(californian.gdprApplies == .doesNotApply)
-            #expect(californian.askVerdict() == .gdprDoesNotApply)
+            // The US rules (record 0032): the notice at collection is shown once, ads are never
+            // held back, and the privacy options entry ("Your Privacy Choices") is required.
+            #expect(californian.askVerdict() == .noDecision)
+            #expect(californian.canRequestAds)
+            #expect(californian.privacyOptionsRequirement == .required)
             #expect(store.value(forKey: "IABTCF_gdprApplies") == .integer(0))
 
             let texan = try manager(port: port, publishable: server.publishable, country: "DE",

@@ -54,6 +54,14 @@ struct WebTCDataBoundTests {
             #expect(opened.status == .ok)
             #expect(opened.body.readableBytes <= 1_000_000, "/v1/web/session: \(opened.body.readableBytes) bytes")
             #expect(opened.object["ask"] is NSNull && opened.object["tcData"] is [String: Any], "the decision holds and its TCData is built")
+            // __gpp's parsed tcfeuv2 section is bounded alike; its string is the visitor's own.
+            let gpp = try #require(opened.object["gpp"] as? [String: Any])
+            #expect((gpp["gppString"] as? String)?.split(separator: "~").last.map(String.init) == text)
+            let parsed = try #require(((gpp["parsedSections"] as? [String: Any])?["tcfeuv2"] as? [[String: Any]])?.first)
+            let listedIds = Set(server.consentd.catalog.vendorList.vendors.keys)
+            #expect(Set(try #require(parsed["VendorConsent"] as? [Int])) == listedIds, "only the held list's vendors")
+            let restrictions = try #require(parsed["PubRestrictions"] as? [[String: Any]])
+            #expect(restrictions.allSatisfy { Set(($0["Vendors"] as? [Int]) ?? []).isSubset(of: listedIds) })
 
             // The app's consent, with the app's own credential (M4).
             let token = try await WebAppConsentTests.appToken(client, server, subjectId: "app-user-1")

@@ -10,7 +10,7 @@ import GPP
 /// data.json()   // {"applicableSections":[8],"gppString":"DBABBg~…","parsedSections":{"usca":[{…},{"SubsectionType":1,"Gpc":false}]},…}
 /// ```
 public struct GPPData: Sendable, Equatable {
-    /// The string, decoded.
+    /// The string, decoded (after ``bounded(by:)``, its TCF section kept to the bounds).
     public let gpp: GPPString
     /// `gppString`: the string exactly as given (or as encoded from ``gpp``).
     public let gppString: String
@@ -44,7 +44,7 @@ public struct GPPData: Sendable, Equatable {
     /// No section: the header alone (`DBAA`), none applies.
     public static let empty = GPPData(gpp: GPPString(), gppString: "DBAA", applicableSections: [-1])
 
-    private init(gpp: GPPString, gppString: String, applicableSections: [Int]) {
+    init(gpp: GPPString, gppString: String, applicableSections: [Int]) {
         self.gpp = gpp
         self.gppString = gppString
         self.applicableSections = applicableSections

@@ -11,11 +11,12 @@ extension WebCMP {
     /// (what the page's `__gpp` answers, from the same choice as its `__tcfapi`:
     /// ``sessionGPP(region:site:tcfApplies:tcString:usChoice:gpc:)``, ``tcfRecord(_:)``,
     /// ``usChoice(_:site:applicability:subdivision:gpc:noticeId:now:)``) with the site's MSPA
-    /// settings (`mspaCoveredTransaction`, `mspaMode`).
-    static func gppJSON(_ data: GPPData, settings: USPrivacySettings) -> String {
+    /// settings (`mspaCoveredTransaction`, `mspaMode`). Its `parsedSections.tcfeuv2` names only
+    /// what `bounds` holds, as the answer's `TCData` does (`GPPData.bounded(by:)`).
+    static func gppJSON(_ data: GPPData, settings: USPrivacySettings, bounds: TCData.Bounds) -> String {
         var json = JSONWriter(capacity: 1024, escaping: .standard)
         json.beginObject()
-        data.writeFields(to: &json)
+        data.bounded(by: bounds).writeFields(to: &json)
         json.field("mspaCoveredTransaction", settings.mspaCoveredTransaction)
         json.key("mspaMode")
         if let mode = settings.mspaMode { json.string(mode.rawValue) } else { json.null() }

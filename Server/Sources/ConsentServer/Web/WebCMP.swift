@@ -121,7 +121,7 @@ struct WebCMP: Sendable {
         let usChoice = Self.storedUSChoice(request.gppString)
         let gpp = try Self.sessionGPP(region: region, site: site, tcfApplies: tcfApplies, tcString: verdict.shouldAsk ? nil : stored?.text,
                                       usChoice: usChoice, gpc: gpc)
-        json.key("gpp"); json.raw(Self.gppJSON(gpp, settings: site.usPrivacy))
+        json.key("gpp"); json.raw(Self.gppJSON(gpp, settings: site.usPrivacy, bounds: TCData.Bounds(vendorList: list)))
         // The US notice at collection: for a visitor without a choice, or who reopened it.
         let usApplicability = region.gpp(site.usPrivacy)
         let usReopen = request.reopen ?? false

@@ -93,7 +93,8 @@ struct WebCMPController: CredentialInBodyRoutes {
                     if let ac = tcf.addtlConsent { json.string(ac) } else { json.null() }
                 }
                 json.key("event"); json.raw(answer.json)
-                json.key("gpp"); json.raw(WebCMP.gppJSON(recorded.gpp, settings: site.usPrivacy))
+                json.key("gpp"); json.raw(WebCMP.gppJSON(recorded.gpp, settings: site.usPrivacy,
+                                                          bounds: TCData.Bounds(vendorList: self.web.catalog.vendorList)))
                 json.key("subjectId"); json.string(result.subjectId)
                 if let token = try self.creationToken(for: writer, answer: answer, lifetime: self.settings.webTokenLifetime) {
                     json.key("subjectToken"); json.string(token)
