@@ -59,6 +59,9 @@ def open_choices(page):
 def test_the_notice_at_collection_says_what_is_collected_and_why_and_offers_the_three_entries(engine_page, doc20):
     page = open_us(engine_page, doc20)
     texts = ns.texts("en")
+    # The icon loads after the layer shows (a busy machine once read it before): wait until it
+    # loaded or failed; a failed one is hidden and has no natural width, which the check refuses.
+    page.wait_for("() => { const i = document.querySelector('.ck-footer [data-action=choices] img'); return !!i && i.complete; }")
     shown = page.evaluate("""() => ({ text: document.querySelector('section[data-layer="1"]').textContent,
         title: document.activeElement.textContent, labels: Array.from(document.querySelectorAll('.ck-footer button')).map((b) => b.textContent.trim()),
         icon: (() => { const i = document.querySelector('.ck-footer [data-action=choices] img'); return i && i.complete && i.naturalWidth > 0 && i.getAttribute('src'); })(),
