@@ -17,11 +17,11 @@ const USCA = { Version: 1, SaleOptOutNotice: 1, SharingOptOutNotice: 1, Sensitiv
   MspaCoveredTransaction: 2, MspaOptOutOptionMode: 0, MspaServiceProviderMode: 0 };
 const USNAT = { Version: 1, SharingNotice: 1, SaleOptOutNotice: 1, SaleOptOut: 2, MspaCoveredTransaction: 2 };
 const NOT_OPTED_OUT = {
-  gppString: 'DBABBg~BVVqAAEABgA.QA', sectionList: [8], applicableSections: [8], supportedAPIs: ['7:usnat', '8:usca'],
+  gppString: 'DBABBg~BVoYYYAAEABgA.QA', sectionList: [8], applicableSections: [8], supportedAPIs: ['7:usnat', '8:usca'],
   parsedSections: { usca: [USCA, { SubsectionType: 1, Gpc: false }] }
 };
 const OPTED_OUT = {
-  gppString: 'DBABBg~BVoYYYAAEABgA.QA', sectionList: [8], applicableSections: [8], supportedAPIs: ['7:usnat', '8:usca'],
+  gppString: 'DBABBg~BVVqAAEABgA.QA', sectionList: [8], applicableSections: [8], supportedAPIs: ['7:usnat', '8:usca'],
   parsedSections: { usca: [{ ...USCA, SaleOptOut: 1, SharingOptOut: 1 }, { SubsectionType: 1, Gpc: false }] }
 };
 

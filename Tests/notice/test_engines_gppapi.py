@@ -23,10 +23,10 @@ PATIENCE = 30.0
 USCA = {"Version": 1, "SaleOptOutNotice": 1, "SharingOptOutNotice": 1, "SensitiveDataLimitUseNotice": 1, "SaleOptOut": 2,
         "SharingOptOut": 2, "SensitiveDataProcessing": [0] * 9, "KnownChildSensitiveDataConsents": [0, 0],
         "PersonalDataConsents": 0, "MspaCoveredTransaction": 2, "MspaOptOutOptionMode": 0, "MspaServiceProviderMode": 0}
-NOT_OPTED_OUT = {"gppString": "DBABBg~BVVqAAEABgA.QA", "sectionList": [8], "applicableSections": [8],
+NOT_OPTED_OUT = {"gppString": "DBABBg~BVoYYYAAEABgA.QA", "sectionList": [8], "applicableSections": [8],
                  "supportedAPIs": ["7:usnat", "8:usca"], "cmpDisplayStatus": None,
                  "parsedSections": {"usca": [USCA, {"SubsectionType": 1, "Gpc": False}]}}
-OPTED_OUT = dict(NOT_OPTED_OUT, gppString="DBABBg~BVoYYYAAEABgA.QA",
+OPTED_OUT = dict(NOT_OPTED_OUT, gppString="DBABBg~BVVqAAEABgA.QA",
                  parsedSections={"usca": [dict(USCA, SaleOptOut=1, SharingOptOut=1), {"SubsectionType": 1, "Gpc": False}]})
 
 FRAMES = '<script src="/cmp/cmp-frames.js"></script>'
