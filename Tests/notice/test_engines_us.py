@@ -106,8 +106,14 @@ def wait_ready(page):
     return ping(page)
 
 
+def notice_frame(page):
+    """The notice's frame, once cmp.js made it (WebDriver cannot enter a frame not there yet)."""
+    page.wait_for("(s) => !!document.querySelector(s)", NOTICE_FRAME, timeout=PATIENCE)
+    return page.frame(NOTICE_FRAME)
+
+
 def us_notice(page):
-    frame = page.frame(NOTICE_FRAME)
+    frame = notice_frame(page)
     frame.wait_for("() => { const b = document.querySelector('[data-action=acknowledged]'); return !!b && b.getClientRects().length > 0; }",
                    timeout=PATIENCE)
     return frame
@@ -196,7 +202,7 @@ def test_a_cross_origin_frame_reads_the_same_string_through_the_locator(visit):
 
 def test_the_eea_gets_the_tcf_notice_and_gpp_carries_the_tc_string_as_tcfeuv2(visit):
     page = visit("/eea")
-    frame = page.frame(NOTICE_FRAME)
+    frame = notice_frame(page)
     frame.wait_for("() => { const b = document.querySelector('[data-action=acceptAll]'); return !!b && b.getClientRects().length > 0; }",
                    timeout=PATIENCE)
     frame.click('.ck-footer [data-action="acceptAll"]')
