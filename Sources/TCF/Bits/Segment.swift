@@ -3,37 +3,6 @@
 /// A segment is decoded into temporary storage (on the stack when it is small) and read right
 /// there, so decoding a string allocates nothing for its bytes.
 package enum Segment {
-    /// Decodes the segments of `string` in order, handing `body` each one's index (0 for the
-    /// first) and a reader positioned at its first bit.
-    ///
-    /// - Throws: ``TCFDecodingError/Reason/empty`` for an empty string or segment, the base64
-    ///   errors of ``Base64URL``, and whatever `body` throws.
-    static func forEach(
-        in string: String, _ body: (_ index: Int, _ reader: inout BitReader) throws(TCFDecodingError) -> Void
-    ) throws(TCFDecodingError) {
-        var string = string
-        let result = string.withUTF8 { text in
-            Result { () throws(TCFDecodingError) in try forEach(in: text, body) }
-        }
-        try result.get()
-    }
-
-    /// ``forEach(in:_:)-(String,_)`` over UTF-8 text.
-    static func forEach(
-        in text: UnsafeBufferPointer<UInt8>, _ body: (_ index: Int, _ reader: inout BitReader) throws(TCFDecodingError) -> Void
-    ) throws(TCFDecodingError) {
-        var start = 0, index = 0
-        while true {
-            let end = firstIndex(of: UInt8(ascii: "."), in: text, from: start)
-            try read(UnsafeBufferPointer(rebasing: text[start..<end]), index: index) {
-                (reader: inout BitReader) throws(TCFDecodingError) in try body(index, &reader)
-            }
-            guard end < text.count else { return }
-            start = end + 1
-            index += 1
-        }
-    }
-
     /// Decodes `text` as one segment, dots included (a dot is not in the base64 alphabet), and
     /// runs `body` with a reader positioned at its first bit.
     static func read<R>(

@@ -38,25 +38,17 @@ extension BitReader {
     /// and, for a range, `EndVendorId` (16). With `maxVendorId` nil (publisher restrictions)
     /// ids need only be at least 1.
     ///
-    /// With a `maxVendorId`, the entries go straight into a bitset allocated for ids up to it
-    /// (a bound the string paid for in its 16 bits, and that a vendor section has once), which
-    /// then takes its canonical form. Without one, the entries are gathered as runs, so that a
-    /// set never spells out a bitset its entries do not pay for (see ``IDSet/Runs``).
+    /// The entries are gathered as runs and the set takes whichever form is smaller straight from
+    /// them, so that a set never spells out a bitset its entries do not pay for, and a few ranges
+    /// under a large `MaxVendorId` cost no bitset on the way (see ``IDSet/Runs``).
     package mutating func readRangeEntries(maxVendorId: Int?) throws(TCFDecodingError) -> IDSet {
         let count = try read(12, "NumEntries")
         guard count > 0 else { return IDSet() }
-        guard maxVendorId == nil else {
-            var builder = IDSet.Builder(capacityFor: maxVendorId!)
-            for _ in 0..<count {
-                let entry = try readRangeEntry(maxVendorId: maxVendorId)
-                builder.insert(entry.lowerBound, through: entry.upperBound)
-            }
-            return builder.build()
-        }
-        // At most 4,095 entries: 16 KB of temporary storage.
+        // At most 4,095 entries: 16 KB of temporary storage. The set is built from the runs
+        // themselves, in whichever form is smaller, without a bitset in between.
         return try withUnsafeTemporaryAllocation(of: UInt32.self, capacity: count) { (runs) throws(TCFDecodingError) in
             for index in 0..<count {
-                let entry = try readRangeEntry(maxVendorId: nil)
+                let entry = try readRangeEntry(maxVendorId: maxVendorId)
                 (runs.baseAddress! + index).initialize(to: IDSet.Runs.pack(entry.lowerBound, entry.upperBound))
             }
             return IDSet(packedRuns: runs)

@@ -24,76 +24,97 @@ extension TCString {
     /// Decodes a TC string from its UTF-8 text, as ``init(decoding:)`` does: for decoders that
     /// hold the text as bytes (the GPP string's `tcfeuv2` section).
     package init(decodingUTF8 text: UnsafeBufferPointer<UInt8>) throws(TCFDecodingError) {
-        // The segments go into locals and the value is put together once at the end:
-        // mutating a captured optional value, or copying it out, copied the whole struct.
-        var core: TCString?
+        // Every segment is read into locals and the value is built once, at the end: a value
+        // returned through a closure, an optional or a generic result was copied whole each time
+        // (a third of the decode's instructions went to copying and releasing it).
+        var core = Core()
         var disclosedVendors: IDSet?, allowedVendors: IDSet?, publisherTC: PublisherTC?
         var seen: UInt8 = 0 // bit n: a segment of type n has been read
-        try Segment.forEach(in: text) { (index, reader: inout BitReader) throws(TCFDecodingError) in
-            guard index > 0 else {
-                core = try Self.readCore(&reader)
-                return
+        var start = 0, index = 0
+        while true {
+            let end = Segment.firstIndex(of: UInt8(ascii: "."), in: text, from: start)
+            let segment = UnsafeBufferPointer(rebasing: text[start..<end])
+            try Segment.withReader(segment, index: index, everyCharacterBit: false) { (reader: inout BitReader) throws(TCFDecodingError) in
+                guard index > 0 else {
+                    try core.read(&reader)
+                    return
+                }
+                let typeValue = try reader.read(3, "SegmentType")
+                guard let type = SegmentType(rawValue: typeValue), type != .core else {
+                    throw reader.error(.invalidSegmentType(typeValue), "SegmentType", at: 0)
+                }
+                guard seen & 1 << typeValue == 0 else {
+                    throw reader.error(.duplicateSegment(typeValue), "SegmentType", at: 0)
+                }
+                seen |= 1 << typeValue
+                switch type {
+                case .core: break
+                case .disclosedVendors: disclosedVendors = try reader.readVendorSection("disclosedVendors")
+                case .allowedVendors: allowedVendors = try reader.readVendorSection("allowedVendors")
+                case .publisherTC: publisherTC = try PublisherTC(segment: &reader)
+                }
             }
-            let typeValue = try reader.read(3, "SegmentType")
-            guard let type = SegmentType(rawValue: typeValue), type != .core else {
-                throw reader.error(.invalidSegmentType(typeValue), "SegmentType", at: 0)
-            }
-            guard seen & 1 << typeValue == 0 else {
-                throw reader.error(.duplicateSegment(typeValue), "SegmentType", at: 0)
-            }
-            seen |= 1 << typeValue
-            switch type {
-            case .core: break
-            case .disclosedVendors: disclosedVendors = try reader.readVendorSection("disclosedVendors")
-            case .allowedVendors: allowedVendors = try reader.readVendorSection("allowedVendors")
-            case .publisherTC: publisherTC = try PublisherTC(segment: &reader)
-            }
+            guard end < text.count else { break }
+            start = end + 1
+            index += 1
         }
-        // The first segment always exists and sets `core`, or `forEach` has thrown.
-        switch consume core {
-        case .some(let value): self = value
-        case .none: preconditionFailure("Segment.forEach returned without reading the core segment")
-        }
-        self.disclosedVendors = disclosedVendors
-        self.allowedVendors = allowedVendors
-        self.publisherTC = publisherTC
+        self.init(
+            version: core.header.version,
+            created: core.header.created,
+            lastUpdated: core.header.lastUpdated,
+            cmpId: core.header.cmpId,
+            cmpVersion: core.header.cmpVersion,
+            consentScreen: core.header.consentScreen,
+            consentLanguage: core.header.consentLanguage,
+            vendorListVersion: core.header.vendorListVersion,
+            tcfPolicyVersion: core.tcfPolicyVersion,
+            isServiceSpecific: core.isServiceSpecific,
+            useNonStandardTexts: core.useNonStandardTexts,
+            specialFeatureOptIns: core.specialFeatureOptIns,
+            purposesConsent: core.purposesConsent,
+            purposesLITransparency: core.purposesLITransparency,
+            purposeOneTreatment: core.purposeOneTreatment,
+            publisherCC: core.publisherCC,
+            vendorConsents: core.vendorConsents,
+            vendorLegitimateInterests: core.vendorLegitimateInterests,
+            publisherRestrictions: core.publisherRestrictions,
+            disclosedVendors: consume disclosedVendors,
+            allowedVendors: consume allowedVendors,
+            publisherTC: consume publisherTC)
     }
 
-    /// Reads the core segment.
-    private static func readCore(_ reader: inout BitReader) throws(TCFDecodingError) -> TCString {
-        let header = try CommonHeader(reading: &reader, expectedVersion: 2)
-        let tcfPolicyVersion = try reader.read(6, "TcfPolicyVersion")
-        let isServiceSpecific = try reader.readBool("IsServiceSpecific")
-        let useNonStandardTexts = try reader.readBool("UseNonStandardTexts")
-        let specialFeatureOptIns = try reader.readBitfield(12, "SpecialFeatureOptIns")
-        let purposesConsent = try reader.readBitfield(24, "PurposesConsent")
-        let purposesLITransparency = try reader.readBitfield(24, "PurposesLITransparency")
-        let purposeOneTreatment = try reader.readBool("PurposeOneTreatment")
-        let publisherCC = try reader.readLetters("PublisherCC")
-        let vendorConsents = try reader.readVendorSection("vendorConsents")
-        let vendorLegitimateInterests = try reader.readVendorSection("vendorLegitimateInterests")
-        let publisherRestrictions = try readPublisherRestrictions(&reader)
-        return TCString(
-            version: header.version,
-            created: header.created,
-            lastUpdated: header.lastUpdated,
-            cmpId: header.cmpId,
-            cmpVersion: header.cmpVersion,
-            consentScreen: header.consentScreen,
-            consentLanguage: header.consentLanguage,
-            vendorListVersion: header.vendorListVersion,
-            tcfPolicyVersion: tcfPolicyVersion,
-            isServiceSpecific: isServiceSpecific,
-            useNonStandardTexts: useNonStandardTexts,
-            specialFeatureOptIns: specialFeatureOptIns,
-            purposesConsent: purposesConsent,
-            purposesLITransparency: purposesLITransparency,
-            purposeOneTreatment: purposeOneTreatment,
-            publisherCC: publisherCC,
-            vendorConsents: vendorConsents,
-            vendorLegitimateInterests: vendorLegitimateInterests,
-            publisherRestrictions: publisherRestrictions
-        )
+    /// The core segment's fields, read in place.
+    private struct Core {
+        var header = CommonHeader(
+            version: 0, created: TCFTimestamp(deciseconds: 0), lastUpdated: TCFTimestamp(deciseconds: 0), cmpId: 0,
+            cmpVersion: 0, consentScreen: 0, consentLanguage: "", vendorListVersion: 0)
+        var tcfPolicyVersion = 0
+        var isServiceSpecific = false
+        var useNonStandardTexts = false
+        var specialFeatureOptIns = IDSet()
+        var purposesConsent = IDSet()
+        var purposesLITransparency = IDSet()
+        var purposeOneTreatment = false
+        var publisherCC = ""
+        var vendorConsents = IDSet()
+        var vendorLegitimateInterests = IDSet()
+        var publisherRestrictions: [PublisherRestriction] = []
+
+        /// Reads the core segment, field by field in string order.
+        mutating func read(_ reader: inout BitReader) throws(TCFDecodingError) {
+            header = try CommonHeader(reading: &reader, expectedVersion: 2)
+            tcfPolicyVersion = try reader.read(6, "TcfPolicyVersion")
+            isServiceSpecific = try reader.readBool("IsServiceSpecific")
+            useNonStandardTexts = try reader.readBool("UseNonStandardTexts")
+            specialFeatureOptIns = try reader.readBitfield(12, "SpecialFeatureOptIns")
+            purposesConsent = try reader.readBitfield(24, "PurposesConsent")
+            purposesLITransparency = try reader.readBitfield(24, "PurposesLITransparency")
+            purposeOneTreatment = try reader.readBool("PurposeOneTreatment")
+            publisherCC = try reader.readLetters("PublisherCC")
+            vendorConsents = try reader.readVendorSection("vendorConsents")
+            vendorLegitimateInterests = try reader.readVendorSection("vendorLegitimateInterests")
+            publisherRestrictions = try TCString.readPublisherRestrictions(&reader)
+        }
     }
 
     /// Reads `NumPubRestrictions` and the restriction entries.
