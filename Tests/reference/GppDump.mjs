@@ -9,7 +9,8 @@
 // product never uses it.
 //
 // Usage (by gpp-reference, which compiles iabgpp-es next to this file's copy):
-//   node GppDump.mjs < strings.txt
+//   node GppDump.mjs SPEC_NAMES_FILE < strings.txt   (gpp-reference passes Tests/reference/spec-names.txt)
+import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { GppModel } from "./encoder/GppModel.js";
 import { HeaderV1 } from "./encoder/section/HeaderV1.js";
@@ -17,29 +18,14 @@ import { Sections } from "./encoder/section/Sections.js";
 import { TcfEuV2 } from "./encoder/section/TcfEuV2.js";
 import { RangeEntry } from "./encoder/datatype/RangeEntry.js";
 
-/** iabgpp-es's names for fields that the section spec names differently (the same table as GppDump.java's). */
-const SPEC_NAMES = {
-  tcfeuv2: {
-    PolicyVersion: "TcfPolicyVersion",
-    UseNonStandardStacks: "UseNonStandardTexts",
-    SpecialFeatureOptins: "SpecialFeatureOptIns",
-    PurposeConsents: "PurposeConsent",
-    PurposeLegitimateInterests: "PurposesLITransparency",
-    PublisherCountryCode: "PublisherCC",
-    VendorConsents: "VendorConsent",
-    VendorLegitimateInterests: "VendorLegitimateInterest",
-    PublisherRestrictions: "PubRestrictions",
-    PublisherConsents: "PubPurposesConsent",
-    PublisherLegitimateInterests: "PubPurposesLITransparency",
-    PublisherCustomConsents: "CustomPurposesConsent",
-    PublisherCustomLegitimateInterests: "CustomPurposesLITransparency",
-    VendorsDisclosed: "DisclosedVendors",
-    // The TCF's AllowedVendors segment has no field in the GPP EU section spec; the TC string spec's name.
-    VendorsAllowed: "AllowedVendors",
-  },
-  // The Tennessee spec's table spells it in the singular.
-  ustn: { KnownChildSensitiveDataConsents: "KnownChildSensitiveDataConsent" },
-};
+/** The fields iabgpp-es names otherwise than the section specs, by section: read from spec-names.txt. */
+const SPEC_NAMES = {};
+for (const line of readFileSync(process.argv[2], "utf8").split("\n")) {
+  const words = line.trim().split(/\s+/);
+  if (words.length === 3 && !words[0].startsWith("#")) {
+    (SPEC_NAMES[words[0]] ??= {})[words[1]] = words[2];
+  }
+}
 
 /** The US "2 bits per entry" lists (N-Bitfield): printed in the string's order, not as ids. */
 const N_BITFIELDS = new Set(["SensitiveDataProcessing", "KnownChildSensitiveDataConsents"]);
