@@ -1,4 +1,4 @@
-// Runs the reference decoder as a subprocess: `Process` exists on macOS and Linux only.
+// Runs the reference decoders as subprocesses: `Process` exists on macOS and Linux only.
 #if os(macOS) || os(Linux)
 import Foundation
 import Testing
