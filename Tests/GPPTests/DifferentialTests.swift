@@ -1,73 +1,107 @@
-// Runs the reference decoder as a subprocess: `Process` exists on macOS and Linux only.
+// Runs the reference decoders as subprocesses: `Process` exists on macOS and Linux only.
 #if os(macOS) || os(Linux)
 import Foundation
 import Testing
 import GPP
 
-/// Our decoder against IAB Tech Lab's iabgpp-java (master `a51d55f`, vendored in `Tests/reference/`,
-/// compiled with `javac` by `Tests/reference/gpp-reference`) on every GPP string the reference
-/// implementations' tests and the GPP spec carry (`Fixtures/gpp/reference-strings.txt`).
+/// Our decoder against the IAB Tech Lab's two GPP libraries, built from their sources vendored in
+/// `Tests/reference/` by `Tests/reference/gpp-reference`: iabgpp-java (master `a51d55f`, compiled with
+/// `javac`) and iabgpp-es (3.2.0, `fd0546e`, compiled with `tsc`, run with `node`), on every GPP string
+/// the reference implementations' tests and the GPP spec carry (`Fixtures/gpp/reference-strings.txt`).
 ///
-/// Both answers are in the GPP JSON form. On each string the two must agree (both refuse, or both
-/// print the same sections in the same order with the same fields and values) unless the string is
-/// listed in `Fixtures/gpp/reference-disagreements.json`; a listed string must disagree exactly as
-/// recorded there (who refuses, or which fields differ), so that a change on either side shows.
+/// All answers are in the GPP JSON form. On each string ours and a reference's must agree (both refuse,
+/// or both print the same sections in the same order with the same fields and values) unless the string
+/// is listed for that reference in `Fixtures/gpp/reference-disagreements.json`; a listed string must
+/// disagree exactly as recorded there (who refuses, or which fields differ), so that a change on either
+/// side shows.
 ///
-/// In CI (`CI=true`) the test always runs and fails when the reference cannot be built (no JDK);
-/// elsewhere it is skipped then, and Swift Testing lists it as skipped with the reason.
+/// In CI (`CI=true`) both tests always run and fail when their reference cannot be built (no JDK, no
+/// tsc or node); elsewhere such a test is skipped, and Swift Testing lists it as skipped with the reason.
 @Suite struct DifferentialTests {
     static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let reference = repository.appendingPathComponent("Tests/reference/gpp-reference")
     static let strings = repository.appendingPathComponent("Fixtures/gpp/reference-strings.txt")
     static let disagreements = repository.appendingPathComponent("Fixtures/gpp/reference-disagreements.json")
 
-    /// Whether `gpp-reference --check` builds the reference here (it needs `javac` and `java`).
-    static let referenceAvailable: Bool = {
-        let process = Process()
-        process.executableURL = reference
-        process.arguments = ["--check"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }()
+    /// One reference decoder: an argument of `Tests/reference/gpp-reference`.
+    enum Reference: String, Codable, Sendable, CustomStringConvertible {
+        /// IAB Tech Lab's iabgpp-java.
+        case java
+        /// IAB Tech Lab's iabgpp-es.
+        case es
+
+        var description: String { "iabgpp-\(rawValue)" }
+
+        static let script = repository.appendingPathComponent("Tests/reference/gpp-reference")
+
+        /// Whether `gpp-reference <name> --check` builds this reference here.
+        var isAvailable: Bool {
+            let process = Process()
+            process.executableURL = Self.script
+            process.arguments = [rawValue, "--check"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            guard (try? process.run()) != nil else { return false }
+            process.waitUntilExit()
+            return process.terminationStatus == 0
+        }
+
+        /// What is missing, and what to install, when the reference cannot be built.
+        var missing: String {
+            switch self {
+            case .java: "the iabgpp-java reference decoder does not build (Tests/reference/gpp-reference java --check: it needs javac and java, Debian default-jdk-headless)"
+            case .es: "the iabgpp-es reference decoder does not build (Tests/reference/gpp-reference es --check: it needs tsc and node, Debian node-typescript)"
+            }
+        }
+    }
+
+    static let javaAvailable = Reference.java.isAvailable
+    static let esAvailable = Reference.es.isAvailable
 
     /// Whether this is a CI run, where no test may be skipped for a missing tool.
     static let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
 
-    /// What is missing, and what to run, when the reference cannot be built.
-    static let referenceMissing = "the GPP reference decoder does not build (Tests/reference/gpp-reference --check: it needs javac and java, Debian default-jdk-headless)"
-
-    @Test(.enabled(if: referenceAvailable || isCI, "\(referenceMissing) (skipped outside CI)"))
+    @Test(.enabled(if: javaAvailable || isCI, "\(Reference.java.missing) (skipped outside CI)"))
     func ourDecoderAgreesWithIabgppJavaOnEveryReferenceStringExceptTheRecordedDisagreements() throws {
-        try #require(Self.referenceAvailable, "\(Self.referenceMissing): CI=true, so the differential test must run")
-        let strings = try Self.corpus()
-        let recorded = try Self.recordedDisagreements()
-        let theirs = try Self.runReference(strings)
-        try #require(theirs.count == strings.count, "the reference printed \(theirs.count) lines for \(strings.count) strings")
+        try #require(Self.javaAvailable, "\(Reference.java.missing): CI=true, so the differential test must run")
+        try Self.compare(with: .java, atLeastDecodedAlike: 130)
+    }
+
+    @Test(.enabled(if: esAvailable || isCI, "\(Reference.es.missing) (skipped outside CI)"))
+    func ourDecoderAgreesWithIabgppEsOnEveryReferenceStringExceptTheRecordedDisagreements() throws {
+        try #require(Self.esAvailable, "\(Reference.es.missing): CI=true, so the differential test must run")
+        try Self.compare(with: .es, atLeastDecodedAlike: 145)
+    }
+
+    /// Decodes the corpus with ours and with `reference`, and checks every string against the record.
+    /// `atLeastDecodedAlike`: a floor under the strings both decode alike (the corpus shrinking shows).
+    static func compare(with reference: Reference, atLeastDecodedAlike floor: Int) throws {
+        let strings = try corpus()
+        let recorded = try recordedDisagreements()
+        let entries = recorded.entries(for: reference)
+        let theirs = try run(reference, on: strings)
+        try #require(theirs.count == strings.count, "\(reference) printed \(theirs.count) lines for \(strings.count) strings")
 
         var bothDecoded = 0, bothRefused = 0
         for (string, their) in zip(strings, theirs) {
-            let found = Disagreement(ours: Self.ours(string), theirs: their)
-            if let entry = recorded.entries[string] {
+            let found = Disagreement(ours: ours(string), theirs: their)
+            if let entry = entries[string] {
                 #expect(found == entry.disagreement, """
-                    \(string): recorded as \(entry.disagreement) because \(recorded.reasons[entry.reason] ?? entry.reason); \
+                    \(string): recorded for \(reference) as \(entry.disagreement) because \(recorded.reasons[entry.reason] ?? entry.reason); \
                     found \(found.map { "\($0)" } ?? "agreement")
                     """)
             } else if let found {
-                let suggestion = Entry(string: string, reason: "?", disagreement: found)
-                Issue.record("\(string): a disagreement not recorded in reference-disagreements.json: \(suggestion.json)")
+                let suggestion = Entry(reference: reference, string: string, reason: "?", disagreement: found)
+                Issue.record("\(string): a disagreement with \(reference) not recorded in reference-disagreements.json: \(suggestion.json)")
             } else if case .decoded = their {
                 bothDecoded += 1
             } else {
                 bothRefused += 1
             }
         }
-        #expect(Set(recorded.entries.keys).subtracting(strings).isEmpty, "recorded disagreements on strings not in the corpus")
-        print("GPP differential: \(strings.count) strings: \(bothDecoded) decoded alike field by field, \(bothRefused) refused by both, \(recorded.entries.count) recorded disagreements")
-        #expect(bothDecoded >= 130, "fewer strings compared than the corpus had when recorded (133)")
+        #expect(Set(entries.keys).subtracting(strings).isEmpty, "recorded disagreements with \(reference) on strings not in the corpus")
+        print("GPP differential with \(reference): \(strings.count) strings: \(bothDecoded) decoded alike field by field, \(bothRefused) refused by both, \(entries.count) recorded disagreements")
+        #expect(bothDecoded >= floor, "fewer strings decoded alike by \(reference) than when recorded (\(floor))")
     }
 
     // MARK: - The two answers and how they differ
@@ -82,9 +116,9 @@ import GPP
     /// `reference-disagreements.json` records it.
     struct Disagreement: Codable, Equatable, CustomStringConvertible {
         enum Kind: String, Codable {
-            /// iabgpp-java fails, we decode.
+            /// The reference fails, we decode.
             case referenceRejects
-            /// We refuse, iabgpp-java decodes.
+            /// We refuse, the reference decodes.
             case oursRejects
             /// Both decode; the fields in `fields` differ.
             case fieldsDiffer
@@ -100,7 +134,7 @@ import GPP
         var kind: Kind
         /// Why we refused (`code section field`), for `oursRejects`.
         var ours: String?
-        /// iabgpp-java's error, for `referenceRejects`.
+        /// The reference's error, for `referenceRejects`.
         var reference: String?
         /// Every path whose values differ, for `fieldsDiffer`.
         var fields: [String: Values]?
@@ -139,6 +173,8 @@ import GPP
 
     /// One recorded disagreement.
     struct Entry: Codable {
+        /// The reference ours disagrees with.
+        let reference: Reference
         let string: String
         /// The id of its explanation in `reasons`.
         let reason: String
@@ -158,7 +194,11 @@ import GPP
     struct Recorded: Decodable {
         let reasons: [String: String]
         let strings: [Entry]
-        var entries: [String: Entry] { Dictionary(strings.map { ($0.string, $0) }, uniquingKeysWith: { first, _ in first }) }
+
+        /// The entries for one reference, by string.
+        func entries(for reference: Reference) -> [String: Entry] {
+            Dictionary(strings.filter { $0.reference == reference }.map { ($0.string, $0) }, uniquingKeysWith: { first, _ in first })
+        }
     }
 
     static func corpus() throws -> [String] {
@@ -188,10 +228,11 @@ import GPP
         }
     }
 
-    /// The reference's answers, one per string, from one run of `gpp-reference`.
-    static func runReference(_ strings: [String]) throws -> [Answer] {
+    /// A reference's answers, one per string, from one run of `gpp-reference`.
+    static func run(_ reference: Reference, on strings: [String]) throws -> [Answer] {
         let process = Process()
-        process.executableURL = reference
+        process.executableURL = Reference.script
+        process.arguments = [reference.rawValue]
         let input = Pipe(), output = Pipe()
         process.standardInput = input
         process.standardOutput = output

@@ -52,6 +52,19 @@ import Testing
         #expect(try GPPString(decoding: "DBABL~BVQqAAAAAgA").usnat?.layout === USSectionLayout.usnatVersion1)
     }
 
+    @Test func usnat_in_the_v1_layout_keeps_its_12_and_2_entries_whatever_version_it_states() throws {
+        // Version 2 in 60 bits (iabgpp-es 3.2.0's tests write it): the bits hold the v1 layout's 12 and 2
+        // entries; the value holds those, not the v2 spec's 16 and 3 padded with zeros (iabgpp-java and
+        // iabgpp-es pad; Fixtures/gpp/reference-disagreements.json, usnat-v1-lists-padded).
+        let string = "DBABL~" + bits("000010 01 01 01 01 00 00 10 10 10" + String(repeating: "00", count: 14) + " 00 10 00 00")
+        let usnat = try #require(try GPPString(decoding: string).usnat)
+        #expect(usnat.version == 2)
+        #expect(usnat.layout === USSectionLayout.usnatVersion1)
+        #expect(usnat[list: .sensitiveDataProcessing] == Array(repeating: 0, count: 12))
+        #expect(usnat[list: .knownChildSensitiveDataConsents] == [0, 0])
+        #expect(try GPPString(decoding: string).encoded() == string)
+    }
+
     @Test func google_UMPs_usnat_string_reads_as_the_spec_says() throws {
         // 000001 01 01 01 01 00 00 10 10 10, 12 + 2 zero entries, 00, MSPA 10 00 00.
         let usnat = try #require(try GPPString(decoding: "DBABL~BVQqAAAAAg").usnat)

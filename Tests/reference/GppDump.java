@@ -10,11 +10,14 @@ import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -32,37 +35,22 @@ import java.util.TreeSet;
  */
 public final class GppDump {
 
-  /** iabgpp-java's names for tcfeuv2 fields that the GPP EU section spec names differently. */
-  private static final Map<String, String> TCFEUV2_SPEC_NAMES = Map.ofEntries(
-      Map.entry("PolicyVersion", "TcfPolicyVersion"),
-      Map.entry("UseNonStandardStacks", "UseNonStandardTexts"),
-      Map.entry("SpecialFeatureOptins", "SpecialFeatureOptIns"),
-      Map.entry("PurposeConsents", "PurposeConsent"),
-      Map.entry("PurposeLegitimateInterests", "PurposesLITransparency"),
-      Map.entry("PublisherCountryCode", "PublisherCC"),
-      Map.entry("VendorConsents", "VendorConsent"),
-      Map.entry("VendorLegitimateInterests", "VendorLegitimateInterest"),
-      Map.entry("PublisherRestrictions", "PubRestrictions"),
-      Map.entry("PublisherConsents", "PubPurposesConsent"),
-      Map.entry("PublisherLegitimateInterests", "PubPurposesLITransparency"),
-      Map.entry("PublisherCustomConsents", "CustomPurposesConsent"),
-      Map.entry("PublisherCustomLegitimateInterests", "CustomPurposesLITransparency"),
-      Map.entry("VendorsDisclosed", "DisclosedVendors"),
-      // The TCF's AllowedVendors segment has no field in the GPP EU section spec; the TC string spec's name.
-      Map.entry("VendorsAllowed", "AllowedVendors"));
-
-  /** iabgpp-java's names for fields of other sections that their section spec's table spells differently. */
-  private static final Map<String, Map<String, String>> SPEC_NAMES = Map.of(
-      "tcfeuv2", TCFEUV2_SPEC_NAMES,
-      // The Tennessee spec's table spells it in the singular.
-      "ustn", Map.of("KnownChildSensitiveDataConsents", "KnownChildSensitiveDataConsent"));
+  /** The fields iabgpp-java names otherwise than the section specs, by section: read from spec-names.txt. */
+  private static final Map<String, Map<String, String>> SPEC_NAMES = new HashMap<>();
 
   /** The US "2 bits per entry" lists (N-Bitfield): printed in the string's order, not as ids. */
   private static final Set<String> N_BITFIELDS = Set.of("SensitiveDataProcessing", "KnownChildSensitiveDataConsents");
 
   private static final DateTimeFormatter ISO_MILLIS = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'");
 
+  /** Usage: java GppDump SPEC_NAMES_FILE (gpp-reference passes Tests/reference/spec-names.txt). */
   public static void main(String[] args) throws Exception {
+    for (String line : Files.readAllLines(Path.of(args[0]), StandardCharsets.UTF_8)) {
+      String[] words = line.strip().split("\\s+");
+      if (words.length == 3 && !words[0].startsWith("#")) {
+        SPEC_NAMES.computeIfAbsent(words[0], section -> new HashMap<>()).put(words[1], words[2]);
+      }
+    }
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
     String line;

@@ -1,0 +1,5 @@
+export interface DataType<T> {
+  hasValue(): boolean;
+  getValue(): T;
+  setValue(value: T): void;
+}

@@ -1,0 +1,3 @@
+export interface Predicate<T> {
+  test(t: T): boolean;
+}

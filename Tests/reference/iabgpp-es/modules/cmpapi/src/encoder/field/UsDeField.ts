@@ -1,0 +1,35 @@
+export enum UsDeField {
+  VERSION = "Version",
+  PROCESSING_NOTICE = "ProcessingNotice",
+  SALE_OPT_OUT_NOTICE = "SaleOptOutNotice",
+  TARGETED_ADVERTISING_OPT_OUT_NOTICE = "TargetedAdvertisingOptOutNotice",
+  SALE_OPT_OUT = "SaleOptOut",
+  TARGETED_ADVERTISING_OPT_OUT = "TargetedAdvertisingOptOut",
+  SENSITIVE_DATA_PROCESSING = "SensitiveDataProcessing",
+  KNOWN_CHILD_SENSITIVE_DATA_CONSENTS = "KnownChildSensitiveDataConsents",
+  ADDITIONAL_DATA_PROCESSING_CONSENT = "AdditionalDataProcessingConsent",
+  MSPA_COVERED_TRANSACTION = "MspaCoveredTransaction",
+  MSPA_OPT_OUT_OPTION_MODE = "MspaOptOutOptionMode",
+  MSPA_SERVICE_PROVIDER_MODE = "MspaServiceProviderMode",
+
+  GPC_SEGMENT_TYPE = "GpcSegmentType",
+  GPC_SEGMENT_INCLUDED = "GpcSegmentIncluded",
+  GPC = "Gpc",
+}
+
+export const USDE_CORE_SEGMENT_FIELD_NAMES = [
+  UsDeField.VERSION,
+  UsDeField.PROCESSING_NOTICE,
+  UsDeField.SALE_OPT_OUT_NOTICE,
+  UsDeField.TARGETED_ADVERTISING_OPT_OUT_NOTICE,
+  UsDeField.SALE_OPT_OUT,
+  UsDeField.TARGETED_ADVERTISING_OPT_OUT,
+  UsDeField.SENSITIVE_DATA_PROCESSING,
+  UsDeField.KNOWN_CHILD_SENSITIVE_DATA_CONSENTS,
+  UsDeField.ADDITIONAL_DATA_PROCESSING_CONSENT,
+  UsDeField.MSPA_COVERED_TRANSACTION,
+  UsDeField.MSPA_OPT_OUT_OPTION_MODE,
+  UsDeField.MSPA_SERVICE_PROVIDER_MODE,
+];
+
+export const USDE_GPC_SEGMENT_FIELD_NAMES = [UsDeField.GPC_SEGMENT_TYPE, UsDeField.GPC];

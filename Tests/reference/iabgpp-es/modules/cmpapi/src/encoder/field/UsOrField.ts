@@ -1,0 +1,35 @@
+export enum UsOrField {
+  VERSION = "Version",
+  PROCESSING_NOTICE = "ProcessingNotice",
+  SALE_OPT_OUT_NOTICE = "SaleOptOutNotice",
+  TARGETED_ADVERTISING_OPT_OUT_NOTICE = "TargetedAdvertisingOptOutNotice",
+  SALE_OPT_OUT = "SaleOptOut",
+  TARGETED_ADVERTISING_OPT_OUT = "TargetedAdvertisingOptOut",
+  SENSITIVE_DATA_PROCESSING = "SensitiveDataProcessing",
+  KNOWN_CHILD_SENSITIVE_DATA_CONSENTS = "KnownChildSensitiveDataConsents",
+  ADDITIONAL_DATA_PROCESSING_CONSENT = "AdditionalDataProcessingConsent",
+  MSPA_COVERED_TRANSACTION = "MspaCoveredTransaction",
+  MSPA_OPT_OUT_OPTION_MODE = "MspaOptOutOptionMode",
+  MSPA_SERVICE_PROVIDER_MODE = "MspaServiceProviderMode",
+
+  GPC_SEGMENT_TYPE = "GpcSegmentType",
+  GPC_SEGMENT_INCLUDED = "GpcSegmentIncluded",
+  GPC = "Gpc",
+}
+
+export const USOR_CORE_SEGMENT_FIELD_NAMES = [
+  UsOrField.VERSION,
+  UsOrField.PROCESSING_NOTICE,
+  UsOrField.SALE_OPT_OUT_NOTICE,
+  UsOrField.TARGETED_ADVERTISING_OPT_OUT_NOTICE,
+  UsOrField.SALE_OPT_OUT,
+  UsOrField.TARGETED_ADVERTISING_OPT_OUT,
+  UsOrField.SENSITIVE_DATA_PROCESSING,
+  UsOrField.KNOWN_CHILD_SENSITIVE_DATA_CONSENTS,
+  UsOrField.ADDITIONAL_DATA_PROCESSING_CONSENT,
+  UsOrField.MSPA_COVERED_TRANSACTION,
+  UsOrField.MSPA_OPT_OUT_OPTION_MODE,
+  UsOrField.MSPA_SERVICE_PROVIDER_MODE,
+];
+
+export const USOR_GPC_SEGMENT_FIELD_NAMES = [UsOrField.GPC_SEGMENT_TYPE, UsOrField.GPC];

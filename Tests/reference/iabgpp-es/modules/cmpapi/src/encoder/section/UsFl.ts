@@ -1,0 +1,65 @@
+import { EncodableSegment } from "../segment/EncodableSegment.js";
+import { UsFlCoreSegment } from "../segment/UsFlCoreSegment.js";
+import { AbstractLazilyEncodableSection } from "./AbstractLazilyEncodableSection.js";
+
+export class UsFl extends AbstractLazilyEncodableSection {
+  public static readonly ID = 13;
+  public static readonly VERSION = 1;
+  public static readonly NAME = "usfl";
+
+  constructor(encodedString?: string) {
+    super();
+    if (encodedString && encodedString.length > 0) {
+      this.decode(encodedString);
+    }
+  }
+
+  //Overriden
+  public getId(): number {
+    return UsFl.ID;
+  }
+
+  //Overriden
+  public getName(): string {
+    return UsFl.NAME;
+  }
+
+  //Override
+  public getVersion(): number {
+    return UsFl.VERSION;
+  }
+
+  //Overriden
+  protected initializeSegments(): EncodableSegment[] {
+    let segments: EncodableSegment[] = [];
+    segments.push(new UsFlCoreSegment());
+    return segments;
+  }
+
+  //Overriden
+  protected decodeSection(encodedString: string): EncodableSegment[] {
+    let segments: EncodableSegment[] = this.initializeSegments();
+
+    if (encodedString != null && encodedString.length !== 0) {
+      let encodedSegments = encodedString.split(".");
+
+      for (let i = 0; i < segments.length; i++) {
+        if (encodedSegments.length > i) {
+          segments[i].decode(encodedSegments[i]);
+        }
+      }
+    }
+
+    return segments;
+  }
+
+  // Overriden
+  protected encodeSection(segments: EncodableSegment[]): string {
+    let encodedSegments: string[] = [];
+    for (let i = 0; i < segments.length; i++) {
+      let segment: EncodableSegment = segments[i];
+      encodedSegments.push(segment.encode());
+    }
+    return encodedSegments.join(".");
+  }
+}

@@ -1,0 +1,65 @@
+import { EncodableSegment } from "../segment/EncodableSegment.js";
+import { UsUtCoreSegment } from "../segment/UsUtCoreSegment.js";
+import { AbstractLazilyEncodableSection } from "./AbstractLazilyEncodableSection.js";
+
+export class UsUt extends AbstractLazilyEncodableSection {
+  public static readonly ID = 11;
+  public static readonly VERSION = 1;
+  public static readonly NAME = "usut";
+
+  constructor(encodedString?: string) {
+    super();
+    if (encodedString && encodedString.length > 0) {
+      this.decode(encodedString);
+    }
+  }
+
+  //Overriden
+  public getId(): number {
+    return UsUt.ID;
+  }
+
+  //Overriden
+  public getName(): string {
+    return UsUt.NAME;
+  }
+
+  //Override
+  public getVersion(): number {
+    return UsUt.VERSION;
+  }
+
+  //Overriden
+  protected initializeSegments(): EncodableSegment[] {
+    let segments: EncodableSegment[] = [];
+    segments.push(new UsUtCoreSegment());
+    return segments;
+  }
+
+  //Overriden
+  protected decodeSection(encodedString: string): EncodableSegment[] {
+    let segments: EncodableSegment[] = this.initializeSegments();
+
+    if (encodedString != null && encodedString.length !== 0) {
+      let encodedSegments = encodedString.split(".");
+
+      for (let i = 0; i < segments.length; i++) {
+        if (encodedSegments.length > i) {
+          segments[i].decode(encodedSegments[i]);
+        }
+      }
+    }
+
+    return segments;
+  }
+
+  // Overriden
+  protected encodeSection(segments: EncodableSegment[]): string {
+    let encodedSegments: string[] = [];
+    for (let i = 0; i < segments.length; i++) {
+      let segment: EncodableSegment = segments[i];
+      encodedSegments.push(segment.encode());
+    }
+    return encodedSegments.join(".");
+  }
+}
