@@ -108,6 +108,10 @@ class Page:
         """Writes the page as NOTICE_ARTIFACTS/<name>-<engine>.png (to look at) and returns the path."""
         ns.ARTIFACTS.mkdir(parents=True, exist_ok=True)
         path = ns.ARTIFACTS / f"{name}-{self.engine}.png"
+        # A picture taken straight after a click caught a switch halfway through its transition.
+        # Animations that never end (none today) are not waited for.
+        self.wait_for("""() => document.getAnimations().every((a) => a.playState !== 'running'
+            || (a.effect && a.effect.getComputedTiming().endTime === Infinity))""", timeout=5.0)
         self._screenshot(str(path))
         return path
 

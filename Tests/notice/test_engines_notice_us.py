@@ -307,7 +307,7 @@ def test_arabic_us_notice_is_right_to_left_and_its_answers_mirror(engine_page, d
     assert en["switch"] is True and ar["switch"] is False  # the switch leads its sentence, on the right in Arabic
 
 
-@pytest.mark.parametrize("size", [(447, 844), (1280, 800)], ids=["phone", "desktop"])
+@pytest.mark.parametrize("size", [(447, 844), (844, 390), (820, 1180), (1280, 800)], ids=["phone", "landscape", "tablet", "desktop"])
 @pytest.mark.parametrize("layout", ("modal", "banner", "sheet", "fullscreen"))
 def test_every_layout_shows_the_us_answers_in_view(engine_page, doc20, layout, size):
     doc20["layout"] = layout
@@ -317,7 +317,8 @@ def test_every_layout_shows_the_us_answers_in_view(engine_page, doc20, layout, s
         return r.width > 0 && r.height > 0 && r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth; })""")
     assert boxes == [True, True, True]
     assert page.evaluate("() => document.documentElement.dataset.layout") == layout
-    page.screenshot(f"us-layout-{layout}-{'phone' if size[0] < 600 else 'desktop'}")
+    names = {(447, 844): "phone", (844, 390): "landscape", (820, 1180): "tablet", (1280, 800): "desktop"}
+    page.screenshot(f"us-layout-{layout}-{names[size]}")
 
 
 # ------------------------------------------------------------------------------------ every language, dark mode (Chromium)
