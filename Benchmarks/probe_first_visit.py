@@ -7,6 +7,7 @@ in ms from the publisher page's navigation, for the page of `bench_notice_web.me
   session           POST /v1/web/session: start - end
   frame             notice.html in the page's Resource Timing: start - response end
   f.start           the notice frame's document: its time origin (the renderer began its navigation)
+  f.resp            the frame's HTML fully received (its Navigation Timing)
   f.init            the probe's init script ran in the frame (its document began)
   started           the page heard `started`
   f.configure       the frame received `configure` (the document)
@@ -18,7 +19,12 @@ in ms from the publisher page's navigation, for the page of `bench_notice_web.me
 Frame times are moved onto the page's clock through performance.timeOrigin. An init script in
 every frame records the marks; nothing of the product changes.
 
-Usage: python3 Benchmarks/probe_first_visit.py [--runs 5] [--vendors 20|813] [--trace FILE]
+On loopback the publisher page (127.0.0.1) and consentd (127.0.0.1, another port) are one site,
+so Chromium runs the notice frame in the page's renderer, on its main thread; `--host localhost`
+serves the page from another site. A trace (`--trace`) holds that thread's tasks with their CPU
+time (`tdur`), which a busy machine stretches less than their wall time.
+
+Usage: python3 Benchmarks/probe_first_visit.py [--runs 5] [--vendors 20|813] [--host H] [--trace FILE]
 (CONSENTD_BIN and CONSENT_BIN as for the bench.)
 """
 import argparse
