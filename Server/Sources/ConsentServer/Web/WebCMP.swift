@@ -19,8 +19,9 @@ struct WebCMP: Sendable {
     let cmp: CMPIdentity
     /// The publishers and websites, re-read while consentd runs.
     let publishers: PublisherDirectory
-    /// The vendors' details the web documents leave out, built once per site, language and list.
-    let vendorDetails = VendorDetails()
+    /// The notices of visitors without a decision (document, scope, vendors' details), built once
+    /// per site, language, list and reason.
+    let notices = SiteNotices()
     /// The publishers and websites in use now (the demo's site included when it is on).
     var configuration: PublisherConfiguration { publishers.forWebsites }
 
@@ -29,7 +30,7 @@ struct WebCMP: Sendable {
 
     /// A website as the notice shows it: its configuration, and the vendors and ad-tech
     /// providers of its publishers that the vendor list held now contains.
-    struct Site: Sendable {
+    struct Site: Sendable, Equatable {
         var website: PublisherConfiguration.Website
         var vendorIds: [Int]
         var adTechProviders: [AppConfig.AdTechProvider]
@@ -151,14 +152,24 @@ struct WebCMP: Sendable {
             json.null()
         }
         if verdict.shouldAsk || reopen {
-            let exchange = try exchange(site, language: language, current: current, reopen: reopen, reason: verdict)
-            json.key("uiTCData"); json.raw(try shownTCData(scope: exchange.scope, language: language, now: now).json(idMaps: .binaryStrings))
             // Without the vendors' details: the page loads them when its vendor list opens (vendorDetails(appId:language:)).
-            let details = VendorDetails.url(appId: appId, language: language, version: list.vendorListVersion)
-            json.key("document"); json.raw(String(decoding: exchange.document.webJSON(vendorDetailsUrl: details), as: UTF8.self))
+            let details = SiteNotices.vendorDetailsURL(appId: appId, language: language, version: list.vendorListVersion)
+            let (scope, document): (ConsentScope, String)
+            if current == nil, !reopen {
+                // A visitor without a decision: the site's notice as every such visitor gets it.
+                let notice = try notices.notice(site: site, language: language, version: list.vendorListVersion, reason: Self.name(of: verdict)) {
+                    try exchange(site, language: language, current: nil, reopen: false, reason: verdict)
+                }
+                (scope, document) = (notice.scope, notice.documentJSON)
+            } else {
+                let exchange = try exchange(site, language: language, current: current, reopen: reopen, reason: verdict)
+                (scope, document) = (exchange.scope, String(decoding: exchange.document.webJSON(vendorDetailsUrl: details), as: UTF8.self))
+            }
+            json.key("uiTCData"); json.raw(try shownTCData(scope: scope, language: language, now: now).json(idMaps: .binaryStrings))
+            json.key("document"); json.raw(document)
         }
         if let usDocument {
-            let details = VendorDetails.url(appId: appId, language: language, version: list.vendorListVersion)
+            let details = SiteNotices.vendorDetailsURL(appId: appId, language: language, version: list.vendorListVersion)
             json.key("document"); json.raw(String(decoding: usDocument.webJSON(vendorDetailsUrl: details), as: UTF8.self))
         }
         if let refused { json.key("storedStringRefused"); json.string(refused) }
@@ -171,10 +182,10 @@ struct WebCMP: Sendable {
     func vendorDetails(appId: String, language tag: String?) throws -> ServedDocument {
         let site = try site(appId: appId)
         let language = Self.language(tag)
-        return try vendorDetails.document(appId: appId, language: language, version: catalog.vendorList.vendorListVersion,
-                                          vendorIds: site.vendorIds) {
-            try exchange(site, language: language, current: nil, reopen: false, reason: .noDecision).document
-        }
+        return try notices.notice(site: site, language: language, version: catalog.vendorList.vendorListVersion,
+                                  reason: Self.name(of: .noDecision)) {
+            try exchange(site, language: language, current: nil, reopen: false, reason: .noDecision)
+        }.vendorDetails
     }
 
     /// A choice the page sends (``ConsentdAPI/WebChoiceRequest``): the notice's result

@@ -141,15 +141,29 @@
     session.shownAt = now();
     api.metrics.renderMs = round1(session.shownAt - startedAt);
     post({ protocol: PROTOCOL, type: 'ready', layer: first === 2 ? 2 : 1, renderMs: api.metrics.renderMs });
+    warmUpIntl();
     return true;
+  }
+
+  // The first layer formats no number with ICU (NoticeDom's num()); the other layers do
+  // (durations, retention, counts from 1000 on). A renderer's first Intl.NumberFormat costs tens of
+  // milliseconds, paid once the notice is on screen and the page is idle, not by the first paint
+  // nor by the first layer opened after it. In a framed page on loopback the publisher's page
+  // shares this thread, so not before its next frame either.
+  var warmedUp = false;
+  function warmUpIntl() {
+    if (warmedUp) return;
+    warmedUp = true;
+    var warm = function () {
+      try { new Intl.NumberFormat().format(1); } catch (e) { /* no Intl: plain numbers */ }
+    };
+    var idle = /** @type {any} */ (window).requestIdleCallback;
+    if (typeof idle === 'function') idle(warm, { timeout: 1000 }); else setTimeout(warm, 100);
   }
 
   // Focus stays in the dialog while it is open; Escape closes it when dismissal is allowed.
   document.addEventListener('keydown', function (e) { if (view) view.onKeyDown(e); });
   document.addEventListener('focusin', function (e) { if (view && view.isOpen()) view.onFocusIn(e); });
-
-  // Warm up ICU while the page loads, so the first configure() does not pay for it.
-  try { new Intl.NumberFormat().format(1); new (/** @type {any} */ (Intl)).PluralRules().select(1); } catch (e) { /* no Intl: plain numbers */ }
 
   // A page of another origin (a website's CMP, consentd's /cmp/cmp.js) cannot reach configure()
   // across the frame boundary; it posts {protocol: 1, type: 'configure', document} instead
