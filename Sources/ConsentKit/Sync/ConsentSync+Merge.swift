@@ -69,7 +69,7 @@ extension ConsentSync {
                     return .failure(Stop())
                 }
                 succeeded()
-                if heldLedger?.apply(remote) != true { queueHeldDecisionIfUnsent(subject: subject, remote: remote, files: files) }
+                if heldLedger?.apply(remote) != true { queueHeldDecisionIfUnsent(subject: subject, remote: remote.state(of: .tcf), files: files) }
                 merged(identity.userId)
                 return .success(true)
             case 404:

@@ -24,7 +24,8 @@ protocol SyncLedger: AnyObject, Sendable {
     /// - Throws: what `enqueue` throws; the mark then stays.
     func copyHeldDecision(to subject: String, through enqueue: (OutboxEntry) throws(SyncError) -> Void) throws(SyncError)
 
-    /// Applies `remote`, a subject state from consentd, when it is newer than the held decision
-    /// by consentd's order (`collectedAt`, then event id); whether it did.
+    /// Applies `remote`, a subject state from consentd, kind by kind: each of its records when it
+    /// is newer than what is held of its kind by consentd's order (`collectedAt`, then event id).
+    /// Whether the TCF decision was applied.
     func apply(_ remote: SubjectState) -> Bool
 }
