@@ -90,14 +90,22 @@ extension ConsentManager {
 }
 
 extension ConsentManager: SyncLedger {
-    func heldMark() -> SyncMark? {
-        guard let consent else { return nil }
-        return keptMark().flatMap { $0.eventId.isEmpty ? nil : $0 } ?? SyncMark(timeOf: consent)
+    func heldMark(of kind: ConsentRecord.Kind) -> SyncMark? {
+        switch kind {
+        case .tcf:
+            guard let consent else { return nil }
+            return keptMark().flatMap { $0.eventId.isEmpty ? nil : $0 } ?? SyncMark(timeOf: consent)
+        case .us:
+            guard let choice = state.withLock({ $0.usChoice }) else { return nil }
+            return SyncMark.kept(in: configuration.store, of: .us).flatMap { $0.eventId.isEmpty ? nil : $0 }
+                ?? SyncMark(date: choice.decided, eventId: "", method: "")
+        }
     }
 
-    func copyHeldDecision(to subject: String, through enqueue: (OutboxEntry) throws(SyncError) -> Void) throws(SyncError) {
+    func copyHeld(_ kind: ConsentRecord.Kind, to subject: String, through enqueue: (OutboxEntry) throws(SyncError) -> Void) throws(SyncError) {
+        if kind == .us { return try copyHeldUSChoice(to: subject, through: enqueue) }
         let failure = exclusive { () -> SyncError? in
-            guard let consent, let mark = heldMark() else { return nil }
+            guard let consent, let mark = heldMark(of: .tcf) else { return nil }
             let method = ConsentProof.Method(rawValue: mark.method) ?? .programmatic
             guard var entry = try? outboxEntry(for: consent, method: method, subject: subject) else { return nil }
             entry.copyOf = mark.eventId
@@ -113,12 +121,12 @@ extension ConsentManager: SyncLedger {
     }
 
     /// Each kind of `remote` against its own kind here: the US record against the US choice
-    /// (``applyUSChoice(_:)``), the TCF decision against the TCF decision; the answer is the
-    /// TCF decision's.
-    func apply(_ remote: SubjectState) -> Bool {
-        if let us = remote.state(of: .us) { _ = applyUSChoice(us) }
-        guard let tcf = remote.state(of: .tcf) else { return false }
-        return applyDecision(tcf)
+    /// (``applyUSChoice(_:)``), the TCF decision against the TCF decision.
+    func apply(_ remote: SubjectState) -> Set<ConsentRecord.Kind> {
+        var applied: Set<ConsentRecord.Kind> = []
+        if let us = remote.state(of: .us), applyUSChoice(us) { applied.insert(.us) }
+        if let tcf = remote.state(of: .tcf), applyDecision(tcf) { applied.insert(.tcf) }
+        return applied
     }
 
     /// A newer withdrawal (an event with a withdrawal method: the decision was taken back on

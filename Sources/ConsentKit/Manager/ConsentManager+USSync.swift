@@ -61,6 +61,28 @@ extension ConsentManager {
         return (SyncMark(collectedAt: removal.collectedAt, eventId: entry.eventId, method: method.rawValue), entry.eventId)
     }
 
+    /// The ledger's ``SyncLedger/copyHeld(_:to:through:)`` for the US choice: its event again for
+    /// `subject` (a new event id, the choice's own time, the method of its mark, the US keys in
+    /// force now), ``OutboxEntry/copyOf`` its mark's event, which then becomes the copy's.
+    func copyHeldUSChoice(to subject: String, through enqueue: (OutboxEntry) throws(SyncError) -> Void) throws(SyncError) {
+        let failure = exclusive { () -> SyncError? in
+            guard let choice = state.withLock({ $0.usChoice }), let mark = heldMark(of: .us) else { return nil }
+            let method = ConsentProof.Method(rawValue: mark.method) ?? .programmatic
+            var keys = usPrivacyKeys()
+            keys.choice = choice
+            var entry = outboxEntry(for: choice, keys: keys, method: method, subject: subject)
+            entry.copyOf = mark.eventId
+            do throws(SyncError) {
+                try enqueue(entry)
+            } catch {
+                return error
+            }
+            configuration.store.write(SyncMark(date: choice.decided, eventId: entry.eventId, method: method.rawValue).keyValue(of: .us))
+            return nil
+        }
+        if let failure { throw failure }
+    }
+
     /// Where the held US choice stands in consentd's order: its kept mark, else its own time.
     func usPlace(of choice: USPrivacyChoice?) -> SyncMark? {
         SyncMark.kept(in: configuration.store, of: .us) ?? choice.map { SyncMark(date: $0.decided, eventId: "", method: "") }

@@ -28,17 +28,19 @@ private final class USConsentd: Sendable {
 /// A device: a manager with sync on, on `consentd`, with its own store and sync folder.
 private struct USDevice {
     let manager: ConsentManager
-    let store = InMemoryKeyValueStore()
+    let store: InMemoryKeyValueStore
     let folder: TestFolder
 
-    init(_ consentd: USConsentd, clock: TestClock) throws {
+    /// With `syncing` false, the same app before sync was turned on.
+    init(_ consentd: USConsentd, clock: TestClock, store: InMemoryKeyValueStore = InMemoryKeyValueStore(), syncing: Bool = true) throws {
         folder = try TestFolder()
+        self.store = store
         manager = ConsentManager(configuration: ConsentConfiguration(
             consentd: endpoint, cmp: testCMP, store: store, transport: consentd.transport, regionTimeout: 120,
             noticeVersion: 2, vendorLists: FixedVendorLists(local: Fixtures.vendorList), cacheDirectory: folder.cacheDirectory,
             log: .silent, now: clock.now,
-            sync: ConsentSyncSettings(directory: folder.url.appendingPathComponent("sync", isDirectory: true), initialBackoff: 600,
-                                      maximumBackoff: 600, credentialStore: InMemoryCredentialStore())))
+            sync: ConsentSyncSettings(isEnabled: syncing, directory: folder.url.appendingPathComponent("sync", isDirectory: true),
+                                      initialBackoff: 600, maximumBackoff: 600, credentialStore: InMemoryCredentialStore())))
     }
 
     /// The events in the outbox, oldest first.
@@ -196,5 +198,36 @@ struct USChoiceSyncTests {
         await second.manager.syncNow()
         #expect(second.manager.usPrivacyChoice == nil)
         #expect(second.store.value(forKey: "gad_rdp") == nil)
+    }
+
+    @Test("a US choice made before sync is queued for the signed-in user's subject at the merge, with its own time, and its echo is not applied again")
+    func choiceBeforeSyncIsPushed() async throws {
+        let clock = TestClock(testDate)
+        let consentd = USConsentd()
+        let store = InMemoryKeyValueStore()
+        let before = try USDevice(consentd, clock: clock, store: store, syncing: false)
+        #expect(await before.manager.refreshed().succeeded)
+        let made = choice(sale: true, at: clock.now())
+        try before.manager.recordUSChoice(made, method: .rejectAll)
+
+        clock.advance(60)
+        let device = try USDevice(consentd, clock: clock, store: store)
+        #expect(await device.manager.refreshed().succeeded)
+        try device.manager.identify(userId: "user-1", token: "ckt_test")
+        await device.manager.syncNow()
+        let events = try device.pending()
+        #expect(events.count == 1)
+        let event = try #require(events.first)
+        #expect(event.consent.kind == .us && event.collectedAt == ISO8601.format(made.decided))
+        // How it was made was not kept without sync: programmatic, as for a TCF decision from before sync.
+        #expect(event.consent.proof.method == .programmatic)
+        #expect(event.consent.usChoice?.saleOptOut == true && event.consent.gppString != nil)
+        #expect(SyncMark.kept(in: store, of: .us)?.eventId == event.eventId)
+
+        // consentd got it: its echo is the device's own choice, nothing is queued again.
+        consentd.remote.withLock { $0 = USDevice.state(of: events, subjectId: "user-1") }
+        await device.manager.syncNow()
+        #expect(try device.pending().count == 1)
+        #expect(device.manager.usPrivacyChoice == made)
     }
 }
