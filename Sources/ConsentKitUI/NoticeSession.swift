@@ -5,7 +5,7 @@ import Foundation
 /// from what the manager knows, whose decisions are recorded through the manager (Google mode's
 /// through ``ConsentKit/GoogleAdsConsent/record(_:as:method:)``); where the US rules decide
 /// (``ConsentKit/ConsentManager/followsUSPrivacyRules``), the US notice at collection, whose
-/// answer is recorded with ``ConsentKit/ConsentManager/recordUSChoice(_:)``. The iOS presenter is
+/// answer is recorded with ``ConsentKit/ConsentManager/recordUSChoice(_:method:documentHash:)``. The iOS presenter is
 /// a thin shell around it.
 ///
 /// ```swift
@@ -137,7 +137,7 @@ public final class NoticeSession: Sendable {
     private func recordUS(_ result: NoticeResult) -> Event {
         guard let choice = result.usChoice(at: manager.configuration.now()) else { return .dismissed }
         do {
-            try manager.recordUSChoice(choice)
+            try manager.recordUSChoice(choice, method: ConsentProof.Method(result.action), documentHash: documentHash)
         } catch {
             return .failed(error)
         }

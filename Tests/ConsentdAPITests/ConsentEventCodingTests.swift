@@ -71,7 +71,7 @@ struct ConsentEventCodingTests {
         #expect(ConsentEventRequest.fieldNames == [
             "eventId", "subjectId", "collectedAt", "subject", "tcString", "consentStringV1", "gppString", "googleAdsChoice", "additionalConsent",
             "purposeConsents", "purposeLegitimateInterests", "specialFeatureOptins", "vendorConsents", "vendorLegitimateInterests",
-            "preferences", "legalNotices", "proof",
+            "preferences", "legalNotices", "kind", "usChoice", "proof",
         ])
         #expect(ConsentProof.CodingKeys.allCases.map(\.rawValue) == [
             "noticeId", "noticeVersion", "language", "sdkVersion", "platform", "method", "documentHash",

@@ -135,6 +135,7 @@ public struct InvalidField: Error, Sendable, Equatable, CustomStringConvertible 
     /// The values of the body's enumerated fields, as the shared types define them.
     private static let allowedValues: [String: [String]] = [
         "googleAdsChoice": GoogleAdsChoice.allCases.map(\.rawValue),
+        "kind": ConsentRecord.Kind.allCases.map(\.rawValue),
         "proof.platform": ConsentProof.Platform.allCases.map(\.rawValue),
         "proof.method": ConsentProof.Method.allCases.map(\.rawValue),
     ]
@@ -165,6 +166,10 @@ private struct StrictConsentEventRequest: Decodable {
         let proofKey = AnyKey(stringValue: ConsentRecord.CodingKeys.proof.rawValue)
         if let proof = try? container.nestedContainer(keyedBy: AnyKey.self, forKey: proofKey) {
             try refuseUnknownKeys(proof.allKeys, known: ConsentProof.CodingKeys.allCases.map(\.rawValue), prefix: proofKey.stringValue)
+        }
+        let usChoiceKey = AnyKey(stringValue: ConsentRecord.CodingKeys.usChoice.rawValue)
+        if let usChoice = try? container.nestedContainer(keyedBy: AnyKey.self, forKey: usChoiceKey) {
+            try refuseUnknownKeys(usChoice.allKeys, known: USChoiceRecord.CodingKeys.allCases.map(\.rawValue), prefix: usChoiceKey.stringValue)
         }
         let subjectKey = AnyKey(stringValue: ConsentEventRequest.CodingKeys.subject.rawValue)
         if let subject = try? container.nestedContainer(keyedBy: AnyKey.self, forKey: subjectKey) {
@@ -261,26 +266,52 @@ extension CheckedConsentEvent {
             anyList = true
         }
         let anyConsent = consent.tcString != nil || consent.consentStringV1 != nil || consent.gppString != nil || consent.googleAdsChoice != nil
-            || consent.additionalConsent != nil || anyList
+            || consent.additionalConsent != nil || consent.usChoice != nil || anyList
         // A withdrawal (withdrawal, underAge) takes the decision back: it carries no consent.
         if consent.proof.method.isWithdrawal {
             guard !anyConsent, consent.preferences == nil else {
                 throw InvalidField(code: .invalidField, field: "proof.method",
                                    message: "an event with proof.method \(consent.proof.method.rawValue) takes the decision back and carries no consent: "
-                                   + "leave out tcString, consentStringV1, gppString, googleAdsChoice, additionalConsent, the id lists and preferences")
+                                   + "leave out tcString, consentStringV1, gppString, googleAdsChoice, additionalConsent, usChoice, the id lists and preferences")
             }
         } else if !anyConsent {
             // Preferences ride with a decision: the newest event is the subject's decision
             // (docs/decisions/0003), so one of preferences alone would take it away.
             throw InvalidField(code: .missingField, field: nil,
-                               message: "an event needs at least one of tcString, consentStringV1, gppString, googleAdsChoice, additionalConsent or an id list, "
+                               message: "an event needs at least one of tcString, consentStringV1, gppString, googleAdsChoice, additionalConsent, usChoice or an id list, "
                                + "preferences included (or proof.method withdrawal or underAge, which carries none)")
         }
+        try Self.checkKind(of: consent)
         try Self.check(consent.proof)
         try Self.checkRecordFields(of: consent)
         if let subject = request.subject { try Self.check(subject) }
         self.init(eventId: uuid.uuidString.lowercased(), subjectId: request.subjectId,
                   collectedAtMilliseconds: collectedTime.milliseconds, consent: consent, subject: request.subject)
+    }
+
+    /// A US choice (kind `us`, decision record 0035) carries its values and at most a GPP string,
+    /// no TCF field; its withdrawal carries neither. `usChoice` belongs to a US choice only.
+    private static func checkKind(of consent: ConsentRecord) throws(InvalidField) {
+        guard consent.recordKind == .us else {
+            if consent.usChoice != nil {
+                throw InvalidField(code: .invalidField, field: "usChoice", message: "usChoice belongs to an event of kind us")
+            }
+            return
+        }
+        let tcfFields: [(String, Bool)] = [
+            ("tcString", consent.tcString != nil), ("consentStringV1", consent.consentStringV1 != nil),
+            ("googleAdsChoice", consent.googleAdsChoice != nil), ("additionalConsent", consent.additionalConsent != nil),
+            ("purposeConsents", consent.purposeConsents != nil), ("purposeLegitimateInterests", consent.purposeLegitimateInterests != nil),
+            ("specialFeatureOptins", consent.specialFeatureOptins != nil), ("vendorConsents", consent.vendorConsents != nil),
+            ("vendorLegitimateInterests", consent.vendorLegitimateInterests != nil), ("preferences", consent.preferences != nil),
+        ]
+        if let field = tcfFields.first(where: \.1)?.0 {
+            throw InvalidField(code: .invalidField, field: field,
+                               message: "an event of kind us is a US privacy choice: leave out \(field) (a TCF decision is its own event)")
+        }
+        if !consent.proof.method.isWithdrawal && consent.usChoice == nil {
+            throw InvalidField(code: .missingField, field: "usChoice", message: "an event of kind us needs usChoice (its opt-outs)")
+        }
     }
 
     private static func check(_ proof: ConsentProof) throws(InvalidField) {

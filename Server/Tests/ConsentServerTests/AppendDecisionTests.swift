@@ -8,11 +8,11 @@ import Testing
 struct AppendDecisionTests {
     static let head = ConsentStore.ChainHead(sequence: 41, hash: HashChain.genesis)
 
-    static func event(_ id: String, subject: String = "hash-a", collectedAt: Int64) -> ConsentStore.PendingAppend {
+    static func event(_ id: String, subject: String = "hash-a", collectedAt: Int64, kind: ConsentRecord.Kind = .tcf) -> ConsentStore.PendingAppend {
         ConsentStore.PendingAppend(
             appId: "app", eventId: id, subjectId: "sub-" + subject, subjectWasGenerated: false, subjectHash: subject,
-            collectedAt: collectedAt, receivedAt: 2_000, credential: .secret, keyId: "key", consentJSON: #"{"tcString":"\#(id)"}"#,
-            fingerprint: "fp-" + id)
+            collectedAt: collectedAt, receivedAt: 2_000, credential: .secret, keyId: "key", kind: kind.rawValue,
+            consentJSON: #"{"tcString":"\#(id)"}"#, fingerprint: "fp-" + id)
     }
 
     /// The outcome the answer of an appended event names.
@@ -70,11 +70,25 @@ struct AppendDecisionTests {
     @Test("a stored state collected later than the event keeps the subject; nothing is written for it")
     func storedStateWins() throws {
         var found = ConsentStore.Found()
-        found.currents["hash-a"] = ConsentStore.CurrentRow(eventId: "e9", sequence: 7, collectedAt: 99, receivedAt: 99, consentJSON: "{}")
+        found.currents["hash-a"] = ["tcf": ConsentStore.CurrentRow(eventId: "e9", sequence: 7, collectedAt: 99, receivedAt: 99, consentJSON: "{}")]
         let plan = ConsentStore.decide([Self.event("e1", collectedAt: 10)], head: Self.head, found: found)
         #expect(try plan.decisions.map(Self.outcome) == [.history])
         #expect(plan.subjects.isEmpty)
         #expect(plan.rows.count == 1)
+    }
+
+    @Test("a US record and a TCF decision of one subject each compete with their own kind only: both stay current, each answer holds both")
+    func kindsCompeteApart() throws {
+        let plan = ConsentStore.decide([Self.event("e1", collectedAt: 10), Self.event("e2", collectedAt: 30, kind: .us),
+                                        Self.event("e3", collectedAt: 20), Self.event("e4", collectedAt: 25, kind: .us)],
+                                       head: Self.head, found: .init())
+        #expect(try plan.decisions.map(Self.outcome) == [.current, .current, .current, .history])
+        #expect(plan.subjects.map(\.row.eventId) == ["e3", "e2"])
+        guard case .appended(let answer) = plan.decisions[2] else { Issue.record("e3 was not appended"); return }
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(answer.json.utf8)) as? [String: Any])
+        let current = try #require(object["current"] as? [String: Any])
+        #expect(current["eventId"] as? String == "e3")
+        #expect((current["otherKinds"] as? [[String: Any]])?.map { $0["eventId"] as? String } == ["e2"])
     }
 }
 

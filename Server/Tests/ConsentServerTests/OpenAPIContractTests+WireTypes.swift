@@ -22,8 +22,24 @@ extension OpenAPIContractTests {
     static let provider = AppConfig.AdTechProvider(id: 89, name: "Example Ads", privacyPolicyUrl: "https://ads.example.com/privacy")
     static let publisher = AppConfig.Publisher(id: "pub-news", name: "Example News", vendorIds: [21, 755], adTechProviders: [provider],
                                                nonPersonalizedOnly: false)
+    /// A US choice's record (kind `us`, decision record 0035) with every field it may carry.
+    static let usRecord = ConsentRecord(
+        gppString: "DBABBg~BVVqAAEABgA.QA", kind: .us,
+        usChoice: USChoiceRecord(saleOptOut: true, sharingOptOut: true, targetedAdvertisingOptOut: false, sensitiveDataLimited: true),
+        proof: fullProof)
+    /// `fullRecord` with the US choice's fields too: every property of the record's schemas, for
+    /// the shape tests (no such record is valid: a US choice carries no TCF field).
+    static var everyField: ConsentRecord {
+        var record = fullRecord
+        record.kind = usRecord.kind
+        record.usChoice = usRecord.usChoice
+        return record
+    }
     static let state = SubjectState(subjectId: "user-1", eventId: "0f8fad5b-d9cb-469f-a165-70867728950e",
-                                    collectedAt: "2026-11-23T10:15:30.250Z", receivedAt: "2026-11-23T10:15:31.000Z", consent: fullRecord)
+                                    collectedAt: "2026-11-23T10:15:30.250Z", receivedAt: "2026-11-23T10:15:31.000Z", consent: everyField,
+                                    otherKinds: [SubjectState(subjectId: "user-1", eventId: "1f8fad5b-d9cb-469f-a165-70867728950e",
+                                                              collectedAt: "2026-11-23T10:16:30.250Z", receivedAt: "2026-11-23T10:16:31.000Z",
+                                                              consent: everyField)])
 
     /// A `gpp` object of the web CMP's answers, with every field set.
     static let webGPP = WebGPP(
@@ -42,12 +58,12 @@ extension OpenAPIContractTests {
                 gvlSpecificationVersion: 3, cmp: AppConfig.CMP(id: 300, version: 2), subdivision: "CA",
                 gpp: GPPApplicability(applicableSections: [7], mspaCoveredTransaction: true, mspaMode: .optOut)))),
             ("ConsentEvent", try encoder.encode(ConsentEventRequest(
-                eventId: UUID(), subjectId: "user-1", collectedAt: Date(), subject: subject, consent: fullRecord))),
+                eventId: UUID(), subjectId: "user-1", collectedAt: Date(), subject: subject, consent: everyField))),
             ("AppendResult", try encoder.encode(AppendResult(eventId: state.eventId, subjectId: "sub_1", outcome: .current, current: state,
                                                              subjectToken: "ckt_e30.c2ln"))),
             ("Error", try encoder.encode(ConsentdErrorBody(code: "invalid_field", message: "proof.method must be …", field: "proof.method"))),
             ("ConsentBatchRequest", try encoder.encode(ConsentBatchRequest(events: [
-                ConsentEventRequest(eventId: UUID(), subjectId: "user-1", collectedAt: Date(), subject: subject, consent: fullRecord)]))),
+                ConsentEventRequest(eventId: UUID(), subjectId: "user-1", collectedAt: Date(), subject: subject, consent: everyField)]))),
             ("ConsentBatchResponse", try encoder.encode(ConsentBatchResponse(results: [batchItem]))),
             ("ConsentBatchItem", try encoder.encode(batchItem)),
             ("WebSessionRequest", try encoder.encode(WebSessionRequest(
@@ -140,6 +156,9 @@ extension OpenAPIContractTests {
         #expect(Set(ConsentProof.CodingKeys.allCases.map(\.rawValue)) == Set((contract.schema("Proof")["properties"] as? [String: Any] ?? [:]).keys))
         #expect(contract.schema("Proof")["additionalProperties"] as? Bool == false)
         #expect(Set(ConsentRecord.CodingKeys.allCases.map(\.rawValue)) == Set((contract.schema("Consent")["properties"] as? [String: Any] ?? [:]).keys))
+        #expect(Set(USChoiceRecord.CodingKeys.allCases.map(\.rawValue)) == Set((contract.schema("USChoice")["properties"] as? [String: Any] ?? [:]).keys))
+        #expect(contract.schema("USChoice")["additionalProperties"] as? Bool == false)
+        #expect(Set(SubjectState.CodingKeys.allCases.map(\.rawValue)) == Set((contract.schema("SubjectState")["properties"] as? [String: Any] ?? [:]).keys))
         #expect(Set(SubjectInformation.CodingKeys.allCases.map(\.rawValue))
             == Set((contract.schema("SubjectInformation")["properties"] as? [String: Any] ?? [:]).keys))
         #expect(contract.schema("SubjectInformation")["additionalProperties"] as? Bool == false)
@@ -179,6 +198,8 @@ extension OpenAPIContractTests {
         #expect(ConsentProof.Platform.allCases.map(\.rawValue) == contract.enumValues(schema: "Proof", property: "platform"))
         #expect(ConsentProof.Method.allCases.map(\.rawValue) == contract.enumValues(schema: "Proof", property: "method"))
         #expect(AppendOutcome.allCases.map(\.rawValue) == contract.enumValues(schema: "AppendResult", property: "outcome"))
+        #expect(ConsentRecord.Kind.allCases.map(\.rawValue) == contract.enumValues(schema: "ConsentEvent", property: "kind"))
+        #expect(ConsentRecord.Kind.allCases.map(\.rawValue) == contract.enumValues(schema: "Consent", property: "kind"))
     }
 
     @Test("the server accepts what the shared request type writes and answers in the shared types")

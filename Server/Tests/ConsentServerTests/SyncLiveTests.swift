@@ -235,6 +235,41 @@ struct SyncLiveTests {
         }
     }
 
+    @Test("0035: A's TCF decision and its later US choice both reach B through consentd, each as its own kind; B's newer TCF decision leaves the US choice")
+    func usChoiceBesideTheDecision() async throws {
+        try await Self.withConsentd { session in
+            let (server, port) = (session.server, session.port)
+            let clock = Clock()
+            let user = "user-\(UUID().uuidString.prefix(8))"
+            let a = await Device(port: port, publishable: server.publishable, clock: clock).started()
+            try a.manager.identify(userId: user, token: try await Self.mintToken(user, port: port, secret: server.secret))
+            _ = await a.manager.syncNow()
+            try a.manager.agreeToAll()
+            clock.advance(10)
+            let choice = USPrivacyChoice(saleOptOut: true, sharingOptOut: false, targetedAdvertisingOptOut: true, sensitiveDataLimited: false,
+                                         noticeVersion: 4, language: "en", decided: clock.now)
+            try a.manager.recordUSChoice(choice, method: .rejectAll)
+            let afterA = try #require(await a.manager.syncNow())
+            #expect(afterA.pending == 0 && afterA.deadLettered == 0 && afterA.lastError == nil)
+
+            clock.advance(60)
+            let b = await Device(port: port, publishable: server.publishable, clock: clock).started()
+            try b.manager.identify(userId: user, token: try await Self.mintToken(user, port: port, secret: server.secret))
+            _ = await b.manager.syncNow()
+            #expect(b.manager.usPrivacyChoice == choice)
+            #expect(b.manager.consent?.purposeConsents == a.manager.consent?.purposeConsents)
+            #expect(b.manager.syncStatus?.pending == 0)
+
+            clock.advance(60)
+            try b.manager.disagreeToAll()
+            _ = await b.manager.syncNow()
+            _ = await a.manager.syncNow()
+            #expect(a.manager.consent?.purposeConsents.isEmpty == true)
+            #expect(a.manager.usPrivacyChoice == choice)
+            #expect(try await Self.eventIds(user, port: port, secret: server.secret).count == 3)
+        }
+    }
+
     @Test("002-12: device A decides; device B runs exactly the Getting Started launch snippet (start, identify, refreshed) and is not asked")
     func newDeviceFollowingTheSnippetIsNotAsked() async throws {
         try await Self.withConsentd { session in

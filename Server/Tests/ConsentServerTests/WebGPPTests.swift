@@ -122,7 +122,7 @@ struct WebUSTests {
         }
     }
 
-    @Test("\"Do Not Sell or Share\" is recorded as an event with the GPP string and no TC string; the next page view keeps it and shows no notice")
+    @Test("\"Do Not Sell or Share\" is recorded as an event of kind us with the GPP string, its opt-outs and no TC string; the next page view keeps it and shows no notice")
     func optOutRecorded() async throws {
         let server = try await TestServer.make()
         try await server.test { client async throws in
@@ -139,6 +139,9 @@ struct WebUSTests {
             let consent = try #require((event["current"] as? [String: Any])?["consent"] as? [String: Any])
             #expect(consent["gppString"] as? String == gppString && consent["tcString"] == nil)
             #expect((consent["proof"] as? [String: Any])?["method"] as? String == "rejectAll")
+            #expect(consent["kind"] as? String == "us")
+            #expect(consent["usChoice"] as? [String: Bool] == ["saleOptOut": true, "sharingOptOut": true, "targetedAdvertisingOptOut": true,
+                                                               "sensitiveDataLimited": false])
             #expect(event["subjectId"] as? String == subjectId)
 
             let next = try await WebCMPAPITests.web(

@@ -77,17 +77,21 @@ extension ConsentManager {
 
     /// Forgets the decision, and the US choice: their keys are removed (the CMP-present keys and
     /// the region decision stay), and the user will be asked again. With sync on, a withdrawal event goes to consentd
-    /// first (``withdraw(_:)``), so the subject and the user's other devices forget it too.
+    /// first (``withdraw(_:)``), and one of the US choice (``withdrawUSChoice(_:)``), so the
+    /// subject and the user's other devices forget them too.
     public func clearDecision() {
         exclusive {
+            // The US choice's first: the outbox's newest entry is then the TCF withdrawal, which a
+            // start after a crash before the keys' write rolls forward (a US record is not).
+            let usWithdrawal = withdrawUSChoice(.withdrawal)
             let withdrawal = withdraw(.withdrawal)
             state.withLock { state in
                 state.consent = nil
                 state.usChoice = nil
             }
-            writeKeys(mark: withdrawal.mark)
+            writeKeys(mark: withdrawal.mark, also: usWithdrawal.mark?.keyValue(of: .us) ?? [:])
             hub.enqueue(.consentChanged(nil))
-            if let queued = withdrawal.queued { sync?.committed(queued) }
+            for queued in [usWithdrawal.queued, withdrawal.queued].compactMap({ $0 }) { sync?.committed(queued) }
         }
     }
 
@@ -101,17 +105,22 @@ extension ConsentManager {
 
     /// Removes every key the CMP owns (both generations and its own records) and forgets the
     /// decision: what a publisher removing the CMP, or a user's reset, needs. With sync on, a
-    /// withdrawal event goes to consentd first (``withdraw(_:)``).
+    /// withdrawal event goes to consentd first (``withdraw(_:)``), and one of the US choice
+    /// (``withdrawUSChoice(_:)``).
     public func removeAll() {
         exclusive {
+            // The US choice's first: the outbox's newest entry is then the TCF withdrawal, which a
+            // start after a crash before the keys' write rolls forward (a US record is not).
+            let usWithdrawal = withdrawUSChoice(.withdrawal)
             let withdrawal = withdraw(.withdrawal)
-            storage.removeAll(keeping: sync == nil ? [:] : withdrawal.mark.keyValue)
+            let marks = withdrawal.mark.keyValue.merging(usWithdrawal.mark?.keyValue(of: .us) ?? [:]) { _, us in us }
+            storage.removeAll(keeping: sync == nil ? [:] : marks)
             state.withLock { state in
                 state.consent = nil
                 state.usChoice = nil
             }
             hub.enqueue(.consentChanged(nil))
-            if let queued = withdrawal.queued { sync?.committed(queued) }
+            for queued in [usWithdrawal.queued, withdrawal.queued].compactMap({ $0 }) { sync?.committed(queued) }
         }
     }
 
@@ -205,11 +214,12 @@ extension ConsentManager {
         if let queued { sync?.committed(queued) }
     }
 
-    /// Writes every key for what is held (and `mark`, when given); the caller holds the write lock.
-    func writeKeys(mark: SyncMark? = nil) {
+    /// Writes every key for what is held (and `mark`, when given, and `also`); the caller holds
+    /// the write lock.
+    func writeKeys(mark: SyncMark? = nil, also: [String: StoredValue?] = [:]) {
         let (consent, gdpr) = state.withLock { ($0.consent, $0.gdprApplies) }
         do {
-            try storage.write(consent, gdprApplies: gdpr, us: usPrivacyKeys(), also: mark?.keyValue ?? [:])
+            try storage.write(consent, gdprApplies: gdpr, us: usPrivacyKeys(), also: (mark?.keyValue ?? [:]).merging(also) { _, also in also })
         } catch {
             hub.enqueue(.error(.encoding(error)))
         }

@@ -29,7 +29,7 @@ extension ConsentManager {
 
     /// Both `identify`s, under the write lock (a decision being committed goes wholly to the
     /// subject before or after). Entries given to the user get new event ids; when the held
-    /// decision's is among them, the keys' mark follows.
+    /// decision's (or the US choice's) is among them, the keys' mark of its kind follows.
     private func signIn(userId: String, token: String?, provider: ConsentSync.TokenProvider?) throws(ConsentKitError) {
         guard let sync else { throw .sync(.file("sync is off: set ConsentConfiguration.consentd and leave sync enabled")) }
         let failure = exclusive { () -> SyncError? in
@@ -39,8 +39,10 @@ extension ConsentManager {
             } catch {
                 return error
             }
-            if let kept = keptMark(), let new = renamed[kept.eventId] {
-                configuration.store.write(SyncMark(collectedAt: kept.collectedAt, eventId: new, method: kept.method).keyValue)
+            for kind in ConsentRecord.Kind.allCases {
+                if let kept = SyncMark.kept(in: configuration.store, of: kind), let new = renamed[kept.eventId] {
+                    configuration.store.write(SyncMark(collectedAt: kept.collectedAt, eventId: new, method: kept.method).keyValue(of: kind))
+                }
             }
             return nil
         }
@@ -114,7 +116,7 @@ extension ConsentManager {
     }
 
     /// How, where and for whom this manager's events are made.
-    private func eventContext(method: ConsentProof.Method, documentHash: String? = nil) -> ConsentEventContext {
+    func eventContext(method: ConsentProof.Method, documentHash: String? = nil) -> ConsentEventContext {
         let settings = configuration.sync
         return ConsentEventContext(
             // A refusal after an ATT denial names the prompt the user answered, not a notice (N4).

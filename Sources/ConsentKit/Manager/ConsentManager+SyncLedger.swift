@@ -12,8 +12,12 @@ extension ConsentManager {
     /// removal at the decision's own millisecond would let the decision come back at the next
     /// start. The caller holds the write lock and calls this before forgetting the decision.
     func removalMark() -> SyncMark {
+        removalMark(after: [keptMark(), consent.map(SyncMark.init(timeOf:))].compactMap { $0 }.max())
+    }
+
+    /// A removal's mark: now, or just after `held` when the clock has not moved past it.
+    func removalMark(after held: SyncMark?) -> SyncMark {
         let now = SyncMark(date: configuration.now(), eventId: "", method: "")
-        let held = [keptMark(), consent.map(SyncMark.init(timeOf:))].compactMap { $0 }.max()
         guard let held, !(held < now) else { return now }
         return SyncMark(collectedAt: held.collectedAt + 1, eventId: "", method: "")
     }
@@ -45,9 +49,10 @@ extension ConsentManager {
 
     /// The outbox's newest decision when it is newer than what the keys hold (a crash between
     /// the two), with its mark; nil otherwise. A newest withdrawal rolls forward to no decision.
-    /// Reads only the end of the outbox file.
+    /// Reads only the end of the outbox file. A newest US record is not rolled forward here: it
+    /// reaches consentd all the same, and the next merge brings it back as the newer US record.
     func rollForward(restored: ConsentState?) -> (state: ConsentState?, mark: SyncMark)? {
-        guard let sync, let newest = Outbox.newestEntry(in: sync.settings.directory),
+        guard let sync, let newest = Outbox.newestEntry(in: sync.settings.directory), newest.event.consent.recordKind == .tcf,
               let collected = RemoteDecision.parseTimestamp(newest.event.collectedAt) else { return nil }
         let method = newest.event.consent.proof.method
         let entryMark = SyncMark(date: collected, eventId: newest.eventId, method: method.rawValue)
@@ -85,14 +90,22 @@ extension ConsentManager {
 }
 
 extension ConsentManager: SyncLedger {
-    func heldMark() -> SyncMark? {
-        guard let consent else { return nil }
-        return keptMark().flatMap { $0.eventId.isEmpty ? nil : $0 } ?? SyncMark(timeOf: consent)
+    func heldMark(of kind: ConsentRecord.Kind) -> SyncMark? {
+        switch kind {
+        case .tcf:
+            guard let consent else { return nil }
+            return keptMark().flatMap { $0.eventId.isEmpty ? nil : $0 } ?? SyncMark(timeOf: consent)
+        case .us:
+            guard let choice = state.withLock({ $0.usChoice }) else { return nil }
+            return SyncMark.kept(in: configuration.store, of: .us).flatMap { $0.eventId.isEmpty ? nil : $0 }
+                ?? SyncMark(date: choice.decided, eventId: "", method: "")
+        }
     }
 
-    func copyHeldDecision(to subject: String, through enqueue: (OutboxEntry) throws(SyncError) -> Void) throws(SyncError) {
+    func copyHeld(_ kind: ConsentRecord.Kind, to subject: String, through enqueue: (OutboxEntry) throws(SyncError) -> Void) throws(SyncError) {
+        if kind == .us { return try copyHeldUSChoice(to: subject, through: enqueue) }
         let failure = exclusive { () -> SyncError? in
-            guard let consent, let mark = heldMark() else { return nil }
+            guard let consent, let mark = heldMark(of: .tcf) else { return nil }
             let method = ConsentProof.Method(rawValue: mark.method) ?? .programmatic
             guard var entry = try? outboxEntry(for: consent, method: method, subject: subject) else { return nil }
             entry.copyOf = mark.eventId
@@ -107,9 +120,18 @@ extension ConsentManager: SyncLedger {
         if let failure { throw failure }
     }
 
+    /// Each kind of `remote` against its own kind here: the US record against the US choice
+    /// (``applyUSChoice(_:)``), the TCF decision against the TCF decision.
+    func apply(_ remote: SubjectState) -> Set<ConsentRecord.Kind> {
+        var applied: Set<ConsentRecord.Kind> = []
+        if let us = remote.state(of: .us), applyUSChoice(us) { applied.insert(.us) }
+        if let tcf = remote.state(of: .tcf), applyDecision(tcf) { applied.insert(.tcf) }
+        return applied
+    }
+
     /// A newer withdrawal (an event with a withdrawal method: the decision was taken back on
     /// another device, or the user was tagged under age there) forgets the held decision.
-    func apply(_ remote: SubjectState) -> Bool {
+    private func applyDecision(_ remote: SubjectState) -> Bool {
         guard let remoteMark = SyncMark(remote) else { return false }
         let withdrawn = remote.consent.proof.method.isWithdrawal
         let applied = exclusive { () -> Bool in

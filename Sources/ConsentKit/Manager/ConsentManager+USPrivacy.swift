@@ -51,20 +51,30 @@ extension ConsentManager {
     /// region (a user who moves keeps their answer); its sections are written only where a US
     /// section is in force.
     ///
+    /// With sync on, the choice is a consent event of kind `us` (decision record 0035: its values,
+    /// the GPP string of the sections in force, the proof with `method` and `documentHash`, the
+    /// hash of the notice document shown), queued before the keys are written, like a TCF
+    /// decision; the user's other devices apply it at their next merge.
+    ///
     /// - Throws: ``ConsentKitError/encoding(_:)`` when the keys cannot be written; nothing is
     ///   kept then.
-    public func recordUSChoice(_ choice: USPrivacyChoice) throws(ConsentKitError) {
+    public func recordUSChoice(_ choice: USPrivacyChoice, method: ConsentProof.Method = .programmatic, documentHash: String? = nil)
+        throws(ConsentKitError) {
         let failure = exclusive { () -> ConsentKitError? in
             let (consent, gdpr) = state.withLock { ($0.consent, $0.gdprApplies) }
             var keys = usPrivacyKeys()
             keys.choice = choice
+            let (mark, queued) = queueUSChoice(choice, keys: keys, method: method, documentHash: documentHash)
             do throws(TCFEncodingError) {
-                try storage.write(consent, gdprApplies: gdpr, us: keys)
+                try storage.write(consent, gdprApplies: gdpr, us: keys, also: mark)
             } catch {
+                // The choice did not happen: its event goes too.
+                if let queued { sync?.discard(queued) }
                 return .encoding(error)
             }
             state.withLock { $0.usChoice = choice }
             hub.enqueue(.consentChanged(consent))
+            if let queued { sync?.committed(queued) }
             return nil
         }
         if let failure { throw failure }

@@ -239,7 +239,7 @@ extension ConsentSync {
         // Every answer carries the subject's winner (the last one is the newest of them); it is
         // this device's only when the events were the current subject's.
         let current = self.files.withLock { _ in files.identity.userId.map(OutboxEntry.user) ?? OutboxEntry.installation }
-        if entries.last?.subject == current, let winner = results.last?.current { _ = heldLedger?.apply(winner) }
+        if entries.last?.subject == current, let winner = results.last?.current { heldLedger?.apply(winner) }
         return true
     }
 

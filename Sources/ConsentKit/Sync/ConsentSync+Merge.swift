@@ -47,7 +47,7 @@ extension ConsentSync {
         if subject == OutboxEntry.installation && identity.anonymousSubjectId == nil {
             // No subject yet: consentd holds nothing for this installation. A decision held
             // from before sync (or taken over) is queued so that it has its proof there too.
-            queueHeldDecisionIfUnsent(subject: subject, remote: nil, files: files)
+            queueHeldIfUnsent(subject: subject, remote: nil, files: files)
             return .success(false)
         }
         for attempt in 0..<2 {
@@ -69,12 +69,12 @@ extension ConsentSync {
                     return .failure(Stop())
                 }
                 succeeded()
-                if heldLedger?.apply(remote) != true { queueHeldDecisionIfUnsent(subject: subject, remote: remote, files: files) }
+                queueHeldIfUnsent(subject: subject, remote: remote, applied: heldLedger?.apply(remote) ?? [], files: files)
                 merged(identity.userId)
                 return .success(true)
             case 404:
                 succeeded()
-                queueHeldDecisionIfUnsent(subject: subject, remote: nil, files: files)
+                queueHeldIfUnsent(subject: subject, remote: nil, files: files)
                 merged(identity.userId)
                 return .success(true)
             case let status where (status == 401 || status == 403) && attempt == 0 && subject != OutboxEntry.installation:
@@ -93,21 +93,31 @@ extension ConsentSync {
         state.withLock { $0.mergedUser = userId }
     }
 
-    /// Seed 002's "local is newer": queues the decision held for `subject` unless consentd
-    /// has it (its event is `remote`'s) or an entry for it is pending.
-    private func queueHeldDecisionIfUnsent(subject: String, remote: SubjectState?, files: Files) {
-        guard let ledger = heldLedger, let mark = ledger.heldMark() else { return }
+    /// Seed 002's "local is newer", for each kind `remote` (the subject's state; nil for none)
+    /// did not just bring: queues what is held of it for `subject` unless consentd has it.
+    private func queueHeldIfUnsent(subject: String, remote: SubjectState?, applied: Set<ConsentRecord.Kind> = [], files: Files) {
+        for kind in ConsentRecord.Kind.allCases where !applied.contains(kind) {
+            queueHeldIfUnsent(kind, subject: subject, remote: remote?.state(of: kind), files: files)
+        }
+    }
+
+    /// Queues the record of `kind` held for `subject` unless consentd has it (its event is
+    /// `remote`'s, the subject's current state of that kind) or an entry for it is pending.
+    private func queueHeldIfUnsent(_ kind: ConsentRecord.Kind, subject: String, remote: SubjectState?, files: Files) {
+        guard let ledger = heldLedger, let mark = ledger.heldMark(of: kind) else { return }
         if let remote, remote.eventId == mark.eventId || SyncMark(remote) ?? mark > mark { return }
         // The installation's own decisions were queued for it when made; only one from before
         // sync (no event id) is sent afterwards.
         if subject == OutboxEntry.installation && !mark.eventId.isEmpty { return }
-        let concerns: (OutboxEntry) -> Bool = { $0.subject == subject && ($0.eventId == mark.eventId || $0.copyOf == mark.eventId) }
+        let concerns: (OutboxEntry) -> Bool = {
+            $0.subject == subject && $0.event.consent.recordKind == kind && ($0.eventId == mark.eventId || $0.copyOf == mark.eventId)
+        }
         let known = self.files.withLock { _ in
             files.outbox.pending.contains(where: concerns) || files.outbox.deadLetters().contains { concerns($0.entry) }
         }
         if known { return }
         do throws(SyncError) {
-            try ledger.copyHeldDecision(to: subject) { entry throws(SyncError) in
+            try ledger.copyHeld(kind, to: subject) { entry throws(SyncError) in
                 try enqueue(entry)
                 // Sent by this pass's drain, after the ledger moved its mark to it.
                 committed(entry.eventId, triggering: false)

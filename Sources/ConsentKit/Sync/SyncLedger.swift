@@ -11,20 +11,23 @@ import Foundation
 /// it publishes as ``SyncReport``s. Each call runs under the ledger's write lock, so a decision
 /// being committed is wholly before or after it.
 protocol SyncLedger: AnyObject, Sendable {
-    /// The held decision's mark: its consent event's, or, for a decision that has none (made
-    /// before sync, taken over from another CMP, committed while the outbox could not be
-    /// written), its time with no event id; nil without a decision.
-    func heldMark() -> SyncMark?
+    /// The mark of the held record of `kind` (the TCF decision, the US choice): its consent
+    /// event's, or, for one that has none (made before sync, taken over from another CMP,
+    /// committed while the outbox could not be written), its time with no event id; nil without
+    /// one.
+    func heldMark(of kind: ConsentRecord.Kind) -> SyncMark?
 
-    /// Queues the held decision for `subject` through `enqueue` as a copy (a new event id, the
-    /// decision's own time and method, ``OutboxEntry/copyOf`` its mark's event) and makes the
-    /// copy's event the keys' mark, so that its echo from consentd is recognised as this
-    /// decision: seed 002's "local is newer". Does nothing without a decision.
+    /// Queues the held record of `kind` for `subject` through `enqueue` as a copy (a new event
+    /// id, the record's own time and method, ``OutboxEntry/copyOf`` its mark's event) and makes
+    /// the copy's event the keys' mark of `kind`, so that its echo from consentd is recognised as
+    /// this record: seed 002's "local is newer". Does nothing without one.
     ///
     /// - Throws: what `enqueue` throws; the mark then stays.
-    func copyHeldDecision(to subject: String, through enqueue: (OutboxEntry) throws(SyncError) -> Void) throws(SyncError)
+    func copyHeld(_ kind: ConsentRecord.Kind, to subject: String, through enqueue: (OutboxEntry) throws(SyncError) -> Void) throws(SyncError)
 
-    /// Applies `remote`, a subject state from consentd, when it is newer than the held decision
-    /// by consentd's order (`collectedAt`, then event id); whether it did.
-    func apply(_ remote: SubjectState) -> Bool
+    /// Applies `remote`, a subject state from consentd, kind by kind: each of its records when it
+    /// is newer than what is held of its kind by consentd's order (`collectedAt`, then event id).
+    /// The kinds it applied.
+    @discardableResult
+    func apply(_ remote: SubjectState) -> Set<ConsentRecord.Kind>
 }

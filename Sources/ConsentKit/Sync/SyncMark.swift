@@ -2,7 +2,9 @@ import ConsentdAPI
 import Foundation
 
 /// What the keys reflect, for last-writer-wins: the time and event id of the decision held
-/// (the manager writes it with every decision's keys), or of a removal.
+/// (the manager writes it with every decision's keys), or of a removal. Each kind of record
+/// (`ConsentRecord.Kind`: the TCF decision, the US choice) has its own mark, under its own key
+/// (``key(of:)``), as consentd keeps the newest record of each kind.
 struct SyncMark: Sendable, Equatable, Comparable {
     /// Milliseconds since 1970 (the event's `collectedAt`).
     var collectedAt: Int64
@@ -11,8 +13,14 @@ struct SyncMark: Sendable, Equatable, Comparable {
     /// How the decision was made (a proof method's raw value; empty when unknown).
     var method: String
 
-    /// The store key.
+    /// The store key of the TCF decision's mark.
     static let key = "ConsentKit_SyncMark"
+
+    /// The store key of `kind`'s mark: ``key`` for the TCF decision (as before the kinds),
+    /// `ConsentKit_SyncMark_us` for the US choice.
+    static func key(of kind: ConsentRecord.Kind) -> String {
+        kind == .tcf ? key : "\(key)_\(kind.rawValue)"
+    }
 
     /// `ms|eventId|method`.
     var stored: String { "\(collectedAt)|\(eventId)|\(method)" }
@@ -42,9 +50,9 @@ struct SyncMark: Sendable, Equatable, Comparable {
 }
 
 extension SyncMark {
-    /// The mark kept in `store` beside the keys; nil when none is (or it does not read).
-    static func kept(in store: any KeyValueStore) -> SyncMark? {
-        store.value(forKey: key)?.string.flatMap(SyncMark.init(stored:))
+    /// The mark of `kind` kept in `store` beside the keys; nil when none is (or it does not read).
+    static func kept(in store: any KeyValueStore, of kind: ConsentRecord.Kind = .tcf) -> SyncMark? {
+        store.value(forKey: key(of: kind))?.string.flatMap(SyncMark.init(stored:))
     }
 
     /// The place of a decision that has no event (made before sync, taken over from another CMP,
@@ -53,8 +61,11 @@ extension SyncMark {
         self.init(date: decision.updated, eventId: "", method: "")
     }
 
-    /// The store write that keeps this mark beside the keys.
-    var keyValue: [String: StoredValue?] { [Self.key: .string(stored)] }
+    /// The store write that keeps this mark beside the keys, as the TCF decision's.
+    var keyValue: [String: StoredValue?] { keyValue(of: .tcf) }
+
+    /// The store write that keeps this mark beside the keys, as `kind`'s.
+    func keyValue(of kind: ConsentRecord.Kind) -> [String: StoredValue?] { [Self.key(of: kind): .string(stored)] }
 
     /// A remote state's place in consentd's order; nil when its time does not parse.
     init?(_ remote: SubjectState) {

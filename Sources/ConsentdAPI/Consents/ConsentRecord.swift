@@ -7,7 +7,26 @@
 ///
 /// Beside the TCF fields, the record holds what iubenda's consent database keeps: free-form
 /// ``preferences`` and the ``legalNotices`` shown with their versions.
+///
+/// A record is of one ``Kind``: a TCF decision (``Kind/tcf``, also every record without
+/// ``kind``, as older clients send them) or a US privacy choice (``Kind/us``, with ``usChoice``
+/// and ``gppString``). consentd keeps the newest record of each kind as the subject's state, so
+/// a choice of one kind never replaces a decision of the other (decision record 0035).
 public struct ConsentRecord: Sendable, Equatable, Codable {
+    /// What a record decides; the raw values are the API's.
+    public enum Kind: String, Sendable, Equatable, Codable, CaseIterable {
+        /// A TCF decision (and what rides with it: the Google choice, preferences, legal notices).
+        case tcf
+        /// An answer to the US notice at collection: ``ConsentRecord/usChoice`` and the GPP
+        /// string of the US sections in force.
+        case us
+    }
+
+    /// What the record decides; absent (nil) reads as ``Kind/tcf``, as every record of a client
+    /// older than the kinds is one. ``recordKind`` reads it with that default.
+    public var kind: Kind?
+    /// A US choice's values (``Kind/us`` only).
+    public var usChoice: USChoiceRecord?
     /// The TCF v2.x TC string.
     public var tcString: String?
     /// The TCF v1.1 consent string.
@@ -53,8 +72,11 @@ public struct ConsentRecord: Sendable, Equatable, Codable {
         tcString: String? = nil, consentStringV1: String? = nil, gppString: String? = nil, googleAdsChoice: GoogleAdsChoice? = nil,
         additionalConsent: String? = nil, purposeConsents: [Int]? = nil, purposeLegitimateInterests: [Int]? = nil,
         specialFeatureOptins: [Int]? = nil, vendorConsents: [Int]? = nil, vendorLegitimateInterests: [Int]? = nil,
-        preferences: [String: PreferenceValue]? = nil, legalNotices: [LegalNotice]? = nil, proof: ConsentProof
+        preferences: [String: PreferenceValue]? = nil, legalNotices: [LegalNotice]? = nil, kind: Kind? = nil,
+        usChoice: USChoiceRecord? = nil, proof: ConsentProof
     ) {
+        self.kind = kind
+        self.usChoice = usChoice
         self.tcString = tcString
         self.consentStringV1 = consentStringV1
         self.gppString = gppString
@@ -96,9 +118,16 @@ public struct ConsentRecord: Sendable, Equatable, Codable {
         case preferences
         /// `legalNotices`.
         case legalNotices
+        /// `kind`.
+        case kind
+        /// `usChoice`.
+        case usChoice
         /// `proof`.
         case proof
     }
+
+    /// What the record decides: ``kind``, ``Kind/tcf`` when absent.
+    public var recordKind: Kind { kind ?? .tcf }
 }
 
 /// The ads a user chose in Google's terms; the raw values are the API's.

@@ -20,6 +20,7 @@ extension ConsentRecord {
         if let consentStringV1 { json.key("consentStringV1"); json.string(consentStringV1) }
         if let googleAdsChoice { json.key("googleAdsChoice"); json.string(googleAdsChoice.rawValue) }
         if let gppString { json.key("gppString"); json.string(gppString) }
+        if let kind { json.key("kind"); json.string(kind.rawValue) }
         if let legalNotices {
             json.key("legalNotices")
             json.beginArray()
@@ -46,6 +47,15 @@ extension ConsentRecord {
         if let purposeLegitimateInterests { json.field("purposeLegitimateInterests", purposeLegitimateInterests) }
         if let specialFeatureOptins { json.field("specialFeatureOptins", specialFeatureOptins) }
         if let tcString { json.key("tcString"); json.string(tcString) }
+        if let usChoice {
+            json.key("usChoice")
+            json.beginObject()
+            json.field("saleOptOut", usChoice.saleOptOut)
+            json.field("sensitiveDataLimited", usChoice.sensitiveDataLimited)
+            json.field("sharingOptOut", usChoice.sharingOptOut)
+            json.field("targetedAdvertisingOptOut", usChoice.targetedAdvertisingOptOut)
+            json.endObject()
+        }
         if let vendorConsents { json.field("vendorConsents", vendorConsents) }
         if let vendorLegitimateInterests { json.field("vendorLegitimateInterests", vendorLegitimateInterests) }
         json.endObject()
@@ -71,11 +81,39 @@ extension SubjectState {
     static func write(subjectId: String, eventId: String, collectedAt: Int64, receivedAt: Int64, consentJSON: String,
                       to json: inout JSONWriter) {
         json.beginObject()
+        writeFields(subjectId: subjectId, eventId: eventId, collectedAt: collectedAt, receivedAt: receivedAt, consentJSON: consentJSON,
+                    others: [], to: &json)
+        json.endObject()
+    }
+
+    /// A subject's state from the current rows of its kinds (decision record 0035): the TCF
+    /// decision's row as the state (else the first row), the others, in kind order, as
+    /// `otherKinds` (left out when there are none). Nothing is written for no rows.
+    static func write(subjectId: String, rows: [ConsentStore.CurrentRow], to json: inout JSONWriter) {
+        func order(_ row: ConsentStore.CurrentRow) -> (Int, String) { (row.kind == ConsentRecord.Kind.tcf.rawValue ? 0 : 1, row.kind) }
+        let sorted = rows.sorted { order($0) < order($1) }
+        guard let first = sorted.first else { return }
+        json.beginObject()
+        writeFields(subjectId: subjectId, eventId: first.eventId, collectedAt: first.collectedAt, receivedAt: first.receivedAt,
+                    consentJSON: first.consentJSON, others: Array(sorted.dropFirst()), to: &json)
+        json.endObject()
+    }
+
+    private static func writeFields(subjectId: String, eventId: String, collectedAt: Int64, receivedAt: Int64, consentJSON: String,
+                                    others: [ConsentStore.CurrentRow], to json: inout JSONWriter) {
         json.key("collectedAt"); json.string(ISO8601.format(milliseconds: collectedAt))
         json.key("consent"); json.raw(consentJSON)
         json.key("eventId"); json.string(eventId)
+        if !others.isEmpty {
+            json.key("otherKinds")
+            json.beginArray()
+            for other in others {
+                write(subjectId: subjectId, eventId: other.eventId, collectedAt: other.collectedAt, receivedAt: other.receivedAt,
+                      consentJSON: other.consentJSON, to: &json)
+            }
+            json.endArray()
+        }
         json.key("receivedAt"); json.string(ISO8601.format(milliseconds: receivedAt))
         json.key("subjectId"); json.string(subjectId)
-        json.endObject()
     }
 }

@@ -5,8 +5,9 @@ import Foundation
 import PostgresKit
 import SQLKit
 
-/// The consent database: appends events, keeps each subject's current state by last-writer-wins,
-/// answers history, export and erasure, and verifies each app's hash chain.
+/// The consent database: appends events, keeps each subject's current state by last-writer-wins
+/// (per record kind: the newest TCF decision and the newest US choice stand side by side,
+/// decision record 0035), answers history, export and erasure, and verifies each app's hash chain.
 ///
 /// Appends go through a `GroupCommitter`: concurrent appends share one transaction and one
 /// durable commit. Subject ids are stored only as HMAC-SHA256 under the server secret.
@@ -92,13 +93,14 @@ public final class ConsentStore: Sendable {
             appId: appId, eventId: request.eventId, subjectId: subjectId,
             subjectWasGenerated: givenSubject == nil, subjectHash: subjectHash,
             collectedAt: request.collectedAtMilliseconds, receivedAt: ISO8601.milliseconds(of: receivedAt),
-            credential: credential, keyId: keyId, consentJSON: consentJSON, fingerprint: fingerprint, subjectInformation: information,
-            gpp: request.consent.gppString.flatMap(GPPEventValues.init(gppString:)))
+            credential: credential, keyId: keyId, kind: request.consent.recordKind.rawValue, consentJSON: consentJSON,
+            fingerprint: fingerprint, subjectInformation: information, gpp: request.consent.gppString.flatMap(GPPEventValues.init(gppString:)))
     }
 
-    /// The subject's current state, nil when the subject has none. A withdrawal event
-    /// (`proof.method` `withdrawal` or `underAge`, no consent) as the current state means the
-    /// subject has no decision (docs/decisions/0008).
+    /// The subject's current state, nil when the subject has none: its TCF decision's, with the
+    /// newest record of each other kind in `otherKinds`. A withdrawal event (`proof.method`
+    /// `withdrawal` or `underAge`, no consent) as a kind's current state means the subject has no
+    /// decision of that kind (docs/decisions/0008).
     public func current(appId: String, subjectId: String) async throws -> SubjectState? {
         try await currentJSON(appId: appId, subjectId: subjectId).map {
             try JSONDecoder().decode(SubjectState.self, from: Data($0.utf8))
@@ -111,10 +113,11 @@ public final class ConsentStore: Sendable {
         let hash = secret.subjectHash(appId: appId, subjectId: subjectId)
         if let client = database.postgres {
             // The hottest read: prepared once per connection.
+            var rows: [CurrentRow] = []
             for try await row in try await client.execute(CurrentStateQuery(subjectHash: hash)) {
-                return Self.subjectStateJSON(subjectId: subjectId, row)
+                rows.append(CurrentRow(row))
             }
-            return nil
+            return Self.subjectStateJSON(subjectId: subjectId, rows)
         }
         return try await database.read { db in
             try await Self.currentStateJSON(db, subjectHash: hash, subjectId: subjectId)
@@ -267,6 +270,8 @@ public final class ConsentStore: Sendable {
         let receivedAt: Int64
         let credential: CredentialKind
         let keyId: String?
+        /// The record's kind (`ConsentRecord.Kind`'s raw value): which current state it competes for.
+        var kind: String = ConsentRecord.Kind.tcf.rawValue
         let consentJSON: String
         let fingerprint: String
         /// The event's subject information, sealed; nil when it came without.
@@ -306,7 +311,10 @@ public final class ConsentStore: Sendable {
         var consent: ConsentRecord?
     }
 
+    /// A kind's current state of a subject, as the `subjects` table keeps it.
     struct CurrentRow {
+        /// The record kind (`tcf` for rows stored before the kinds).
+        var kind: String = ConsentRecord.Kind.tcf.rawValue
         var eventId: String
         var sequence: Int64
         var collectedAt: Int64
@@ -369,10 +377,10 @@ public final class ConsentStore: Sendable {
 
     /// What is stored already for a batch's events: the events among them that are retries
     /// (their fingerprint and first answer; both nil once their subject was erased), and the
-    /// current states of their subjects.
+    /// current states of their subjects, by subject hash, then kind.
     struct Found {
         var retries: [String: (fingerprint: String?, answer: String?)] = [:]
-        var currents: [String: CurrentRow] = [:]
+        var currents: [String: [String: CurrentRow]] = [:]
     }
 
     /// Looks up the events' retries and their subjects' current states, in one round trip.
@@ -382,10 +390,11 @@ public final class ConsentStore: Sendable {
         var found = Found()
         for row in try await db.raw("""
             SELECT 'event' AS kind, app_id, event_id AS key, request_sha256 AS a, response AS b,
-                CAST(NULL AS BIGINT) AS sequence, CAST(NULL AS BIGINT) AS collected, CAST(NULL AS BIGINT) AS received
+                CAST(NULL AS BIGINT) AS sequence, CAST(NULL AS BIGINT) AS collected, CAST(NULL AS BIGINT) AS received,
+                CAST(NULL AS TEXT) AS record_kind
             FROM consent_events WHERE event_id IN (\(binds: eventIds))
             UNION ALL
-            SELECT 'subject', app_id, subject_hash, event_id, consent, event_sequence, collected_at_ms, received_at_ms
+            SELECT 'subject', app_id, subject_hash, event_id, consent, event_sequence, collected_at_ms, received_at_ms, kind
             FROM subjects WHERE subject_hash IN (\(binds: subjectHashes))
             """).all() {
             // Event ids are unique per app; another app's event with the same id is not a retry.
@@ -394,8 +403,9 @@ public final class ConsentStore: Sendable {
             if try row.decode(column: "kind", as: String.self) == "event" {
                 found.retries[key] = (try row.decode(column: "a", as: String?.self), try row.decode(column: "b", as: String?.self))
             } else {
-                found.currents[key] = try CurrentRow(
-                    eventId: row.decode(column: "a", as: String.self), sequence: row.decode(column: "sequence", as: Int64.self),
+                let kind = try row.decode(column: "record_kind", as: String.self)
+                found.currents[key, default: [:]][kind] = try CurrentRow(
+                    kind: kind, eventId: row.decode(column: "a", as: String.self), sequence: row.decode(column: "sequence", as: Int64.self),
                     collectedAt: row.decode(column: "collected", as: Int64.self), receivedAt: row.decode(column: "received", as: Int64.self),
                     consentJSON: row.decode(column: "b", as: String.self))
             }
@@ -423,8 +433,9 @@ public final class ConsentStore: Sendable {
     }
 
     /// What one app's part of a batch does: each event's decision (in the batch's order), the rows
-    /// to insert, the subjects whose current state changes (in the order they first changed),
-    /// the chain head after it, and the content of the events appended (for retries within it).
+    /// to insert, the subjects' kinds whose current state changes (in the order they first
+    /// changed), the chain head after it, and the content of the events appended (for retries
+    /// within it).
     struct AppendPlan {
         var decisions: [Decision] = []
         var rows: [EventRow] = []
@@ -435,7 +446,8 @@ public final class ConsentStore: Sendable {
 
     /// Decides each event in order, without the database: a retry is answered from what was
     /// stored, another event is appended (next in the chain) and becomes its subject's current
-    /// state unless that state is later (last writer wins, by collection time then event id).
+    /// state of its kind unless that state is later (last writer wins, by collection time then
+    /// event id); the answer's state holds every kind's.
     static func decide(_ events: [PendingAppend], head: ChainHead, found: Found) -> AppendPlan {
         var plan = AppendPlan(head: head)
         var retries = found.retries
@@ -450,21 +462,24 @@ public final class ConsentStore: Sendable {
             plan.head.sequence += 1
             let outcome: AppendOutcome
             let winner: CurrentRow
-            if let current = currents[event.subjectHash], (current.collectedAt, current.eventId) > (event.collectedAt, event.eventId) {
+            if let current = currents[event.subjectHash]?[event.kind],
+               (current.collectedAt, current.eventId) > (event.collectedAt, event.eventId) {
                 outcome = .history
                 winner = current
             } else {
                 outcome = .current
-                winner = CurrentRow(eventId: event.eventId, sequence: plan.head.sequence, collectedAt: event.collectedAt,
+                winner = CurrentRow(kind: event.kind, eventId: event.eventId, sequence: plan.head.sequence, collectedAt: event.collectedAt,
                                     receivedAt: event.receivedAt, consentJSON: event.consentJSON)
-                currents[event.subjectHash] = winner
-                if let position = changed[event.subjectHash] {
+                currents[event.subjectHash, default: [:]][event.kind] = winner
+                let place = event.subjectHash + "|" + event.kind
+                if let position = changed[place] {
                     plan.subjects[position].row = winner
                 } else {
-                    changed[event.subjectHash] = plan.subjects.count
+                    changed[place] = plan.subjects.count
                     plan.subjects.append((event.subjectHash, winner))
                 }
             }
+            let kinds = Array(currents[event.subjectHash, default: [:]].values)
             let record = recordJSON(event)
             let recordHash = HashChain.recordHash(record)
             plan.head.hash = HashChain.link(previous: plan.head.hash, sequence: plan.head.sequence, recordHash: recordHash)
@@ -474,7 +489,7 @@ public final class ConsentStore: Sendable {
             plan.rows.append(EventRow(event: event, sequence: plan.head.sequence, outcome: outcome, record: record, answer: answer,
                                       recordHash: recordHash, chainHash: plan.head.hash))
             plan.decisions.append(.appended(AppendAnswer(
-                json: responseJSON(eventId: event.eventId, subjectId: event.subjectId, outcome: outcome, winner: winner), created: true,
+                json: responseJSON(eventId: event.eventId, subjectId: event.subjectId, outcome: outcome, kinds: kinds), created: true,
                 creation: event.subjectWasGenerated ? AppendAnswer.Creation(keyId: event.keyId, firstAnsweredAt: event.receivedAt) : nil)))
         }
         return plan
@@ -497,7 +512,7 @@ public final class ConsentStore: Sendable {
         }
         let upserts: [SQLQueryString] = plan.subjects.map { subjectHash, row in
             """
-            (\(bind: appId), \(bind: subjectHash), \(bind: row.eventId), \(bind: row.sequence), \(bind: row.collectedAt), \
+            (\(bind: appId), \(bind: subjectHash), \(bind: row.kind), \(bind: row.eventId), \(bind: row.sequence), \(bind: row.collectedAt), \
             \(bind: row.receivedAt), \(bind: row.consentJSON))
             """
         }
@@ -513,11 +528,11 @@ public final class ConsentStore: Sendable {
             """ + chunk.joined(separator: ", ")
         }
         for chunk in chunks(upserts) {
-            // The WHERE clause repeats last-writer-wins in SQL, so the table can never move backwards.
+            // The WHERE clause repeats last-writer-wins in SQL (per kind), so the table can never move backwards.
             writes.append("""
-                INSERT INTO subjects (app_id, subject_hash, event_id, event_sequence, collected_at_ms, received_at_ms, consent) VALUES
+                INSERT INTO subjects (app_id, subject_hash, kind, event_id, event_sequence, collected_at_ms, received_at_ms, consent) VALUES
                 """ + chunk.joined(separator: ", ") + """
-                 ON CONFLICT (subject_hash) DO UPDATE SET event_id = excluded.event_id,
+                 ON CONFLICT (subject_hash, kind) DO UPDATE SET event_id = excluded.event_id,
                     event_sequence = excluded.event_sequence, collected_at_ms = excluded.collected_at_ms,
                     received_at_ms = excluded.received_at_ms, consent = excluded.consent
                 WHERE excluded.collected_at_ms > subjects.collected_at_ms
@@ -567,11 +582,13 @@ public final class ConsentStore: Sendable {
                 }
                 consentJSON = try JSONDecoder().decode(EventRecord.self, from: Data(record.utf8)).consent.canonicalJSON
             }
-            let winner = CurrentRow(eventId: stored.eventId, sequence: 0, collectedAt: stored.collectedAt, receivedAt: stored.receivedAt,
-                                    consentJSON: consentJSON)
+            // The first answer's winner of the event's kind (not the other kinds' states as they
+            // were then: the first answer stored only its own).
+            let winner = CurrentRow(kind: event.kind, eventId: stored.eventId, sequence: 0, collectedAt: stored.collectedAt,
+                                    receivedAt: stored.receivedAt, consentJSON: consentJSON)
             return .success(AppendAnswer(
                 json: responseJSON(eventId: event.eventId, subjectId: stored.generatedSubjectId ?? event.subjectId,
-                                   outcome: stored.outcome, winner: winner),
+                                   outcome: stored.outcome, kinds: [winner]),
                 created: false,
                 creation: stored.generatedSubjectId == nil ? nil : AppendAnswer.Creation(keyId: stored.creatingKeyId, firstAnsweredAt: stored.receivedAt)))
         } catch {
@@ -608,13 +625,13 @@ public final class ConsentStore: Sendable {
         return json.text
     }
 
-    /// The answer the client gets (an `AppendResult` in JSON).
-    private static func responseJSON(eventId: String, subjectId: String, outcome: AppendOutcome, winner: CurrentRow) -> String {
+    /// The answer the client gets (an `AppendResult` in JSON); `kinds` are the subject's current
+    /// rows, one per kind, the event's kind's among them.
+    private static func responseJSON(eventId: String, subjectId: String, outcome: AppendOutcome, kinds: [CurrentRow]) -> String {
         var json = JSONWriter(capacity: 512, escaping: .standard)
         json.beginObject()
         json.key("current")
-        SubjectState.write(subjectId: subjectId, eventId: winner.eventId, collectedAt: winner.collectedAt,
-                           receivedAt: winner.receivedAt, consentJSON: winner.consentJSON, to: &json)
+        SubjectState.write(subjectId: subjectId, rows: kinds, to: &json)
         json.key("eventId"); json.string(eventId)
         json.key("outcome"); json.string(outcome.rawValue)
         json.key("subjectId"); json.string(subjectId)
@@ -625,17 +642,20 @@ public final class ConsentStore: Sendable {
     // MARK: - Reading
 
     private static func currentStateJSON(_ db: any SQLDatabase, subjectHash: String, subjectId: String) async throws -> String? {
-        guard let row = try await db.raw("""
-            SELECT event_id, collected_at_ms, received_at_ms, consent FROM subjects WHERE subject_hash = \(bind: subjectHash)
-            """).first() else { return nil }
-        return try subjectStateJSON(subjectId: subjectId, (
-            row.decode(column: "event_id", as: String.self), row.decode(column: "collected_at_ms", as: Int64.self),
-            row.decode(column: "received_at_ms", as: Int64.self), row.decode(column: "consent", as: String.self)))
+        let rows = try await db.raw("""
+            SELECT event_id, collected_at_ms, received_at_ms, consent, kind FROM subjects WHERE subject_hash = \(bind: subjectHash)
+            """).all().map { row in
+            try CurrentRow((
+                row.decode(column: "event_id", as: String.self), row.decode(column: "collected_at_ms", as: Int64.self),
+                row.decode(column: "received_at_ms", as: Int64.self), row.decode(column: "consent", as: String.self),
+                row.decode(column: "kind", as: String.self)))
+        }
+        return subjectStateJSON(subjectId: subjectId, rows)
     }
 
     /// The same read as `currentStateJSON`, as a PostgreSQL prepared statement.
     struct CurrentStateQuery: PostgresPreparedStatement {
-        static let sql = "SELECT event_id, collected_at_ms, received_at_ms, consent FROM subjects WHERE subject_hash = $1"
+        static let sql = "SELECT event_id, collected_at_ms, received_at_ms, consent, kind FROM subjects WHERE subject_hash = $1"
         typealias Row = CurrentStateRow
         var subjectHash: String
 
@@ -650,12 +670,14 @@ public final class ConsentStore: Sendable {
         }
     }
 
-    /// A subject's stored state: event id, collected and received times (ms), consent JSON.
-    typealias CurrentStateRow = (String, Int64, Int64, String)
+    /// A subject's stored state of one kind: event id, collected and received times (ms), consent JSON, kind.
+    typealias CurrentStateRow = (String, Int64, Int64, String, String)
 
-    private static func subjectStateJSON(subjectId: String, _ row: CurrentStateRow) -> String {
+    /// The state of a subject with `rows` (one per kind); nil for none.
+    private static func subjectStateJSON(subjectId: String, _ rows: [CurrentRow]) -> String? {
+        guard !rows.isEmpty else { return nil }
         var json = JSONWriter(capacity: 512, escaping: .standard)
-        SubjectState.write(subjectId: subjectId, eventId: row.0, collectedAt: row.1, receivedAt: row.2, consentJSON: row.3, to: &json)
+        SubjectState.write(subjectId: subjectId, rows: rows, to: &json)
         return json.text
     }
 
@@ -704,5 +726,12 @@ public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
         case .chainHeadMissing(let app): "the hash chain head of app \(app) is missing"
         case .subjectInformationUnreadable(let id): "the subject information of event \(id) does not decrypt with this server's secret"
         }
+    }
+}
+
+extension ConsentStore.CurrentRow {
+    /// A row as the current-state reads select it (its sequence is not read).
+    init(_ row: ConsentStore.CurrentStateRow) {
+        self.init(kind: row.4, eventId: row.0, sequence: 0, collectedAt: row.1, receivedAt: row.2, consentJSON: row.3)
     }
 }

@@ -112,6 +112,30 @@ public enum Migrations {
             "ALTER TABLE consent_events ADD COLUMN gpp_targeted_advertising_opt_out INTEGER",
             "ALTER TABLE consent_events ADD COLUMN gpp_gpc INTEGER",
         ]),
+        Migration(version: 5, name: "subject states per kind", statements: [
+            // A subject has one current state per record kind (the TCF decision, the US choice:
+            // decision record 0035), so `subjects` is keyed by subject and kind. Rebuilt, as
+            // SQLite cannot change a primary key; every row stored before is a TCF one.
+            """
+            CREATE TABLE subject_states (
+                app_id TEXT NOT NULL,
+                subject_hash TEXT NOT NULL,
+                kind TEXT NOT NULL,
+                event_id TEXT NOT NULL,
+                event_sequence BIGINT NOT NULL,
+                collected_at_ms BIGINT NOT NULL,
+                received_at_ms BIGINT NOT NULL,
+                consent TEXT NOT NULL,
+                PRIMARY KEY (subject_hash, kind)
+            )
+            """,
+            """
+            INSERT INTO subject_states (app_id, subject_hash, kind, event_id, event_sequence, collected_at_ms, received_at_ms, consent)
+            SELECT app_id, subject_hash, 'tcf', event_id, event_sequence, collected_at_ms, received_at_ms, consent FROM subjects
+            """,
+            "DROP TABLE subjects",
+            "ALTER TABLE subject_states RENAME TO subjects",
+        ]),
     ]
 
     /// The newest schema version this build knows.

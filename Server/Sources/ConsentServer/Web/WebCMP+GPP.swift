@@ -97,7 +97,8 @@ extension WebCMP {
     }
 
     /// A US notice's result, checked against the document the page showed and recorded as the
-    /// event an app sends for it: no TC string, the GPP string of the sections in force
+    /// event an app sends for it (`ConsentEventContext.event(for:eventId:)`: kind `us`, the
+    /// choice's values, decision record 0035): no TC string, the GPP string of the sections in force
     /// (``usGPP(applicability:choice:gpc:)``) and the proof (method as ConsentKitUI maps the
     /// action: "Continue" acceptAll, "Do Not Sell or Share" rejectAll, a saved selection custom);
     /// nil when the notice was closed without a choice.
@@ -114,13 +115,10 @@ extension WebCMP {
         }
         guard let choice = result.usChoice(at: now) else { return (result.action.rawValue, nil) }
         let gpp = try Self.usGPP(applicability: applicability, choice: choice, gpc: gpc)
-        let proof = ConsentProof(
-            noticeId: noticeId, noticeVersion: String(choice.noticeVersion), language: choice.language, sdkVersion: ConsentKitSDK.version,
-            platform: .web, method: ConsentProof.Method(result.action), documentHash: ConsentProof.hash(ofDocument: document.json()))
-        let event = ConsentEventRequest(
-            eventId: UUID().uuidString.lowercased(), subjectId: request.subjectId, collectedAt: ISO8601.format(choice.decided),
-            consent: ConsentRecord(gppString: gpp.gppString, proof: proof))
-        return (result.action.rawValue, WebChoiceRecord(event: event, tcf: nil, gpp: gpp))
+        let context = ConsentEventContext(
+            method: ConsentProof.Method(result.action), noticeId: noticeId, platform: .web, cmp: cmp, subjectId: request.subjectId,
+            documentHash: ConsentProof.hash(ofDocument: document.json()), gppString: gpp.gppString)
+        return (result.action.rawValue, WebChoiceRecord(event: context.event(for: choice), tcf: nil, gpp: gpp))
     }
 }
 
