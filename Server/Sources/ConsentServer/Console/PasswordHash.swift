@@ -18,7 +18,7 @@ public struct ScryptParameters: Sendable, Equatable {
         self.parallelism = parallelism
     }
 
-    /// What new hashes use: N = 2^15, r = 8, p = 1 (32 MiB, tens of milliseconds; decision 0038).
+    /// What new hashes use: N = 2^15, r = 8, p = 1 (32 MiB, up to a few hundred milliseconds of one core; decision 0038).
     public static let standard = ScryptParameters(log2N: 15, blockSize: 8, parallelism: 1)
 
     /// Whether a stored hash's parameters are within what consentd computes (10–20, 1–16, 1–4), so
@@ -43,7 +43,7 @@ public enum PasswordHash {
         guard password.utf8.count <= maximumBytes else { throw .weakPassword("a password may have at most \(maximumBytes) bytes") }
     }
 
-    /// The stored form of `password`, with a new random salt. Blocking: tens of milliseconds of CPU.
+    /// The stored form of `password`, with a new random salt. Blocking: up to a few hundred milliseconds of CPU.
     public static func make(_ password: String, parameters: ScryptParameters = .standard) throws -> String {
         let salt = randomBytes(16)
         let hash = try derive(password, salt: salt, parameters: parameters)
