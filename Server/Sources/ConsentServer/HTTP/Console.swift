@@ -17,7 +17,7 @@ final class Console: Sendable {
     /// The CPU-heavy work of the server, which password hashing joins.
     let cpuWork: CPUWorkGate
     /// A hash no password matches, checked for unknown e-mails so they take as long as known ones;
-    /// made on first need.
+    /// made on first need (which costs the same one scrypt).
     private let dummyHash = Mutex<String?>(nil)
 
     /// The cookie that carries the session id.
@@ -53,10 +53,14 @@ final class Console: Sendable {
         }
         let found = try await operators.credentials(email: email)
         let usable = found.flatMap { $0.account.disabledAt == nil ? $0.passwordHash : nil }
-        let stored: String
-        if let usable { stored = usable } else { stored = try await dummy() }
-        let matches = try await hashing { PasswordHash.verify(password, against: stored) }
-        guard matches, usable != nil, let signedIn = found?.account else {
+        let matches: Bool
+        if let usable {
+            matches = try await hashing { PasswordHash.verify(password, against: usable) }
+        } else {
+            try await spendOneCheck(password)
+            matches = false
+        }
+        guard matches, let signedIn = found?.account else {
             let locked = try await throttle.recordFailure(email: email, now: now)
             try await audit.record(.signInFailed, operatorId: found?.account.operatorId, target: email, address: address, at: now)
             if locked {
@@ -112,11 +116,15 @@ final class Console: Sendable {
         try await cpuWork.run { try await NIOThreadPool.singleton.runIfActive(work) }
     }
 
-    private func dummy() async throws -> String {
-        if let made = dummyHash.withLock({ $0 }) { return made }
+    /// The work of one password check for an e-mail with no usable hash: a check against the dummy
+    /// hash, or, the first time, making it (one scrypt either way).
+    private func spendOneCheck(_ password: String) async throws {
+        if let dummy = dummyHash.withLock({ $0 }) {
+            _ = try await hashing { PasswordHash.verify(password, against: dummy) }
+            return
+        }
         let parameters = passwordParameters
         let made = try await hashing { try PasswordHash.make(randomToken(), parameters: parameters) }
         dummyHash.withLock { $0 = $0 ?? made }
-        return made
     }
 }
