@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 
 /// The CPU a node spends on requests that build something large from a few bytes: a web page
-/// view's or choice's `TCData` and notice document, a demo notice. Each costs up to a vendor
+/// view's or choice's `TCData` and notice document, a demo notice; and on the console's password
+/// checks (scrypt). Each costs up to a vendor
 /// list's worth of work (tens of milliseconds), so a flood of them from several addresses, each
 /// within its request rate, could take every thread that answers requests. The gate bounds it:
 ///
@@ -78,7 +79,7 @@ final class CPUWorkGate: Sendable {
             return
         case .tooMany:
             throw APIError(.tooManyRequests, "rate_limited",
-                           "this address has \(perAddress) page views or notices being built already; retry in 1 s", retryAfter: 1)
+                           "this address has \(perAddress) answers that need much CPU (page views, notices, password checks) under way; retry in 1 s", retryAfter: 1)
         case .full:
             throw APIError(.serviceUnavailable, "server_busy", "the server is building as many answers as it may queue; retry in 1 s", retryAfter: 1)
         case .wait:

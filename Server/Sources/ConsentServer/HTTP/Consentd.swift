@@ -42,6 +42,8 @@ public final class Consentd: Sendable {
     let web: WebCMP
     /// Vendors' device storage disclosures, fetched and kept for the notice.
     let storageDisclosures: StorageDisclosures
+    /// The console's operators, sessions and audit log (`/v1/console/`).
+    let console: Console
     let logger: Logger
 
     /// The consent database.
@@ -96,12 +98,25 @@ public final class Consentd: Sendable {
         if let warning = consentd.guards.caps.warning {
             logger.warning("\(warning)")
         }
+        do {
+            if let token = try await consentd.console.operators.firstOperatorLink() {
+                logger.notice("""
+                    no console operator yet: the first owner signs in within 1 hour, once, with the one-time token \(token) \
+                    (POST /v1/console/session with token, email and password; see docs/console.md), or create one with \
+                    `consent operators create`
+                    """)
+            }
+        } catch {
+            await database.close()
+            throw error
+        }
         return consentd
     }
 
     init(settings: ServerSettings, database: Database, secret: ServerSecret, catalog: VendorListCatalog,
          publishers: PublisherConfiguration, assets: NoticeAssets, resolver: RegionResolver, logger: Logger,
-         descriptorLimit: Int = ListenerCaps.descriptorLimit()) throws {
+         descriptorLimit: Int = ListenerCaps.descriptorLimit(), passwordParameters: ScryptParameters = .standard,
+         clock: @escaping @Sendable () -> Date = { Date() }) throws {
         self.settings = settings
         self.database = database
         self.catalog = catalog
@@ -112,7 +127,9 @@ public final class Consentd: Sendable {
         self.resolver = resolver
         self.authenticator = Authenticator(keys: APIKeys(database: database, cacheSeconds: settings.keyCacheSeconds), secret: secret,
                                            store: ConsentStore(database: database, secret: secret), settings: settings)
-        self.guards = RequestGuards(settings, descriptorLimit: descriptorLimit)
+        let guards = RequestGuards(settings, descriptorLimit: descriptorLimit)
+        self.guards = guards
+        self.console = Console(database: database, cpuWork: guards.cpuWork, passwordParameters: passwordParameters, clock: clock)
         self.assets = assets
         self.demoPages = try DemoPages(assets)
         self.storageDisclosures = StorageDisclosures(catalog: catalog)
@@ -148,6 +165,7 @@ public final class Consentd: Sendable {
         router.addRoutes(SubjectsController(authenticator: authenticator, store: store, logger: logger).endpoints, atPath: "/v1")
         router.addRoutes(NoticeController(settings: settings, authenticator: authenticator, appender: appender, assets: assets, demo: demo,
                                           demoSite: demoSite, pages: demoPages, cpuWork: guards.cpuWork).endpoints)
+        router.addRoutes(ConsoleController(console: console).endpoints, atPath: "/v1/console")
         router.addRoutes(WebCMPController(settings: settings, authenticator: authenticator, appender: appender, resolver: resolver,
                                           assets: assets, web: web, cpuWork: guards.cpuWork).endpoints)
         return router

@@ -11,6 +11,8 @@ public struct ConsentdContext: RequestContext {
     /// Who the request speaks for, set by ``CredentialMiddleware`` on the routes that take a
     /// bearer credential; nil before it and on the others.
     var principal: Principal?
+    /// The console session, set by ``ConsoleSessionMiddleware`` on the console's signed-in routes.
+    var consoleSession: ConsoleSession?
 
     /// Creates the context for a request arriving on a channel.
     public init(source: ApplicationRequestContextSource) {

@@ -136,6 +136,64 @@ public enum Migrations {
             "DROP TABLE subjects",
             "ALTER TABLE subject_states RENAME TO subjects",
         ]),
+        Migration(version: 6, name: "console sign-in and access", statements: [
+            // The console's operators (decision 0038): the e-mail unique in any case (email_key is
+            // it lower-cased); the password as one scrypt string (PasswordHash), NULL until a
+            // one-time link made for the operator is used.
+            """
+            CREATE TABLE console_operators (
+                operator_id TEXT PRIMARY KEY,
+                email TEXT NOT NULL,
+                email_key TEXT NOT NULL UNIQUE,
+                role TEXT NOT NULL,
+                password_hash TEXT,
+                created_at_ms BIGINT NOT NULL,
+                disabled_at_ms BIGINT
+            )
+            """,
+            // Failed sign-ins and lockouts per e-mail, operator or not (SignInThrottle).
+            """
+            CREATE TABLE console_sign_in_failures (
+                email_key TEXT PRIMARY KEY,
+                failures BIGINT NOT NULL,
+                last_failure_at_ms BIGINT NOT NULL,
+                locked_until_ms BIGINT
+            )
+            """,
+            // Sessions: only the SHA-256 of the id the cookie carries.
+            """
+            CREATE TABLE console_sessions (
+                session_sha256 TEXT PRIMARY KEY,
+                operator_id TEXT NOT NULL,
+                csrf_token TEXT NOT NULL,
+                created_at_ms BIGINT NOT NULL,
+                last_seen_at_ms BIGINT NOT NULL
+            )
+            """,
+            "CREATE INDEX console_sessions_operator ON console_sessions (operator_id)",
+            // One-time links: only the SHA-256 of the token; operator_id NULL for the first owner's.
+            """
+            CREATE TABLE console_one_time_links (
+                token_sha256 TEXT PRIMARY KEY,
+                operator_id TEXT,
+                role TEXT NOT NULL,
+                created_at_ms BIGINT NOT NULL,
+                expires_at_ms BIGINT NOT NULL,
+                used_at_ms BIGINT
+            )
+            """,
+            // The audit log; entry_id starts with the time, so it orders the entries and pages them.
+            """
+            CREATE TABLE console_audit (
+                entry_id TEXT PRIMARY KEY,
+                at_ms BIGINT NOT NULL,
+                operator_id TEXT,
+                action TEXT NOT NULL,
+                target TEXT,
+                address TEXT
+            )
+            """,
+        ]),
     ]
 
     /// The newest schema version this build knows.

@@ -39,8 +39,11 @@ struct TestServer {
 
     /// A server holding `catalog`, by default the bundled vendor list, and the publisher
     /// configuration `publishers` (YAML).
+    /// The console's passwords are hashed with scrypt's least cost consentd accepts, N = 2^10
+    /// (the standard cost is tested in ``ConsoleAuthTests``), and `clock` is the console's time.
     static func make(
-        catalog: VendorListCatalog? = nil, publishers: String = publishersYAML, _ configure: (inout ServerSettings) -> Void = { _ in }
+        catalog: VendorListCatalog? = nil, publishers: String = publishersYAML, _ configure: (inout ServerSettings) -> Void = { _ in },
+        clock: @escaping @Sendable () -> Date = { Date() }
     ) async throws -> TestServer {
         var settings = ServerSettings()
         settings.databaseURL = "sqlite:" + temporaryDirectory().appendingPathComponent("consentd.sqlite").path
@@ -60,7 +63,7 @@ struct TestServer {
             settings: settings, database: database, secret: testSecret, catalog: try catalog ?? VendorListCatalog.bundled(),
             publishers: try PublisherConfiguration.parse(publishers, file: "publishers.yaml"), assets: try NoticeAssets.load(),
             resolver: RegionResolver(settings: settings, table: try CIDRTable.parse("203.0.113.0/24,FR\n198.51.100.0/24,US-TX\n", file: "table")),
-            logger: logger)
+            logger: logger, passwordParameters: ScryptParameters(log2N: 10, blockSize: 8, parallelism: 1), clock: clock)
         let appId = "com.example.news"
         let publishable = try await consentd.keys.create(appId: appId, kind: .publishable, label: "app").token
         let secret = try await consentd.keys.create(appId: appId, kind: .secret, label: "backend").token

@@ -11,6 +11,9 @@ import Hummingbird
 ///   client address), so what a page can read by a simple request is what anyone can fetch, and a
 ///   read that needs a key sends a header that only a preflight would allow, which only `/v1/web/`
 ///   answers.
+///
+/// The console (`/v1/console/`) is left out: it is the one place consentd trusts an ambient
+/// credential, its session cookie (decision 0038), so no other origin may read its answers.
 struct WebCORSMiddleware: RouterMiddleware {
     typealias Context = ConsentdContext
 
@@ -18,6 +21,7 @@ struct WebCORSMiddleware: RouterMiddleware {
     static func isReadableByAnyOrigin(_ request: Request) -> Bool {
         let path = request.uri.path
         if path.hasPrefix("/v1/web/") { return true }
+        if path.hasPrefix("/v1/console/") { return false }
         return path.hasPrefix("/v1/") && (request.method == .get || request.method == .head)
     }
 
