@@ -112,6 +112,41 @@ public enum Migrations {
             "ALTER TABLE consent_events ADD COLUMN gpp_targeted_advertising_opt_out INTEGER",
             "ALTER TABLE consent_events ADD COLUMN gpp_gpc INTEGER",
         ]),
+        Migration(version: 7, name: "consent analytics", statements: [
+            // The rollups of consent analytics (docs/decisions/0039), kept by the append path in the
+            // event's own transaction (see AnalyticsTally). `day` is the UTC day of collection, in
+            // days since 1970-01-01. Choices: events per app, day and dimension values, with the
+            // outcome derived from the proof's method (ChoiceOutcome).
+            """
+            CREATE TABLE analytics_choices (
+                app_id TEXT NOT NULL,
+                day BIGINT NOT NULL,
+                region TEXT NOT NULL,
+                language TEXT NOT NULL,
+                platform TEXT NOT NULL,
+                notice_version TEXT NOT NULL,
+                method TEXT NOT NULL,
+                outcome TEXT NOT NULL,
+                events BIGINT NOT NULL,
+                PRIMARY KEY (app_id, day, region, language, platform, notice_version, method, outcome)
+            )
+            """,
+            // Counts per app, day, kind and item: opt-ins per purpose and vendor, the Google split,
+            // the US opt-outs, and the events each rate is out of (AnalyticsCount.Kind).
+            """
+            CREATE TABLE analytics_counts (
+                app_id TEXT NOT NULL,
+                day BIGINT NOT NULL,
+                kind TEXT NOT NULL,
+                item TEXT NOT NULL,
+                events BIGINT NOT NULL,
+                PRIMARY KEY (app_id, day, kind, item)
+            )
+            """,
+            // The region the event was sent from, as the rollups count it: what an erasure subtracts.
+            // NULL for events stored before this migration (never counted) and after an erasure.
+            "ALTER TABLE consent_events ADD COLUMN analytics_region TEXT",
+        ]),
     ]
 
     /// The newest schema version this build knows.
