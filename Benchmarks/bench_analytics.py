@@ -2,8 +2,9 @@
 """The consent analytics' dashboard against 10 million events' rollups (scripts/bench-analytics).
 
 The rollup tables are seeded directly, in bulk, with the rows 10 million events spread over a
-year would leave (not by appending 10 million events): `analytics_choices` one row per day and
-combination of 7 regions, 8 languages, 3 platforms, 2 notice versions and 5 methods;
+year would leave (not by appending 10 million events), spread evenly over every combination of
+7 regions, 8 languages, 3 platforms, 2 notice versions and 5 methods: `analytics_choices` per day
+the outcomes under `all` and per value of each dimension;
 `analytics_counts` per day the bases, 11 purposes and 10 legitimate interests, 2 special
 features, 600 vendors, 300 vendors' legitimate interests, 100 Google ad-tech providers, the Google
 split and the US opt-outs. Then a consentd on that database answers a dashboard's queries through
@@ -59,28 +60,35 @@ def rows(events: int):
         day = FIRST_DAY + index
         today = per_day + (events - per_day * DAYS if index == DAYS - 1 else 0)
         share, extra = divmod(today, len(combos))
+        sums: dict[tuple[str, str, str], int] = {}
         for position, (region, language, platform, version, method, outcome) in enumerate(combos):
-            choices.append((APP, day, region, language, platform, version, method, outcome, share + (1 if position < extra else 0)))
+            events_here = share + (1 if position < extra else 0)
+            for dimension, value in (("all", "all"), ("region", region), ("language", language), ("platform", platform),
+                                     ("noticeVersion", version), ("method", method)):
+                key = (dimension, value, outcome)
+                sums[key] = sums.get(key, 0) + events_here
+        for (dimension, value, outcome), count in sums.items():
+            choices.append((APP, dimension, day, value, outcome, count))
         tcf = today * 8 // 10
         us = today - tcf
-        counts.append((APP, day, "events", "tcf", tcf))
-        counts.append((APP, day, "events", "us", us))
+        counts.append((APP, "events", day, "tcf", tcf))
+        counts.append((APP, "events", day, "us", us))
         for kind, ids in (("purposeConsent", 11), ("purposeLegitimateInterest", 10), ("specialFeatureOptin", 2),
                           ("vendorConsent", 600), ("vendorLegitimateInterest", 300), ("additionalConsent", 100)):
             for item in range(1, ids + 1):
-                counts.append((APP, day, kind, str(item), tcf * (50 + item % 40) // 100))
+                counts.append((APP, kind, day, str(item), tcf * (50 + item % 40) // 100))
         for item, share in (("personalized", 55), ("nonPersonalized", 35), ("adFree", 2), ("additionalConsent", 70)):
-            counts.append((APP, day, "google", item, tcf * share // 100))
+            counts.append((APP, "google", day, item, tcf * share // 100))
         for item, share in (("saleOptOut", 20), ("sharingOptOut", 20), ("targetedAdvertisingOptOut", 15),
                             ("sensitiveDataLimit", 5), ("gpc", 8)):
-            counts.append((APP, day, "us", item, us * share // 100))
+            counts.append((APP, "us", day, item, us * share // 100))
     return choices, counts
 
 
 def seed_sqlite(path: str, choices, counts) -> None:
     connection = sqlite3.connect(path)
     with connection:
-        connection.executemany("INSERT INTO analytics_choices VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", choices)
+        connection.executemany("INSERT INTO analytics_choices VALUES (?, ?, ?, ?, ?, ?)", choices)
         connection.executemany("INSERT INTO analytics_counts VALUES (?, ?, ?, ?, ?)", counts)
     connection.execute("ANALYZE")
     connection.close()
@@ -141,7 +149,7 @@ def main() -> int:
     bin_dir = resolve_bin_dir(arguments.bin)
     started = time.perf_counter()
     choices, counts = rows(arguments.events)
-    total = sum(row[-1] for row in choices)
+    total = sum(row[-1] for row in choices if row[1] == "all")
     print(f"rollups of {total:,} events over {DAYS} days: {len(choices):,} choice rows, {len(counts):,} count rows "
           f"(made in {time.perf_counter() - started:.1f} s)")
     engines = [("SQLite", None)] + ([("PostgreSQL", arguments.postgres)] if arguments.postgres else [])

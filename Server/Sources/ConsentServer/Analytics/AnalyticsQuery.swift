@@ -48,27 +48,8 @@ public struct AnalyticsQuery: Sendable, Equatable {
         case week
     }
 
-    /// What the choices are grouped by; the raw values are the API's.
-    public enum Dimension: String, Sendable, CaseIterable {
-        /// The region the event was sent from (`eea`, `uk`, `ch`, `us`, `us-ca`, `other`, `unknown`).
-        case region
-        /// The notice's language (the proof's).
-        case language
-        /// The platform (the proof's).
-        case platform
-        /// The notice version (the proof's).
-        case noticeVersion
-        /// The proof's method.
-        case method
-
-        /// The column of `analytics_choices`.
-        var column: String {
-            switch self {
-            case .noticeVersion: "notice_version"
-            default: rawValue
-            }
-        }
-    }
+    /// What the choices are grouped by.
+    public typealias Dimension = AnalyticsDimension
 
     /// The report.
     public var report: Report

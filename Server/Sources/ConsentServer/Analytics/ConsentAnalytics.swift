@@ -87,12 +87,11 @@ public struct ConsentAnalytics: Sendable {
                                     of: of[bucket] ?? 0))
                 }
             } else {
-                let group: SQLQueryString = query.by.map { "\(unsafeRaw: $0.column)" } ?? "'all'"
-                let grouping: SQLQueryString = query.by.map { "\(period), \(unsafeRaw: $0.column), outcome" } ?? "\(period), outcome"
+                let dimension = query.by?.rawValue ?? AnalyticsDimension.all
                 for row in try await db.raw("""
                     SELECT period, grp, item, n, CAST(SUM(n) OVER (PARTITION BY period, grp) AS BIGINT) AS total FROM (
-                        SELECT \(period) AS period, \(group) AS grp, outcome AS item, CAST(SUM(events) AS BIGINT) AS n
-                        FROM analytics_choices WHERE \(range) GROUP BY \(grouping)
+                        SELECT \(period) AS period, value AS grp, outcome AS item, CAST(SUM(events) AS BIGINT) AS n
+                        FROM analytics_choices WHERE \(range) AND dimension = \(bind: dimension) GROUP BY \(period), value, outcome
                     ) figures ORDER BY period, grp, item
                     """ + page).all() {
                     rows.append(Row(period: label(try row.decode(column: "period", as: Int64.self)), group: try row.decode(column: "grp", as: String.self),

@@ -4,19 +4,16 @@ import GPP
 import SQLKit
 
 /// What consent events add to (or, erased, take from) the analytics rollups (migration
-/// "consent analytics", docs/decisions/0039): events per app, UTC day of collection and
-/// dimension values in `analytics_choices`, and counts per app, day, kind and item in
-/// `analytics_counts`. The append path adds a batch's tally in the batch's own transaction, so
+/// "consent analytics", docs/decisions/0039): events per app, dimension, UTC day of collection,
+/// the dimension's value and outcome in `analytics_choices` (each event once per dimension, and
+/// once under `all`), and counts per app, kind, day and item in `analytics_counts`. The append path adds a batch's tally in the batch's own transaction, so
 /// the figures are always the stored events' own.
 struct AnalyticsTally: Sendable, Equatable {
     /// One row of `analytics_choices`.
     struct ChoiceKey: Hashable, Sendable {
+        var dimension: String
         var day: Int64
-        var region: String
-        var language: String
-        var platform: String
-        var noticeVersion: String
-        var method: String
+        var value: String
         var outcome: String
     }
 
@@ -48,9 +45,15 @@ struct AnalyticsTally: Sendable, Equatable {
     mutating func add(_ record: ConsentRecord, region: String, collectedAt: Int64, gpp: GPPEventValues?, sign: Int64 = 1) {
         let day = collectedAt / Self.dayMilliseconds
         let proof = record.proof
-        choices[ChoiceKey(day: day, region: region, language: proof.language, platform: proof.platform.rawValue,
-                          noticeVersion: proof.noticeVersion, method: proof.method.rawValue,
-                          outcome: ChoiceOutcome(proof.method).rawValue), default: 0] += sign
+        let outcome = ChoiceOutcome(proof.method).rawValue
+        let values: [(AnalyticsDimension?, String)] = [
+            (nil, AnalyticsDimension.all), (.region, region), (.language, proof.language), (.platform, proof.platform.rawValue),
+            (.noticeVersion, proof.noticeVersion), (.method, proof.method.rawValue),
+        ]
+        for (dimension, value) in values {
+            choices[ChoiceKey(dimension: dimension?.rawValue ?? AnalyticsDimension.all, day: day, value: value, outcome: outcome),
+                    default: 0] += sign
+        }
         func count(_ kind: AnalyticsCountKind, _ item: String) {
             counts[CountKey(day: day, kind: kind, item: item), default: 0] += sign
         }
@@ -91,24 +94,20 @@ struct AnalyticsTally: Sendable, Equatable {
     /// under SQLite's bind limit, each row once (so PostgreSQL never updates a row twice).
     func upserts(appId: String) -> [SQLQueryString] {
         let choiceRows: [SQLQueryString] = choices.filter { $0.value != 0 }.map { key, events in
-            """
-            (\(bind: appId), \(bind: key.day), \(bind: key.region), \(bind: key.language), \(bind: key.platform), \
-            \(bind: key.noticeVersion), \(bind: key.method), \(bind: key.outcome), \(bind: events))
-            """
+            "(\(bind: appId), \(bind: key.dimension), \(bind: key.day), \(bind: key.value), \(bind: key.outcome), \(bind: events))"
         }
         let countRows: [SQLQueryString] = counts.filter { $0.value != 0 }.map { key, events in
             "(\(bind: appId), \(bind: key.day), \(bind: key.kind.rawValue), \(bind: key.item), \(bind: events))"
         }
         return choiceRows.chunks(of: 200).map { chunk in
             """
-            INSERT INTO analytics_choices (app_id, day, region, language, platform, notice_version, method, outcome, events) VALUES
+            INSERT INTO analytics_choices (app_id, dimension, day, value, outcome, events) VALUES
             """ + chunk.joined(separator: ", ") + """
-             ON CONFLICT (app_id, day, region, language, platform, notice_version, method, outcome)
-            DO UPDATE SET events = analytics_choices.events + excluded.events
+             ON CONFLICT (app_id, dimension, day, value, outcome) DO UPDATE SET events = analytics_choices.events + excluded.events
             """
         } + countRows.chunks(of: 200).map { chunk in
             "INSERT INTO analytics_counts (app_id, day, kind, item, events) VALUES " + chunk.joined(separator: ", ") + """
-             ON CONFLICT (app_id, day, kind, item) DO UPDATE SET events = analytics_counts.events + excluded.events
+             ON CONFLICT (app_id, kind, day, item) DO UPDATE SET events = analytics_counts.events + excluded.events
             """
         }
     }

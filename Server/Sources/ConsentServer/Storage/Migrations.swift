@@ -115,23 +115,22 @@ public enum Migrations {
         Migration(version: 7, name: "consent analytics", statements: [
             // The rollups of consent analytics (docs/decisions/0039), kept by the append path in the
             // event's own transaction (see AnalyticsTally). `day` is the UTC day of collection, in
-            // days since 1970-01-01. Choices: events per app, day and dimension values, with the
-            // outcome derived from the proof's method (ChoiceOutcome).
+            // days since 1970-01-01. Choices: events per app, dimension (`all`, `region`,
+            // `language`, `platform`, `noticeVersion`, `method`), day, the dimension's value and
+            // the outcome (ChoiceOutcome): one row per dimension, so a chart by one dimension reads
+            // that dimension's rows alone.
             """
             CREATE TABLE analytics_choices (
                 app_id TEXT NOT NULL,
+                dimension TEXT NOT NULL,
                 day BIGINT NOT NULL,
-                region TEXT NOT NULL,
-                language TEXT NOT NULL,
-                platform TEXT NOT NULL,
-                notice_version TEXT NOT NULL,
-                method TEXT NOT NULL,
+                value TEXT NOT NULL,
                 outcome TEXT NOT NULL,
                 events BIGINT NOT NULL,
-                PRIMARY KEY (app_id, day, region, language, platform, notice_version, method, outcome)
+                PRIMARY KEY (app_id, dimension, day, value, outcome)
             )
             """,
-            // Counts per app, day, kind and item: opt-ins per purpose and vendor, the Google split,
+            // Counts per app, kind, day and item: opt-ins per purpose and vendor, the Google split,
             // the US opt-outs, and the events each rate is out of (AnalyticsCount.Kind).
             """
             CREATE TABLE analytics_counts (
@@ -140,7 +139,7 @@ public enum Migrations {
                 kind TEXT NOT NULL,
                 item TEXT NOT NULL,
                 events BIGINT NOT NULL,
-                PRIMARY KEY (app_id, day, kind, item)
+                PRIMARY KEY (app_id, kind, day, item)
             )
             """,
             // The region the event was sent from, as the rollups count it: what an erasure subtracts.
