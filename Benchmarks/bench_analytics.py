@@ -38,6 +38,8 @@ PLATFORMS = ["ios", "android", "web"]
 NOTICE_VERSIONS = ["3", "4"]
 METHODS = [("acceptAll", "acceptAll"), ("rejectAll", "rejectAll"), ("custom", "custom"), ("sync", "custom"),
            ("withdrawal", "withdrawn")]
+CHOICE_COLUMNS = "app_id, dimension, day, value, outcome, events"
+COUNT_COLUMNS = "app_id, kind, day, item, events"
 DASHBOARD = [
     ("choices, 30 days by day", "/v1/analytics/choices?from=2026-12-02&to=2026-12-31"),
     ("choices, 30 days by region", "/v1/analytics/choices?from=2026-12-02&to=2026-12-31&by=region"),
@@ -88,8 +90,8 @@ def rows(events: int):
 def seed_sqlite(path: str, choices, counts) -> None:
     connection = sqlite3.connect(path)
     with connection:
-        connection.executemany("INSERT INTO analytics_choices VALUES (?, ?, ?, ?, ?, ?)", choices)
-        connection.executemany("INSERT INTO analytics_counts VALUES (?, ?, ?, ?, ?)", counts)
+        connection.executemany(f"INSERT INTO analytics_choices ({CHOICE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)", choices)
+        connection.executemany(f"INSERT INTO analytics_counts ({COUNT_COLUMNS}) VALUES (?, ?, ?, ?, ?)", counts)
     connection.execute("ANALYZE")
     connection.close()
 
@@ -105,7 +107,7 @@ def psql_arguments(url: str) -> list[str]:
 
 
 def seed_postgres(url: str, choices, counts) -> None:
-    for table, data in (("analytics_choices", choices), ("analytics_counts", counts)):
+    for table, data in ((f"analytics_choices ({CHOICE_COLUMNS})", choices), (f"analytics_counts ({COUNT_COLUMNS})", counts)):
         buffer = io.StringIO()
         for row in data:
             buffer.write("\t".join(str(value) for value in row) + "\n")
