@@ -171,6 +171,7 @@ public final class ConsentStore: Sendable {
     public func erase(appId: String, subjectId: String, now: Date = Date()) async throws -> ErasureReceipt? {
         let hash = secret.subjectHash(appId: appId, subjectId: subjectId)
         let erasedAt = ISO8601.milliseconds(of: now)
+        let engine = database.engine
         return try await database.transaction { db in
             let count = try await db.raw("""
                 SELECT COUNT(*) AS n FROM consent_events WHERE subject_hash = \(bind: hash)
@@ -179,6 +180,11 @@ public final class ConsentStore: Sendable {
                 SELECT event_id FROM subjects WHERE subject_hash = \(bind: hash)
                 """).first()
             if count == 0, state == nil { return nil }
+            if engine == .postgresql {
+                // The app's appends hold its chain head while they add to the rollups: taking it
+                // first orders this erasure's rollup writes with theirs (no deadlock across nodes).
+                try await db.raw("SELECT last_sequence FROM app_chains WHERE app_id = \(bind: appId) FOR UPDATE").run()
+            }
             try await Self.subtractAnalytics(subjectHash: hash, appId: appId, in: db)
             try await db.raw("""
                 UPDATE consent_events SET subject_hash = NULL, collected_at_ms = NULL, request_sha256 = NULL,
