@@ -57,11 +57,14 @@ public final class ConsentStore: Sendable {
     /// content) returns the first answer; the same event id with other content throws
     /// `StoreError.eventIdConflict`.
     /// `keyId` is the key the request came with (kept with the answer of an event that creates
-    /// its subject).
+    /// its subject); `region` the region it was sent from, as the analytics count it
+    /// (`RegionDecision.analyticsRegion`).
     public func append(
-        appId: String, request: CheckedConsentEvent, credential: CredentialKind, keyId: String? = nil, receivedAt: Date = Date()
+        appId: String, request: CheckedConsentEvent, credential: CredentialKind, keyId: String? = nil, region: String = "unknown",
+        receivedAt: Date = Date()
     ) async throws -> AppendAnswer {
-        try await committer.submit(try pending(appId: appId, request: request, credential: credential, keyId: keyId, receivedAt: receivedAt))
+        try await committer.submit(try pending(appId: appId, request: request, credential: credential, keyId: keyId, region: region,
+                                               receivedAt: receivedAt))
     }
 
     /// Appends several events for `appId` in one transaction, in the order given, each decided
@@ -70,16 +73,20 @@ public final class ConsentStore: Sendable {
     /// `append` would have thrown for it alone (`StoreError.eventIdConflict`). Throws when the
     /// transaction as a whole failed, in which case nothing was appended.
     public func append(
-        appId: String, contentsOf requests: [CheckedConsentEvent], credential: CredentialKind, keyId: String? = nil, receivedAt: Date = Date()
+        appId: String, contentsOf requests: [CheckedConsentEvent], credential: CredentialKind, keyId: String? = nil,
+        region: String = "unknown", receivedAt: Date = Date()
     ) async throws -> [Result<AppendAnswer, any Error>] {
         try await committer.submit(contentsOf: requests.map {
-            try pending(appId: appId, request: $0, credential: credential, keyId: keyId, receivedAt: receivedAt)
+            try pending(appId: appId, request: $0, credential: credential, keyId: keyId, region: region, receivedAt: receivedAt)
         })
     }
 
     /// An event made ready for the committer: the subject hashed (or made), the content serialized
-    /// and fingerprinted. Done here, on the caller's task, so the single writer only assembles text.
-    private func pending(appId: String, request: CheckedConsentEvent, credential: CredentialKind, keyId: String?, receivedAt: Date) throws -> PendingAppend {
+    /// and fingerprinted, its analytics tallied. Done here, on the caller's task, so the single
+    /// writer only assembles text.
+    private func pending(
+        appId: String, request: CheckedConsentEvent, credential: CredentialKind, keyId: String?, region: String, receivedAt: Date
+    ) throws -> PendingAppend {
         let givenSubject = request.subjectId
         let subjectId = givenSubject ?? Self.newSubjectId()
         let subjectHash = secret.subjectHash(appId: appId, subjectId: subjectId)
@@ -89,12 +96,15 @@ public final class ConsentStore: Sendable {
         let informationPart = information.map { "|" + $0.hash } ?? ""
         let fingerprint = SHA256.hash(data: Data(
             "\(request.eventId)|\(givenSubject == nil ? "" : subjectHash)|\(request.collectedAtMilliseconds)|\(consentJSON)\(informationPart)".utf8)).hexString
+        let gpp = request.consent.gppString.flatMap(GPPEventValues.init(gppString:))
+        var tally = AnalyticsTally()
+        tally.add(request.consent, region: region, collectedAt: request.collectedAtMilliseconds, gpp: gpp)
         return PendingAppend(
             appId: appId, eventId: request.eventId, subjectId: subjectId,
             subjectWasGenerated: givenSubject == nil, subjectHash: subjectHash,
             collectedAt: request.collectedAtMilliseconds, receivedAt: ISO8601.milliseconds(of: receivedAt),
             credential: credential, keyId: keyId, kind: request.consent.recordKind.rawValue, consentJSON: consentJSON,
-            fingerprint: fingerprint, subjectInformation: information, gpp: request.consent.gppString.flatMap(GPPEventValues.init(gppString:)))
+            fingerprint: fingerprint, subjectInformation: information, gpp: gpp, analyticsRegion: region, tally: tally)
     }
 
     /// The subject's current state, nil when the subject has none: its TCF decision's, with the
@@ -164,6 +174,7 @@ public final class ConsentStore: Sendable {
     public func erase(appId: String, subjectId: String, now: Date = Date()) async throws -> ErasureReceipt? {
         let hash = secret.subjectHash(appId: appId, subjectId: subjectId)
         let erasedAt = ISO8601.milliseconds(of: now)
+        let engine = database.engine
         return try await database.transaction { db in
             let count = try await db.raw("""
                 SELECT COUNT(*) AS n FROM consent_events WHERE subject_hash = \(bind: hash)
@@ -172,10 +183,16 @@ public final class ConsentStore: Sendable {
                 SELECT event_id FROM subjects WHERE subject_hash = \(bind: hash)
                 """).first()
             if count == 0, state == nil { return nil }
+            if engine == .postgresql {
+                // The app's appends hold its chain head while they add to the rollups: taking it
+                // first orders this erasure's rollup writes with theirs (no deadlock across nodes).
+                try await db.raw("SELECT last_sequence FROM app_chains WHERE app_id = \(bind: appId) FOR UPDATE").run()
+            }
+            try await Self.subtractAnalytics(subjectHash: hash, appId: appId, in: db)
             try await db.raw("""
                 UPDATE consent_events SET subject_hash = NULL, collected_at_ms = NULL, request_sha256 = NULL,
                     record = NULL, response = NULL, subject_information = NULL, gpp_section_id = NULL, gpp_sale_opt_out = NULL,
-                    gpp_sharing_opt_out = NULL, gpp_targeted_advertising_opt_out = NULL, gpp_gpc = NULL
+                    gpp_sharing_opt_out = NULL, gpp_targeted_advertising_opt_out = NULL, gpp_gpc = NULL, analytics_region = NULL
                 WHERE subject_hash = \(bind: hash)
                 """).run()
             try await db.raw("DELETE FROM subjects WHERE subject_hash = \(bind: hash)").run()
@@ -193,6 +210,26 @@ public final class ConsentStore: Sendable {
                 """).run()
             return receipt
         }
+    }
+
+    /// Takes the subject's events out of the analytics rollups (their records, read back before
+    /// the erasure clears them), so that no figure holds an erased subject's choices. Events
+    /// stored before the rollups existed (no `analytics_region`) were never counted. Rows left at
+    /// zero go, so a figure does not even show that an erased subject's bucket existed.
+    private static func subtractAnalytics(subjectHash: String, appId: String, in db: any SQLDatabase) async throws {
+        var tally = AnalyticsTally()
+        for row in try await db.raw("""
+            SELECT record, analytics_region FROM consent_events
+            WHERE subject_hash = \(bind: subjectHash) AND analytics_region IS NOT NULL AND record IS NOT NULL
+            """).all() {
+            let record = try JSONDecoder().decode(EventRecord.self, from: Data(row.decode(column: "record", as: String.self).utf8))
+            tally.add(record.consent, region: try row.decode(column: "analytics_region", as: String.self), collectedAt: record.collectedAt,
+                      gpp: record.consent.gppString.flatMap(GPPEventValues.init(gppString:)), sign: -1)
+        }
+        guard !tally.isEmpty else { return }
+        for statement in tally.upserts(appId: appId) { try await db.raw(statement).run() }
+        try await db.raw("DELETE FROM analytics_choices WHERE app_id = \(bind: appId) AND events = 0").run()
+        try await db.raw("DELETE FROM analytics_counts WHERE app_id = \(bind: appId) AND events = 0").run()
     }
 
     /// The subject's last erasure, nil when it was never erased.
@@ -278,6 +315,10 @@ public final class ConsentStore: Sendable {
         var subjectInformation: SealedSubjectInformation? = nil
         /// The values of its GPP string kept in columns for queries; nil without one.
         var gpp: GPPEventValues? = nil
+        /// The region it was sent from, as the analytics count it.
+        var analyticsRegion: String = "unknown"
+        /// What it adds to the analytics rollups once appended.
+        var tally = AnalyticsTally()
     }
 
     /// What is hashed and stored for an event: everything but the subject's clear id.
@@ -507,7 +548,7 @@ public final class ConsentStore: Sendable {
                 \(bind: row.record), \(bind: row.answer), \(bind: row.recordHash), \(bind: row.chainHash), \
                 \(bind: event.subjectInformation?.sealed), \(bind: event.gpp?.sectionId), \(bind: GPPEventValues.column(event.gpp?.saleOptOut)), \
                 \(bind: GPPEventValues.column(event.gpp?.sharingOptOut)), \(bind: GPPEventValues.column(event.gpp?.targetedAdvertisingOptOut)), \
-                \(bind: GPPEventValues.column(event.gpp?.gpc)))
+                \(bind: GPPEventValues.column(event.gpp?.gpc)), \(bind: event.analyticsRegion))
                 """
         }
         let upserts: [SQLQueryString] = plan.subjects.map { subjectHash, row in
@@ -517,17 +558,14 @@ public final class ConsentStore: Sendable {
             """
         }
         // Rows go in chunks that stay under SQLite's bind limit (a batch is at most 256 events).
-        func chunks(_ values: [SQLQueryString]) -> [ArraySlice<SQLQueryString>] {
-            stride(from: 0, to: values.count, by: 200).map { values[$0..<min($0 + 200, values.count)] }
-        }
-        var writes: [SQLQueryString] = chunks(inserts).map { chunk in
+        var writes: [SQLQueryString] = inserts.chunks(of: 200).map { chunk in
             """
             INSERT INTO consent_events (app_id, sequence, event_id, subject_hash, collected_at_ms, received_at_ms, credential,
                 outcome, request_sha256, record, response, record_hash, chain_hash, subject_information,
-                gpp_section_id, gpp_sale_opt_out, gpp_sharing_opt_out, gpp_targeted_advertising_opt_out, gpp_gpc) VALUES
+                gpp_section_id, gpp_sale_opt_out, gpp_sharing_opt_out, gpp_targeted_advertising_opt_out, gpp_gpc, analytics_region) VALUES
             """ + chunk.joined(separator: ", ")
         }
-        for chunk in chunks(upserts) {
+        for chunk in upserts.chunks(of: 200) {
             // The WHERE clause repeats last-writer-wins in SQL (per kind), so the table can never move backwards.
             writes.append("""
                 INSERT INTO subjects (app_id, subject_hash, kind, event_id, event_sequence, collected_at_ms, received_at_ms, consent) VALUES
@@ -554,6 +592,12 @@ public final class ConsentStore: Sendable {
             }
             try await db.raw((clauses.isEmpty ? "" : "WITH " + clauses.joined(separator: ", ") + " ") + moveHead).run()
         }
+        // The analytics rollups, in the same transaction: the appended events' tallies summed, so
+        // each rollup row is written once. Statements of their own (not WITH clauses on
+        // PostgreSQL): a batch's vendor counts could pass the bind limit of one statement.
+        var tally = AnalyticsTally()
+        for row in plan.rows { tally.add(row.event.tally) }
+        for statement in tally.upserts(appId: appId) { try await db.raw(statement).run() }
     }
 
     /// The answer to a retry: the first answer when the content matches, a conflict otherwise.

@@ -18,6 +18,11 @@ struct GPPEventValues: Sendable, Equatable {
     var targetedAdvertisingOptOut: Bool?
     /// `Gpc`.
     var gpc: Bool?
+    /// Whether the user limited the use of sensitive data: true when a category of
+    /// `SensitiveDataProcessing` is opted out of, where the section makes it an opt-out (usca,
+    /// usut, usia); nil where it is consent, and without a US section. Not a column: the
+    /// analytics count it (AnalyticsTally).
+    var sensitiveDataLimit: Bool?
 
     /// The values of `text`; nil when it has no section or does not decode (an event's string was
     /// checked when it was received, so only a string without sections gets here).
@@ -40,6 +45,7 @@ struct GPPEventValues: Sendable, Equatable {
         sharingOptOut = flag(us?.sharingOptOut)
         targetedAdvertisingOptOut = flag(us?.targetedAdvertisingOptOut)
         gpc = us?.gpc
+        sensitiveDataLimit = us?.layout.sensitiveDataIsOptOut == true ? us?.sensitiveDataOptOuts.map { $0.contains(.optedOut) } : nil
     }
 
     /// A flag as the columns keep it: 1, 0, or NULL.

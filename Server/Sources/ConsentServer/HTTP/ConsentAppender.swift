@@ -1,6 +1,7 @@
 import ConsentKitFormats
 import ConsentRequests
 import Foundation
+import Hummingbird
 
 /// Appends checked consent events for a principal, by the rules of `POST /v1/consents`, and
 /// makes the installation token a subject-creating answer carries: the one way an event is
@@ -18,6 +19,16 @@ struct ConsentAppender: Sendable {
     /// The anonymous subject's quota: events (``ServerSettings/anonymousSubjectEventsPerDay``)
     /// and bytes (``ServerSettings/anonymousSubjectBytesPerDay``) in any 24 hours; 0 is no limit.
     let quota: (events: Int, bytes: Int)
+    /// The region decision, for the region the analytics count an event in.
+    let resolver: RegionResolver
+    /// The trusted proxy's client-address header (``ServerSettings/clientIPHeader``).
+    let clientIPHeader: String?
+
+    /// The region `request` was sent from, as the analytics count its events
+    /// (``RegionDecision/analyticsRegion``; a caller's debug region is not honoured here).
+    func region(of request: Request, context: ConsentdContext) -> String {
+        resolver.decide(headers: request.headers, address: clientAddress(request, context, header: clientIPHeader), debug: nil).analyticsRegion
+    }
 
     /// Checks and appends events for `principal`, by the rules of `POST /v1/consents`, and answers
     /// each in order: the store's answer, or the refusal that route would have sent for that event
@@ -30,9 +41,12 @@ struct ConsentAppender: Sendable {
     /// subject erased is `410 subject_erased` unless the credential may write it anew; an event id
     /// used before with other content is `409 event_id_conflict`.
     ///
+    /// `region` is the region the events were sent from, as the analytics count them
+    /// (``region(of:context:)``).
+    ///
     /// Throws only what fails the request as a whole: a database that does not answer.
     func appendEvents(
-        _ events: [Result<CheckedConsentEvent, APIError>], for principal: Principal, requiringSubject: Bool
+        _ events: [Result<CheckedConsentEvent, APIError>], for principal: Principal, requiringSubject: Bool, region: String
     ) async throws -> [Result<ConsentStore.AppendAnswer, APIError>] {
         var answers = [Result<ConsentStore.AppendAnswer, APIError>?](repeating: nil, count: events.count)
         var admitted: [(index: Int, event: CheckedConsentEvent)] = []
@@ -61,7 +75,7 @@ struct ConsentAppender: Sendable {
         }
         if !appending.isEmpty {
             let stored = try await store.append(appId: principal.appId, contentsOf: appending.map(\.event), credential: principal.credential,
-                                                keyId: principal.keyId)
+                                                keyId: principal.keyId, region: region)
             for ((index, _), result) in zip(appending, stored) {
                 switch result {
                 case .success(let answer):

@@ -163,6 +163,8 @@ public final class Consentd: Sendable {
         router.addRoutes(ConsentsController(authenticator: authenticator, appender: appender, bodyLimit: settings.bodyLimit,
                                             batchBodyLimit: settings.batchBodyLimit).endpoints, atPath: "/v1/consents")
         router.addRoutes(SubjectsController(authenticator: authenticator, store: store, logger: logger).endpoints, atPath: "/v1")
+        router.addRoutes(AnalyticsController(authenticator: authenticator, analytics: ConsentAnalytics(database: database)).endpoints,
+                         atPath: "/v1")
         router.addRoutes(NoticeController(settings: settings, authenticator: authenticator, appender: appender, assets: assets, demo: demo,
                                           demoSite: demoSite, pages: demoPages, cpuWork: guards.cpuWork).endpoints)
         router.addRoutes(ConsoleController(console: console).endpoints, atPath: "/v1/console")
@@ -174,7 +176,8 @@ public final class Consentd: Sendable {
     /// The one way events are written, for every route that writes them.
     var appender: ConsentAppender {
         ConsentAppender(store: store, keys: keys, secret: secret, authenticator: authenticator,
-                        quota: (settings.anonymousSubjectEventsPerDay, settings.anonymousSubjectBytesPerDay))
+                        quota: (settings.anonymousSubjectEventsPerDay, settings.anonymousSubjectBytesPerDay),
+                        resolver: resolver, clientIPHeader: settings.clientIPHeader)
     }
 
     /// What every router of every listener has, before its routes: gzip for the clients that

@@ -26,11 +26,11 @@ extension CredentialInBodyRoutes {
         try authenticator.takeSubjectCreation(for: principal)
     }
 
-    /// See ``ConsentAppender/appendEvents(_:for:requiringSubject:)``.
+    /// See ``ConsentAppender/appendEvents(_:for:requiringSubject:region:)``.
     func appendEvents(
-        _ events: [Result<CheckedConsentEvent, APIError>], for principal: Principal, requiringSubject: Bool
+        _ events: [Result<CheckedConsentEvent, APIError>], for principal: Principal, requiringSubject: Bool, region: String
     ) async throws -> [Result<ConsentStore.AppendAnswer, APIError>] {
-        try await appender.appendEvents(events, for: principal, requiringSubject: requiringSubject)
+        try await appender.appendEvents(events, for: principal, requiringSubject: requiringSubject, region: region)
     }
 
     /// See ``ConsentAppender/creationToken(for:answer:lifetime:now:)``.

@@ -194,6 +194,40 @@ public enum Migrations {
             )
             """,
         ]),
+        Migration(version: 7, name: "consent analytics", statements: [
+            // The rollups of consent analytics (docs/decisions/0039), kept by the append path in the
+            // event's own transaction (see AnalyticsTally). `day` is the UTC day of collection, in
+            // days since 1970-01-01. Choices: events per app, dimension (`all`, `region`,
+            // `language`, `platform`, `noticeVersion`, `method`), day, the dimension's value and
+            // the outcome (ChoiceOutcome): one row per dimension, so a chart by one dimension reads
+            // that dimension's rows alone.
+            """
+            CREATE TABLE analytics_choices (
+                app_id TEXT NOT NULL,
+                dimension TEXT NOT NULL,
+                day BIGINT NOT NULL,
+                value TEXT NOT NULL,
+                outcome TEXT NOT NULL,
+                events BIGINT NOT NULL,
+                PRIMARY KEY (app_id, dimension, day, value, outcome)
+            )
+            """,
+            // Counts per app, kind, day and item: opt-ins per purpose and vendor, the Google split,
+            // the US opt-outs, and the events each rate is out of (AnalyticsCount.Kind).
+            """
+            CREATE TABLE analytics_counts (
+                app_id TEXT NOT NULL,
+                day BIGINT NOT NULL,
+                kind TEXT NOT NULL,
+                item TEXT NOT NULL,
+                events BIGINT NOT NULL,
+                PRIMARY KEY (app_id, kind, day, item)
+            )
+            """,
+            // The region the event was sent from, as the rollups count it: what an erasure subtracts.
+            // NULL for events stored before this migration (never counted) and after an erasure.
+            "ALTER TABLE consent_events ADD COLUMN analytics_region TEXT",
+        ]),
     ]
 
     /// The newest schema version this build knows.

@@ -33,7 +33,8 @@ struct ConsentsController {
         var request = request
         let body = try await request.jsonBody(limit: bodyLimit)
         let event = Result { () throws(InvalidField) in try CheckedConsentEvent.decode(body) }.mapError { APIError($0) }
-        let answer = try await appender.appendEvents([event], for: principal, requiringSubject: false)[0].get()
+        let answer = try await appender.appendEvents([event], for: principal, requiringSubject: false,
+                                                    region: appender.region(of: request, context: context))[0].get()
         guard let token = try appender.creationToken(for: principal, answer: answer) else {
             return jsonResponse(text: answer.json, status: answer.created ? .created : .ok)
         }
@@ -68,7 +69,8 @@ struct ConsentsController {
             }
             return Result { () throws(InvalidField) in try CheckedConsentEvent.decode(text, now: now) }.mapError { APIError($0) }
         }
-        let answers = try await appender.appendEvents(events, for: principal, requiringSubject: true)
+        let answers = try await appender.appendEvents(events, for: principal, requiringSubject: true,
+                                                  region: appender.region(of: request, context: context))
         var json = JSONWriter(capacity: 1024 * answers.count, escaping: .standard)
         json.beginObject()
         json.key("results")

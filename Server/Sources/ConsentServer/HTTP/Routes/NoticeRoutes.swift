@@ -71,7 +71,7 @@ struct NoticeController: CredentialInBodyRoutes {
             let json = try await self.cpuWork.run { try self.demo.exchange(options).document.json() }
             return jsonResponse(text: String(decoding: json, as: UTF8.self))
         }
-        router.post("/demo/result") { request, _ -> Response in
+        router.post("/demo/result") { request, context -> Response in
             var request = request
             let body = try await request.jsonBody(limit: self.settings.bodyLimit)
             let decide = try NoticeDemo.Decide(json: body)
@@ -86,7 +86,8 @@ struct NoticeController: CredentialInBodyRoutes {
             var answer = decided.answer
             if let choice = decided.choice {
                 let event = try choice.checkedEvent(fieldPrefix: "message.")
-                let stored = try await self.appendEvents([.success(event)], for: principal, requiringSubject: false)[0].get()
+                let stored = try await self.appendEvents([.success(event)], for: principal, requiringSubject: false,
+                                                          region: self.appender.region(of: request, context: context))[0].get()
                 let result = try stored.result()
                 answer.event = result
                 answer.subjectToken = try self.creationToken(for: principal, answer: stored, lifetime: self.settings.webTokenLifetime)

@@ -86,7 +86,8 @@ struct WebCMPController: CredentialInBodyRoutes {
             if let recorded {
                 try self.takeSubjectCreation(for: writer)
                 let event = try recorded.event.checked(fieldPrefix: "")
-                let answer = try await self.appendEvents([.success(event)], for: writer, requiringSubject: false)[0].get()
+                let answer = try await self.appendEvents([.success(event)], for: writer, requiringSubject: false,
+                                                              region: region.analyticsRegion)[0].get()
                 let result = try answer.result()
                 if let tcf = recorded.tcf {
                     json.key("addtlConsent")
