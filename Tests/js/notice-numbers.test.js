@@ -30,3 +30,14 @@ test('counts from 1000 on, and fractions, are written by Intl in the notice lang
   assert.equal(num(12345), '12.345');
   assert.equal(num(2.5), '2,5');
 });
+
+test('an Arabic notice asks Intl for every number (its digits depend on the engine: WebKitGTK writes ١٢٣)', () => {
+  // Intl.NumberFormat stands in for an ICU that writes Arabic-Indic digits, in the scripts' own context.
+  const digits = '٠١٢٣٤٥٦٧٨٩';
+  class ArabicIndic { format(n) { return String(n).replace(/[0-9]/g, (d) => digits[Number(d)]); } }
+  const context = load(['notice/notice-model.js', 'notice/notice-dom.js'], { Intl: { NumberFormat: ArabicIndic } });
+  const dom = vm.runInContext('NoticeDom', context);
+  assert.equal(dom.texts({ language: 'ar', texts: {} }, {}).num(123), '١٢٣');
+  assert.equal(dom.texts({ language: 'ar', texts: {} }, {}).num(1234), '١٢٣٤');
+  assert.equal(dom.texts({ language: 'de', texts: {} }, {}).num(123), '123');
+});

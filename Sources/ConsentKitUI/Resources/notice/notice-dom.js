@@ -108,13 +108,15 @@ const NoticeDom = (function () {
     function intl(kind, options) {
       return intlFormatter(kind, doc.language, options);
     }
-    // A count below 1000 needs no ICU: every notice language writes it in Latin digits without
-    // grouping, as Intl does (Tests/js/notice-numbers.test.js checks each language). A renderer's
-    // first Intl.NumberFormat costs 36-118 ms on this project's machine (it lists the locales ICU
-    // has), which the first layer, with its vendor count, should not wait for (record 0037).
+    // A count below 1000 needs no ICU: every notice language but Arabic writes it in Latin digits
+    // without grouping, as Intl does (Tests/js/notice-numbers.test.js checks each language). A
+    // renderer's first Intl.NumberFormat costs 36-118 ms on this project's machine (it lists the
+    // locales ICU has), which the first layer, with its vendor count, should not wait for (record
+    // 0037). Arabic's digits depend on the engine's ICU (WebKitGTK's writes ١٢٣, V8's 123), so an
+    // Arabic notice asks Intl for every number and its digits agree with each other.
     /** @param {number} n */
     function num(n) {
-      if (n >= 0 && n < 1000 && n % 1 === 0) return String(n);
+      if (doc.language !== 'ar' && n >= 0 && n < 1000 && n % 1 === 0) return String(n);
       var f = intl('NumberFormat');
       return f ? f.format(n) : String(n);
     }
