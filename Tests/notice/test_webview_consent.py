@@ -331,3 +331,42 @@ def test_on_a_page_without_a_cmp_the_injected_gpp_answers_with_the_app_s_gpp_str
     payload = json.loads(script(None, None, "0", "--gpp-string", "DBABBg~BVoYYYAAEABgA.QA", "--gpp-sid", "8", "--payload"))
     page.evaluate(UPDATE, payload)
     assert page.evaluate(GPP_PING)["parsedSections"]["usca"][0]["SaleOptOut"] == 2
+
+
+# Whether the web CMP's notice frame is on the page and shown (a preloaded one is hidden).
+SHOWN_NOTICE = """() => [...document.querySelectorAll('iframe')].some((f) =>
+    (f.getAttribute('src') || '').includes('/notice/notice.html') && f.style.display !== 'none')"""
+
+
+def test_on_a_page_running_consentkit_s_web_cmp_in_the_us_the_app_s_us_choice_is_kept_and_the_notice_not_shown_again(new_page):
+    """An app in California whose user answered the app's notice at collection (sale and sharing
+    opted out: CALIFORNIA_GPP) opens a page that runs ConsentKit's web CMP: the page keeps the app's
+    GPP string as its own, consentd reads the choice from it, the notice at collection does not open,
+    and __gpp answers the app's opt-out. A later answer in the app reaches the open page."""
+    page = new_page()
+    inject(page, script(None, None, "0", "--gpp-string", CALIFORNIA_GPP, "--gpp-sid", "8"))
+    page.goto(ns.consentd().url + "/demo?region=us-ca")
+    page.wait_for_function("""() => { let p; window.__gpp('ping', (v) => { p = v; });
+        return !!p && p.cmpStatus === 'loaded' && p.signalStatus === 'ready'; }""")
+    ping = page.evaluate(GPP_PING)
+    assert ping["applicableSections"] == [8], ping
+    assert ping["parsedSections"]["usca"][0]["SaleOptOut"] == 1 and ping["parsedSections"]["usca"][0]["SharingOptOut"] == 1, ping
+    page.wait_for_timeout(500)
+    assert page.evaluate(SHOWN_NOTICE) is False, "the app's user is not asked again"
+    assert [c["value"] for c in page.context.cookies() if c["name"] == "consentkit-gpp"] == [CALIFORNIA_GPP]
+    # The user opts back in within the app: the update script hands the new string over.
+    opted_in = "DBABBg~BVoYYYAAEABgA.QA"
+    page.evaluate(UPDATE, json.loads(script(None, None, "0", "--gpp-string", opted_in, "--gpp-sid", "8", "--payload")))
+    page.wait_for_function("""() => { let p; window.__gpp('ping', (v) => { p = v; });
+        return !!p && p.parsedSections && p.parsedSections.usca && p.parsedSections.usca[0].SaleOptOut === 2; }""")
+    assert [c["value"] for c in page.context.cookies() if c["name"] == "consentkit-gpp"] == [opted_in]
+    assert page.evaluate(SHOWN_NOTICE) is False
+
+
+def test_without_the_app_s_us_choice_the_web_cmp_in_the_us_shows_its_notice_at_collection(new_page):
+    """The counter-proof: the same page in the same app, but the app holds no GPP string (its user has
+    not answered yet): the web CMP asks."""
+    page = new_page()
+    inject(page, script(None, None, "0"))
+    page.goto(ns.consentd().url + "/demo?region=us-ca")
+    page.wait_for_function(SHOWN_NOTICE, timeout=30_000)

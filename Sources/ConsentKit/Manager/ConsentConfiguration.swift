@@ -64,7 +64,8 @@ public struct ConsentConfiguration: Sendable {
     /// advertising whatever they chose, and the GPC sub-section says `Gpc` 1 where the section has
     /// one (honoured in every state, required in CA, CO, CT, TX, MT, NH, NE, NJ, MN, MD, OR, DE;
     /// decision record 0032). No effect outside the US. False by default: an app has no system GPC
-    /// signal to read.
+    /// signal to read. The value at start; ``ConsentManager/setGlobalPrivacyControl(_:)`` changes
+    /// it while the app runs.
     public var globalPrivacyControl: Bool
     /// What background work waits on (the sync's backoff, the region decision's timeout): the
     /// real one; a test gives one that follows a clock it moves by hand, with ``now``.

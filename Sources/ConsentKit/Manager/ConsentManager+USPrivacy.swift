@@ -35,10 +35,42 @@ extension ConsentManager {
     }
 
     /// What the CMP knows besides the choice: Global Privacy Control as the app sets it
-    /// (``ConsentConfiguration/globalPrivacyControl``) and a known child (the under-age tag,
-    /// ``setTagForUnderAgeOfConsent(_:)``).
+    /// (``ConsentConfiguration/globalPrivacyControl`` at start, ``setGlobalPrivacyControl(_:)``
+    /// while it runs) and a known child (the under-age tag, ``setTagForUnderAgeOfConsent(_:)``).
     public var usPrivacySignals: USPrivacySignals {
-        USPrivacySignals(gpc: configuration.globalPrivacyControl, knownChild: isTaggedForUnderAgeOfConsent)
+        USPrivacySignals(gpc: globalPrivacyControl, knownChild: isTaggedForUnderAgeOfConsent)
+    }
+
+    /// Global Privacy Control as the app set it: ``ConsentConfiguration/globalPrivacyControl`` at
+    /// start, then the last ``setGlobalPrivacyControl(_:)``.
+    public var globalPrivacyControl: Bool { state.withLock { $0.globalPrivacyControl } }
+
+    /// Turns Global Privacy Control on or off while the app runs, as the user changes the app's own
+    /// GPC (or "Do Not Sell or Share") setting: the US GPP sections, their GPC sub-section and
+    /// `gad_rdp` are written again at once, in one store write, then
+    /// ``ConsentEvent/consentChanged(_:)`` tells the app's SDKs to read them. The user's own
+    /// ``usPrivacyChoice`` is kept as they gave it: turning GPC off again restores what they chose.
+    ///
+    /// Not stored: the app keeps its setting and passes it in
+    /// ``ConsentConfiguration/globalPrivacyControl`` at the next start. No effect on the keys
+    /// outside the US.
+    public func setGlobalPrivacyControl(_ on: Bool) {
+        exclusive {
+            let unchanged = state.withLock { held -> Bool in
+                defer { held.globalPrivacyControl = on }
+                return held.globalPrivacyControl == on
+            }
+            guard !unchanged else { return }
+            let (consent, gdpr) = state.withLock { ($0.consent, $0.gdprApplies) }
+            do throws(TCFEncodingError) {
+                try storage.write(consent, gdprApplies: gdpr, us: usPrivacyKeys())
+            } catch {
+                // Unreachable for a decision written before; the keys held stay, the error is told.
+                hub.enqueue(.error(.encoding(error)))
+                return
+            }
+            hub.enqueue(.consentChanged(consent))
+        }
     }
 
     /// Whether Google's restricted data processing applies: a US section is in force and the user

@@ -40,6 +40,9 @@ public final class ConsentManager: Sendable {
         var consent: ConsentState?
         /// The user's answer to the US notice.
         var usChoice: USPrivacyChoice?
+        /// Global Privacy Control as the app last set it: ``ConsentConfiguration/globalPrivacyControl``
+        /// at start, then ``ConsentManager/setGlobalPrivacyControl(_:)``.
+        var globalPrivacyControl = false
         var gdprApplies: GDPRApplicability = .undetermined
         var lastKnownGDPR: GDPRApplicability = .undetermined
         /// consentd's last answer: this launch's, or the one kept from an earlier launch.
@@ -87,6 +90,7 @@ public final class ConsentManager: Sendable {
             sync = nil
         }
         sync?.attach(self)
+        state.withLock { $0.globalPrivacyControl = configuration.globalPrivacyControl }
     }
 
     /// A manager for the app's publishers on consentd, with every other setting at its default:

@@ -126,6 +126,42 @@ struct USPrivacyManagerTests {
         #expect(store.value(forKey: "gad_rdp") == .bool(true))
     }
 
+    @Test("GPC turned on and off while the app runs: the keys follow at once, the user's own choice comes back",
+          .timeLimit(.minutes(1)))
+    func globalPrivacyControlAtRuntime() async throws {
+        let store = InMemoryKeyValueStore()
+        let manager = Self.manager(Self.usConfig(state: "CA", sections: [8]), store: store)
+        await manager.refreshed()
+        try manager.recordUSChoice(Self.choice(sharing: true))
+        var usca = try #require(try Self.stored(store).us(.usca))
+        #expect(usca.gpc == false && usca.saleOptOut == .didNotOptOut && usca.sharingOptOut == .optedOut)
+        let events = manager.events()
+        manager.setGlobalPrivacyControl(true)
+        #expect(manager.globalPrivacyControl)
+        usca = try #require(try Self.stored(store).us(.usca))
+        #expect(usca.gpc == true && usca.saleOptOut == .optedOut && usca.sharingOptOut == .optedOut)
+        #expect(store.value(forKey: "gad_rdp") == .bool(true))
+        #expect(IABConsentReader(store: store).snapshot().gppString?.us(.usca) == usca)
+        // The stream delivers in order; a missing consentChanged fails by the time limit.
+        for await event in events { if case .consentChanged = event { break } }
+        #expect(manager.usPrivacyChoice == Self.choice(sharing: true), "GPC does not rewrite the user's own answer")
+        manager.setGlobalPrivacyControl(false)
+        usca = try #require(try Self.stored(store).us(.usca))
+        #expect(usca.gpc == false && usca.saleOptOut == .didNotOptOut && usca.sharingOptOut == .optedOut)
+        // A restart takes the configuration's value again (the app keeps its setting).
+        let next = Self.manager(Self.usConfig(state: "CA", sections: [8]), store: store, gpc: true)
+        await next.refreshed()
+        #expect(next.globalPrivacyControl)
+        #expect(try Self.stored(store).us(.usca)?.gpc == true)
+        // What GPC forced is not read back as the user's answer: a later launch without GPC has
+        // their own choice (sharing only) again, not the forced sale opt-out.
+        #expect(next.usPrivacyChoice == Self.choice(sharing: true))
+        let without = Self.manager(Self.usConfig(state: "CA", sections: [8]), store: store, gpc: false)
+        await without.refreshed()
+        usca = try #require(try Self.stored(store).us(.usca))
+        #expect(usca.gpc == false && usca.saleOptOut == .didNotOptOut && usca.sharingOptOut == .optedOut)
+    }
+
     @Test("a user tagged under age is a known child: opted out, known-child entries 'no consent', in the same write as the tag")
     func knownChild() async throws {
         let store = InMemoryKeyValueStore()

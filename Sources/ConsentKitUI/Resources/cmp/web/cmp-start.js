@@ -21,7 +21,7 @@
  *   credential: () => { credential: string, subjectId?: string, stored?: boolean },
  *   call: (path: string, body: Object<string, any>) => Promise<any>,
  *   session: (reopen: boolean, tcString: string | null, addtlConsent: string | null, gppString: string | null) => Promise<any>,
- *   fromApp: (app: any, tcString: string | null) => boolean, appConsent: () => any,
+ *   fromApp: (app: any, tcString: string | null) => boolean, fromAppUS: (app: any, gppString: string | null) => boolean, appConsent: () => any,
  *   early: { tcString: string | null, addtlConsent: string | null, gppString: string | null, answer: Promise<any> } | null,
  *   preloadedNotice: () => PreloadedNotice | null, watchStart: (frame: HTMLIFrameElement) => (run: () => void) => void
  * }} WebStart
@@ -146,6 +146,16 @@
   function fromApp(app, tcString) {
     return !!app && app.gdprApplies === true && typeof app.tcString === 'string' && app.tcString !== '' && app.tcString !== tcString;
   }
+  // ... or, where GDPR does not apply, the app's US choice: its GPP string with a US section in force
+  // (GPP ids 7, usnat, to 27). The page keeps that string as its own (the app's SDK syncs the choice
+  // to consentd itself), so consentd reads the choice from it and the notice at collection is not
+  // shown a second time.
+  function fromAppUS(app, gppString) {
+    if (!app || app.gdprApplies === true || !app.gpp || typeof app.gpp.gppString !== 'string' || app.gpp.gppString === '') return false;
+    var ids = app.gpp.applicableSections;
+    return Array.isArray(ids) && ids.some(function (id) { return typeof id === 'number' && id >= 7 && id <= 27; }) &&
+      app.gpp.gppString !== gppString;
+  }
 
   // A visitor who keeps no choice is asked: the notice's frame (its page, style and scripts) loads
   // now, hidden, while consentd answers, instead of after the answer. It is made while the page is
@@ -186,14 +196,16 @@
   var start = {
     base: base, config: config, language: language, STRING: STRING, AC: AC, GPP: GPP, gpc: gpc, keptDays: useCookie ? KEPT_DAYS : null,
     load: load, keep: keep, keepSubject: keepSubject, credential: credential, call: call, session: session, fromApp: fromApp,
-    appConsent: appConsent,
+    fromAppUS: fromAppUS, appConsent: appConsent,
     early: null,  // {tcString, addtlConsent, gppString, answer: a promise of consentd's answer}, taken by cmp-web.js
     // The preloaded notice frame, once (then null).
     preloadedNotice: function () { var taken = preloaded; preloaded = null; return taken; },
     watchStart: watchStart
   };
   var stored = load(STRING), storedAC = load(AC), storedGPP = load(GPP);
-  if (!fromApp(appConsent(), stored)) {
+  var handedOver = appConsent();
+  if (fromAppUS(handedOver, storedGPP)) { storedGPP = handedOver.gpp.gppString; keep(GPP, storedGPP); }
+  if (!fromApp(handedOver, stored)) {
     var answer = session(false, stored, storedAC, storedGPP);
     answer.catch(function () { /* reported by cmp-web.js, which takes this promise */ });
     start.early = { tcString: stored, addtlConsent: storedAC, gppString: storedGPP, answer: answer };

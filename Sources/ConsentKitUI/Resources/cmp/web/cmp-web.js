@@ -23,7 +23,10 @@
  * (ConsentKitTCF.appConsent() of the app's own ConsentKitTCF, from ConsentKitUI's WebViewConsent;
  * never anything a page script can set), the app's choice is kept, so the user is not asked
  * again, and recorded with method "sync" for the app's subject when the app gave its credential
- * (ConsentKitTCF.recordAppConsent); (2) consentd says what the region
+ * (ConsentKitTCF.recordAppConsent); where GDPR does not apply, the app's US choice (its GPP string
+ * with a US section in force) is kept as this browser's GPP string (cmp-start.js), which consentd
+ * reads the choice from, so the notice at collection is not shown again (the app's SDK syncs that
+ * choice itself); (2) consentd says what the region
  * and the ask rules call for (POST /v1/web/session, usually already asked by the stub); (3) the
  * CMP API is installed on that answer: tcloaded with the stored string, or cmpuishown while the
  * notice (consentd's /notice/notice.html, in a frame over the page) is open; (4) the notice's
@@ -268,9 +271,16 @@
   // The event only says that something changed: what changed is read from the app's ConsentKitTCF.
   window.addEventListener('consentkit:appconsent', function () {
     var app = start.appConsent();
-    if (!installed || !fromApp(app)) return;
-    if (notice) closeNotice();
-    adopt(app).catch(report);
+    if (!installed) return;
+    if (fromApp(app)) {
+      if (notice) closeNotice();
+      adopt(app).catch(report);
+    } else if (start.fromAppUS(app, gppString)) {
+      // The app's US choice changed (the user answered the app's notice at collection): kept as
+      // this page's, and the page's notice, if open, is the app's question already answered.
+      if (notice) closeNotice();
+      gppString = app.gpp.gppString; keep(GPP, gppString);
+    } else return;
     session(false).then(function (answer) { return apply(answer, false); }).catch(report);
   });
 
