@@ -155,9 +155,10 @@ def test_the_analytics_page_is_axe_clean_keyboard_usable_and_pictured(signed_in)
     # Tab from the top reaches every control of the page, in order.
     controls = page.evaluate("""() => [...document.querySelectorAll('main a[href], main button, main select, main input, main summary')]
         .filter((e) => e.offsetParent !== null).length""")
-    page.evaluate("() => { document.activeElement.blur(); window.scrollTo(0, 0); }")
+    # From the skip link, the first control of the page (a date input takes a Tab per part).
+    page.evaluate("() => document.getElementById('skip').focus()")
     seen = set()
-    for _ in range(controls + 12):
+    for _ in range(controls + 20):
         page.press("Tab")
         seen.add(page.evaluate("""() => { const e = document.activeElement;
             return e && e.closest('main') ? [...document.querySelectorAll('main a[href], main button, main select, main input, main summary')].indexOf(e) : -1; }"""))

@@ -111,13 +111,13 @@ def test_the_sign_in_form_is_axe_clean_and_reached_by_tab(console, console_page,
     cs.open_console(page, console)
     assert cs.axe_violations(page) == []
     cs.screenshot(page, "sign-in-phone")
-    page.evaluate("() => { document.activeElement.blur(); window.scrollTo(0, 0); }")
+    # From the first control of the page (the skip link), Tab walks the form in order.
+    page.evaluate("() => document.getElementById('skip').focus()")
     reached = []
-    for _ in range(8):
+    for _ in range(4):
         page.press("Tab")
         reached.append(page.evaluate("() => { const e = document.activeElement; return e.name || e.id || e.textContent.trim(); }"))
-    for control in ("email", "password", "Sign in", "I have a one-time token"):
-        assert control in reached, reached
+    assert reached == ["email", "password", "Sign in", "I have a one-time token"]
 
 
 def test_the_console_answers_with_its_policy_and_validators(console):

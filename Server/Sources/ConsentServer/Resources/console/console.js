@@ -92,7 +92,8 @@
     var t = el('table', { class: 'data' + (options.className ? ' ' + options.className : '') },
       options.caption ? el('caption', null, options.caption) : null,
       el('thead', null, head), el('tbody', null, body));
-    return el('div', { class: 'table-scroll' }, t);
+    // A region of its own that scrolls sideways on a narrow screen: focusable, so the keyboard scrolls it.
+    return el('div', { class: 'table-scroll', role: 'region', tabindex: '0', 'aria-label': options.caption || 'Table' }, t);
   }
 
   function formatNumber(n) {

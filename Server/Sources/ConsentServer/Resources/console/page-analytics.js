@@ -136,9 +136,14 @@
     }));
   }
 
+  /** The width a chart is drawn at: its card's, so that its text keeps its size on a phone. */
+  function chartWidth(body) {
+    return Math.max(300, Math.min(1100, Math.round(body.clientWidth || 720)));
+  }
+
   /** Columns of 100 % stacked shares over time: one column per period, one band per outcome. */
-  function stackedColumns(groups, title, desc) {
-    var width = 720, height = 260, left = 40, bottom = 40, top = 10;
+  function stackedColumns(groups, title, desc, width) {
+    var height = 260, left = 40, bottom = 40, top = 10;
     var plotH = height - bottom - top;
     var svg = svgFrame(width, height, title, desc);
     [0, 0.25, 0.5, 0.75, 1].forEach(function (share) {
@@ -148,7 +153,7 @@
     });
     var step = (width - left) / Math.max(groups.length, 1);
     var barW = Math.max(2, Math.min(36, step * 0.7));
-    var labelEvery = Math.ceil(groups.length / 10);
+    var labelEvery = Math.ceil(groups.length / Math.max(2, Math.floor((width - left) / 60)));
     groups.forEach(function (g, i) {
       var x = left + step * i + (step - barW) / 2;
       var y = top + plotH;
@@ -172,14 +177,14 @@
   }
 
   /** Rows of 100 % stacked shares: one row per value of a dimension. */
-  function stackedRows(groups, title, desc) {
-    var rowH = 26, left = 130, width = 720;
+  function stackedRows(groups, title, desc, width) {
+    var rowH = 26, left = Math.min(130, Math.round(width * 0.3));
     var height = Math.max(1, groups.length) * rowH + 24;
     var svg = svgFrame(width, height, title, desc);
     var plotW = width - left - 10;
     groups.forEach(function (g, i) {
       var y = i * rowH + 4;
-      svg.appendChild(el('svg:text', { x: left - 8, y: y + 15, 'text-anchor': 'end' }, truncate(g.key || '(none)', 20)));
+      svg.appendChild(el('svg:text', { x: left - 8, y: y + 15, 'text-anchor': 'end' }, truncate(g.key || '(none)', Math.floor(left / 7))));
       var x = left;
       OUTCOMES.forEach(function (o, k) {
         var w = g.total > 0 ? plotW * (g.counts[o.key] || 0) / g.total : 0;
@@ -197,8 +202,8 @@
   }
 
   /** Horizontal bars of rates (0 to 100 %), one per figure, labelled with the rate. */
-  function rateBars(figures, title, desc) {
-    var rowH = 24, left = 210, right = 64, width = 720;
+  function rateBars(figures, title, desc, width) {
+    var rowH = 24, left = Math.min(210, Math.round(width * 0.42)), right = 56;
     var height = Math.max(1, figures.length) * rowH + 8;
     var svg = svgFrame(width, height, title, desc);
     var plotW = width - left - right;
@@ -206,7 +211,7 @@
     figures.forEach(function (f, i) {
       var y = i * rowH + 4;
       var w = plotW * Math.min(1, parseFloat(f.rate));
-      svg.appendChild(el('svg:text', { x: left - 8, y: y + 13, 'text-anchor': 'end' }, truncate(f.label, 32)));
+      svg.appendChild(el('svg:text', { x: left - 8, y: y + 13, 'text-anchor': 'end' }, truncate(f.label, Math.floor(left / 6.5))));
       svg.appendChild(el('svg:rect', { class: 's' + (f.series || 1), x: left, y: y, width: Math.max(w, 0).toFixed(1), height: rowH - 8 }));
       svg.appendChild(el('svg:text', { x: (left + w + 6).toFixed(1), y: y + 13 }, percent(f.rate)));
     });
@@ -234,8 +239,11 @@
 
   function failed(body, error) { fill(body, [K.errorBox(error)]); }
 
+  /** The table under its chart: open when short, folded (one key press away) when long. */
   function tableView(table) {
-    return el('details', { class: 'table-view', open: true }, el('summary', null, 'Table of the figures'), table);
+    var rows = table.querySelectorAll('tbody tr').length;
+    return el('details', { class: 'table-view', open: rows <= 12 },
+      el('summary', null, 'Table of the figures (' + rows + (rows === 1 ? ' row)' : ' rows)')), table);
   }
 
   function choiceColumns(first) {
@@ -259,7 +267,7 @@
       fill(section.body, [
         stackedColumns(groups, 'Choices over time, by ' + params.granularity,
           'Share of each choice (accept all, reject all, custom, withdrawn) per ' + params.granularity + ', ' + K.formatNumber(total)
-          + ' events in all. The table below has every figure.'),
+          + ' events in all. The table below has every figure.', chartWidth(section.body)),
         legend(OUTCOMES),
         tableView(K.table(choiceColumns(params.granularity === 'week' ? 'Week' : 'Day'), shown,
           { caption: 'Choices per ' + params.granularity, rowHeaders: true }))
@@ -287,7 +295,8 @@
         if (!groups.length) { fill(section.body, [el('p', { class: 'empty-chart' }, 'No choices were recorded in this range.')]); return; }
         fill(section.body, [
           stackedRows(groups, 'Choices by ' + label.toLowerCase(),
-            'Share of each choice per ' + label.toLowerCase() + ' over the whole range. The table below has every figure.'),
+            'Share of each choice per ' + label.toLowerCase() + ' over the whole range. The table below has every figure.',
+            chartWidth(section.body)),
           legend(OUTCOMES),
           tableView(K.table(choiceColumns(label), groups, { caption: 'Choices by ' + label.toLowerCase(), rowHeaders: true }))
         ]);
@@ -324,7 +333,7 @@
       var series = groupOrder.map(function (g) { return { label: GROUPS[g] || g }; });
       fill(section.body, [
         rateBars(charted.map(function (f) { return Object.assign({}, f, { label: (groupOrder.length > 1 ? shortGroup(f.group) + ' · ' : '') + f.label }); }),
-          options.title, options.desc + ' The table below has every figure.'),
+          options.title, options.desc + ' The table below has every figure.', chartWidth(section.body)),
         series.length > 1 ? legend(series) : null,
         note,
         tableView(K.table([
