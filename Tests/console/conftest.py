@@ -3,6 +3,9 @@ server package's debug build, or CONSENTD_BIN) on SQLite, or on a fresh database
 server CONSENTD_TEST_POSTGRES_URL names when CONSOLE_TEST_DATABASE=postgresql; an operator of each
 role made with `consent operators create` (CONSENT_BIN, or the debug build); and pages in Chromium
 (Playwright) and WebKitGTK (WebKitWebDriver, under xvfb-run) through Tests/notice/engines.py.
+Chromium opens consentd itself (http://127.0.0.1, where it keeps the session's `Secure` cookie);
+WebKit, which keeps a `Secure` cookie only over https, opens it through a TLS proxy with a
+self-signed certificate (console_support.TLSProxy), as production puts TLS in front of consentd.
 
     def test_x(console, signed_in):
         page = signed_in("analyst")            # an engines.Page at /console/, signed in as the analyst
@@ -58,7 +61,7 @@ class _WebKitSessions:
                 pass
             self.session = None
         if self.session is None:
-            self.session = engines.WebKitSession()
+            self.session = cs.TrustingWebKitSession()
         return self.session
 
     def close(self):
@@ -104,7 +107,7 @@ def console_page(request, engine, console):
 
 
 @pytest.fixture
-def signed_in(console, console_page):
+def signed_in(console, console_page, engine):
     """signed_in(role, path="", width=1280, height=900) -> a page at /console/<path> signed in
     through the form as the operator of `role`, after the shell has shown the first page."""
 
@@ -112,7 +115,7 @@ def signed_in(console, console_page):
         page = console_page(width, height)
         cs.sign_in(page, console, console.operators[role], cs.PASSWORD)
         if path:
-            page.goto(console.url + "/console/" + path)
+            page.goto(console.browser_url(engine) + "/console/" + path)
             cs.wait_page(page)
         return page
     return make

@@ -78,6 +78,7 @@ class ConsoleServer:
              "--country-header", "CF-IPCountry"],
             stdout=open(self.log_path, "w"), stderr=subprocess.STDOUT)
         self._wait_healthy()
+        self.tls = TLSProxy(self.port, self.folder)
         self.first_owner_token, self.first_owner_url = self._first_owner_link()
         self.operators = {role: f"{role}@console.test" for role in ROLES}
         for role, email in self.operators.items():
@@ -106,6 +107,11 @@ class ConsoleServer:
                 return match.group(2), match.group(1) + "#/token=" + match.group(2)
             time.sleep(0.05)
         raise RuntimeError(f"consentd logged no first-operator link: {self.log()[-3000:]}")
+
+    def browser_url(self, engine: str) -> str:
+        """Where `engine` opens the console: consentd itself for Chromium (which keeps `Secure`
+        cookies on http://127.0.0.1), the TLS proxy for WebKit (which does not)."""
+        return self.url if engine == "chromium" else self.tls.url
 
     def log(self) -> str:
         return pathlib.Path(self.log_path).read_text(encoding="utf-8", errors="replace")
@@ -139,9 +145,65 @@ class ConsoleServer:
         return cookie, json.loads(body)["csrfToken"]
 
     def stop(self):
+        self.tls.stop()
         self.process.terminate()
         self.process.wait(timeout=10)
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+class TLSProxy:
+    """HTTPS on a free loopback port in front of consentd, as production puts TLS in front of it
+    (docs/operations.md): WebKitGTK keeps a `Secure` cookie only from an https:// page, even on
+    loopback, so the WebKit pages reach the console through this. A self-signed certificate for
+    127.0.0.1 (made with openssl); each request goes to consentd as it came (Host and Origin
+    included), each answer comes back as it went (every Set-Cookie)."""
+
+    def __init__(self, target_port: int, folder: str):
+        import http.client
+        import http.server
+        import ssl
+        import threading
+
+        cert, key = f"{folder}/tls.crt", f"{folder}/tls.key"
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "2",
+                        "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"], check=True, capture_output=True)
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):
+                pass
+
+            def forward(self):
+                length = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(length) if length else None
+                upstream = http.client.HTTPConnection("127.0.0.1", target_port, timeout=60)
+                headers = {k: v for k, v in self.headers.items() if k.lower() not in ("connection", "keep-alive")}
+                upstream.request(self.command, self.path, body=body, headers=headers)
+                answer = upstream.getresponse()
+                data = answer.read()
+                self.send_response(answer.status, answer.reason)
+                for name, value in answer.getheaders():
+                    if name.lower() not in ("connection", "keep-alive", "transfer-encoding", "content-length"):
+                        self.send_header(name, value)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                if self.command != "HEAD":
+                    self.wfile.write(data)
+                upstream.close()
+
+            do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = forward
+
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(cert, key)
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
+        self.url = f"https://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self):
+        self.server.shutdown()
 
 
 # ------------------------------------------------------------------------------------ events
@@ -250,7 +312,7 @@ def submit_sign_in(page, email, password, token=None):
 
 
 def open_console(page, console, path=""):
-    page.goto(console.url + "/console/" + path)
+    page.goto(console.browser_url(page.engine) + "/console/" + path)
     wait_page(page)
 
 
@@ -302,3 +364,20 @@ def axe_violations(page):
 def screenshot(page, name):
     """Writes NOTICE_ARTIFACTS/console-<name>-<engine>.png, for a person to look at."""
     return page.screenshot("console-" + name)
+
+
+class TrustingWebKitSession(engines.WebKitSession):
+    """engines.WebKitSession whose MiniBrowser accepts the TLS proxy's self-signed certificate
+    (WebDriver's `acceptInsecureCerts`)."""
+
+    def __init__(self):
+        from selenium import webdriver
+        from selenium.webdriver.webkitgtk.options import Options
+        from selenium.webdriver.webkitgtk.service import Service
+
+        options = Options()
+        options.binary_location = engines.MINIBROWSER
+        options.add_argument("--automation")
+        options.accept_insecure_certs = True
+        self.driver = webdriver.WebKitGTK(options=options, service=Service(executable_path=engines.WEBKIT_DRIVER))
+        self.driver.set_script_timeout(30)
