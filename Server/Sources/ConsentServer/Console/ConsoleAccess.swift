@@ -9,6 +9,9 @@ enum ConsoleAccess {
         "GET /v1/console/me": [.editor, .analyst, .support],
         "DELETE /v1/console/session": [.editor, .analyst, .support],
         "GET /v1/console/audit": [],
+        // The consent analytics (docs/console.md, "The pages").
+        "GET /v1/console/analytics/apps": [.analyst],
+        "GET /v1/console/analytics/{report}": [.analyst],
     ]
 
     /// Whether `role` may use the route `METHOD path`.
