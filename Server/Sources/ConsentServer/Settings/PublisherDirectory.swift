@@ -38,6 +38,19 @@ public final class PublisherDirectory: Sendable {
     /// The configuration the web CMP uses (``current``, with the demo's site when it is on).
     public var forWebsites: PublisherConfiguration { held.withLock { $0.forWebsites } }
 
+    /// Replaces the configuration in use with `configuration` (a change made in the database:
+    /// ``ConfigurationStore``); returns whether it differed from the one held.
+    @discardableResult
+    public func replace(_ configuration: PublisherConfiguration) -> Bool {
+        let forWebsites = adjustForWebsites(configuration)
+        return held.withLock { held in
+            guard held.configuration != configuration else { return false }
+            held.configuration = configuration
+            held.forWebsites = forWebsites
+            return true
+        }
+    }
+
     /// Reads the file again when its bytes changed since the last read (or always, with
     /// `force`). Returns whether the configuration was replaced; throws when the file cannot be
     /// read or does not parse, keeping the configuration held.
@@ -60,28 +73,48 @@ public final class PublisherDirectory: Sendable {
     }
 }
 
-/// The service that re-reads a ``PublisherDirectory``'s file on `SIGHUP` and every `interval`.
+/// The service that keeps a process's ``PublisherDirectory`` up to date (decision 0041): it
+/// imports the publishers file into the database when its bytes changed (checked every
+/// `interval`; at once, and whatever its bytes, on `SIGHUP`), and polls the database's
+/// configuration version every ``ConfigurationStore/pollInterval`` (or `interval` when shorter),
+/// loading the configuration another process changed.
 struct PublisherReloader: Service {
-    let directory: PublisherDirectory
+    let store: ConfigurationStore
+    /// The publishers file, nil when there is none.
+    let file: String?
     let interval: Duration
     let logger: Logger
 
     func run() async throws {
         let hangups = AsyncStream<Void> { continuation in
+            guard file != nil else { return continuation.finish() }
             let source = HangupSource()
             source.source.setEventHandler { continuation.yield() }
             continuation.onTermination = { _ in source.source.cancel() }
             source.source.resume()
         }
+        let poll = min(interval, ConfigurationStore.pollInterval)
         await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    for await _ in hangups { reload(force: true, reason: "SIGHUP") }
+                    for await _ in hangups { await importFile(force: true, reason: "SIGHUP") }
+                    // No file: wait for the cancellation like the loop below.
+                    while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
                 }
                 group.addTask {
+                    var sinceFileCheck = Duration.zero
                     while !Task.isCancelled {
-                        try? await Task.sleep(for: interval)
-                        reload(force: false, reason: "file changed")
+                        try? await Task.sleep(for: poll)
+                        sinceFileCheck += poll
+                        if sinceFileCheck >= interval {
+                            sinceFileCheck = .zero
+                            await importFile(force: false, reason: "file changed")
+                        }
+                        do {
+                            if try await store.refresh() { logger.info("publisher configuration reloaded from the database") }
+                        } catch {
+                            logger.error("publisher configuration not reloaded from the database; keeping the one held", metadata: ["error": "\(error)"])
+                        }
                     }
                 }
                 await group.next()
@@ -90,13 +123,14 @@ struct PublisherReloader: Service {
         }
     }
 
-    private func reload(force: Bool, reason: String) {
+    private func importFile(force: Bool, reason: String) async {
+        guard let file else { return }
         do {
-            if try directory.reload(force: force) {
-                logger.info("publisher configuration reloaded", metadata: ["file": "\(directory.file ?? "")", "reason": "\(reason)"])
+            if try await store.importFile(file, force: force) {
+                logger.info("publisher configuration imported", metadata: ["file": "\(file)", "reason": "\(reason)"])
             }
         } catch {
-            logger.error("publisher configuration not reloaded; keeping the one held", metadata: ["error": "\(error)"])
+            logger.error("publisher configuration not imported; keeping the one held", metadata: ["error": "\(error)"])
         }
     }
 }
