@@ -1,14 +1,12 @@
-import Dispatch
 import Foundation
-import Logging
-import ServiceLifecycle
 import Synchronization
 
-/// The publisher configuration in use, re-read from its file while consentd runs: at once on
-/// `SIGHUP`, and every ``ServerSettings/publishersReload`` when the file's bytes changed. A new
-/// provider or vendor therefore reaches `GET /v1/config`, the trimmed lists and the web CMP
-/// without a restart. A file that no longer parses is logged with its file, line and field, and
-/// the configuration held stays.
+/// The publisher configuration in use. In consentd it follows the database
+/// (``ConfigurationStore`` replaces it after every change and when another process's change is
+/// polled: decision 0041), so a new provider or vendor reaches `GET /v1/config`, the trimmed
+/// lists and the web CMP without a restart. Given a file alone (tools, tests), ``reload(force:)``
+/// re-reads it; a file that no longer parses is thrown with its file, line and field, and the
+/// configuration held stays.
 public final class PublisherDirectory: Sendable {
     private struct Held: Sendable {
         var configuration: PublisherConfiguration
@@ -70,78 +68,5 @@ public final class PublisherDirectory: Sendable {
             held.forWebsites = forWebsites
             return true
         }
-    }
-}
-
-/// The service that keeps a process's ``PublisherDirectory`` up to date (decision 0041): it
-/// imports the publishers file into the database when its bytes changed (checked every
-/// `interval`; at once, and whatever its bytes, on `SIGHUP`), and polls the database's
-/// configuration version every ``ConfigurationStore/pollInterval`` (or `interval` when shorter),
-/// loading the configuration another process changed.
-struct PublisherReloader: Service {
-    let store: ConfigurationStore
-    /// The publishers file, nil when there is none.
-    let file: String?
-    let interval: Duration
-    let logger: Logger
-
-    func run() async throws {
-        let hangups = AsyncStream<Void> { continuation in
-            guard file != nil else { return continuation.finish() }
-            let source = HangupSource()
-            source.source.setEventHandler { continuation.yield() }
-            continuation.onTermination = { _ in source.source.cancel() }
-            source.source.resume()
-        }
-        let poll = min(interval, ConfigurationStore.pollInterval)
-        await cancelWhenGracefulShutdown {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    for await _ in hangups { await importFile(force: true, reason: "SIGHUP") }
-                    // No file: wait for the cancellation like the loop below.
-                    while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
-                }
-                group.addTask {
-                    var sinceFileCheck = Duration.zero
-                    while !Task.isCancelled {
-                        try? await Task.sleep(for: poll)
-                        sinceFileCheck += poll
-                        if sinceFileCheck >= interval {
-                            sinceFileCheck = .zero
-                            await importFile(force: false, reason: "file changed")
-                        }
-                        do {
-                            if try await store.refresh() { logger.info("publisher configuration reloaded from the database") }
-                        } catch {
-                            logger.error("publisher configuration not reloaded from the database; keeping the one held", metadata: ["error": "\(error)"])
-                        }
-                    }
-                }
-                await group.next()
-                group.cancelAll()
-            }
-        }
-    }
-
-    private func importFile(force: Bool, reason: String) async {
-        guard let file else { return }
-        do {
-            if try await store.importFile(file, force: force) {
-                logger.info("publisher configuration imported", metadata: ["file": "\(file)", "reason": "\(reason)"])
-            }
-        } catch {
-            logger.error("publisher configuration not imported; keeping the one held", metadata: ["error": "\(error)"])
-        }
-    }
-}
-
-/// A `SIGHUP` source: the signal's default action (ending the process) is turned off while it
-/// exists. Dispatch sources are thread-safe; the type only says so to the compiler.
-private final class HangupSource: @unchecked Sendable {
-    let source: any DispatchSourceSignal
-
-    init() {
-        signal(SIGHUP, SIG_IGN)
-        source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
     }
 }

@@ -1,6 +1,9 @@
 import ConsentKitFormats
 import Crypto
+import Dispatch
 import Foundation
+import Logging
+import ServiceLifecycle
 import SQLKit
 import Synchronization
 
@@ -68,10 +71,15 @@ public final class ConfigurationStore: Sendable {
     /// Loads the stored configuration into the directory when its version moved since the last
     /// load (or always, with `force`); returns whether the directory's configuration changed. A
     /// stored configuration the reader refuses (written by a newer consentd) is thrown, and the
-    /// configuration held stays.
+    /// configuration held stays. Without `force`, a directory never loaded from the database (a
+    /// configuration given in code) is left alone.
     @discardableResult
     public func refresh(force: Bool = false) async throws -> Bool {
-        if !force, try await version() == heldVersion.load(ordering: .relaxed) { return false }
+        if !force {
+            let held = heldVersion.load(ordering: .relaxed)
+            if held < 0 { return false }
+            if try await version() == held { return false }
+        }
         let (document, version) = try await load()
         let configuration = try document.configuration(source: "the database's configuration")
         heldVersion.store(version, ordering: .relaxed)
@@ -193,5 +201,78 @@ public final class ConfigurationStore: Sendable {
         document.publishers.map { (Kind.publisher, $0.id, ConfigurationDocument.json($0)) }
             + document.apps.map { (Kind.app, $0.appId, ConfigurationDocument.json($0)) }
             + document.websites.map { (Kind.website, $0.appId, ConfigurationDocument.json($0)) }
+    }
+}
+
+/// The service that keeps a process's ``PublisherDirectory`` up to date (decision 0041): it
+/// imports the publishers file into the database when its bytes changed (checked every
+/// `interval`; at once, and whatever its bytes, on `SIGHUP`), and polls the database's
+/// configuration version every ``ConfigurationStore/pollInterval`` (or `interval` when shorter),
+/// loading the configuration another process changed.
+struct PublisherReloader: Service {
+    let store: ConfigurationStore
+    /// The publishers file, nil when there is none.
+    let file: String?
+    let interval: Duration
+    let logger: Logger
+
+    func run() async throws {
+        let hangups = AsyncStream<Void> { continuation in
+            guard file != nil else { return continuation.finish() }
+            let source = HangupSource()
+            source.source.setEventHandler { continuation.yield() }
+            continuation.onTermination = { _ in source.source.cancel() }
+            source.source.resume()
+        }
+        let poll = min(interval, ConfigurationStore.pollInterval)
+        await cancelWhenGracefulShutdown {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await _ in hangups { await importFile(force: true, reason: "SIGHUP") }
+                    // No file: wait for the cancellation like the loop below.
+                    while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+                }
+                group.addTask {
+                    var sinceFileCheck = Duration.zero
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: poll)
+                        sinceFileCheck += poll
+                        if sinceFileCheck >= interval {
+                            sinceFileCheck = .zero
+                            await importFile(force: false, reason: "file changed")
+                        }
+                        do {
+                            if try await store.refresh() { logger.info("publisher configuration reloaded from the database") }
+                        } catch {
+                            logger.error("publisher configuration not reloaded from the database; keeping the one held", metadata: ["error": "\(error)"])
+                        }
+                    }
+                }
+                await group.next()
+                group.cancelAll()
+            }
+        }
+    }
+
+    private func importFile(force: Bool, reason: String) async {
+        guard let file else { return }
+        do {
+            if try await store.importFile(file, force: force) {
+                logger.info("publisher configuration imported", metadata: ["file": "\(file)", "reason": "\(reason)"])
+            }
+        } catch {
+            logger.error("publisher configuration not imported; keeping the one held", metadata: ["error": "\(error)"])
+        }
+    }
+}
+
+/// A `SIGHUP` source: the signal's default action (ending the process) is turned off while it
+/// exists. Dispatch sources are thread-safe; the type only says so to the compiler.
+private final class HangupSource: @unchecked Sendable {
+    let source: any DispatchSourceSignal
+
+    init() {
+        signal(SIGHUP, SIG_IGN)
+        source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
     }
 }
