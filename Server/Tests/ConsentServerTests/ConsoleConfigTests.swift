@@ -22,7 +22,7 @@ struct ConsoleConfigTests {
             privacyPolicyUrl: https://example.com/privacy
             publisherIds: [pub-news, pub-games]
             notice:
-              layout: bar
+              layout: banner
               logo: https://example.com/logo.png
               theme:
                 cornerRadius: 4
@@ -77,6 +77,7 @@ struct ConsoleConfigTests {
         #expect(Set(first.publishers.publishers.keys) == ["pub-news", "pub-games"])
         try await first.configurationStore.change(.configurationDeleted, target: "publisher pub-games", operatorId: nil, address: nil) { document in
             document.publishers.removeAll { $0.id == "pub-games" }
+            for index in document.apps.indices { document.apps[index].publisherIds.removeAll { $0 == "pub-games" } }
         }
         await first.close()
 
@@ -160,7 +161,7 @@ struct ConsoleConfigTests {
         try await fixture.server.live { client in
             let session = try #require(ConsoleSessionCookie(try await client.signIn(owner, ConsoleAuthTests.password)))
             let headers = session.stateChangingHeaders
-            #expect(try await client.send(.get, "/v1/config?publisherIds=pub-games", bearer: radioKey).errorCode == "unknown_publisher")
+            #expect(try await client.send(.get, "/v1/config?publisherIds=pub-games", bearer: radioKey).errorCode == "publisher_not_for_app")
             let app = try await client.send(.post, "/v1/console/apps", json: #"{"appId": "\#(newApp)", "publisherIds": ["pub-games"]}"#,
                                             headers: headers)
             #expect(app.status == .created)
@@ -176,15 +177,15 @@ struct ConsoleConfigTests {
 
             let site = try await client.send(.post, "/v1/console/websites", json: """
                 {"appId": "radio.example", "name": "Radio", "privacyPolicyUrl": "https://radio.example/privacy", "publisherIds": ["pub-news"],
-                 "notice": {"layout": "bar"}}
+                 "notice": {"layout": "banner"}}
                 """, headers: headers)
             #expect(site.status == .created)
-            #expect(directory.forWebsites.websites["radio.example"]?.layout == .bar)
+            #expect(directory.forWebsites.websites["radio.example"]?.layout == .banner)
             #expect(try await client.send(.delete, "/v1/console/websites/radio.example", headers: headers).status == .noContent)
             #expect(directory.current.websites["radio.example"] == nil)
 
             #expect(try await client.send(.delete, "/v1/console/apps/\(newApp)", headers: headers).status == .noContent)
-            #expect(try await client.send(.get, "/v1/config?publisherIds=pub-games", bearer: radioKey).errorCode == "unknown_publisher")
+            #expect(try await client.send(.get, "/v1/config?publisherIds=pub-games", bearer: radioKey).errorCode == "publisher_not_for_app")
 
             let whole = try await client.send(.get, "/v1/console/config", headers: session.cookieHeader)
             #expect(whole.status == .ok)

@@ -27,7 +27,7 @@ import Testing
             privacyPolicyUrl: https://example.com/privacy
             publisherIds: [pub-news]
             notice:
-              layout: bar
+              layout: banner
         """
 
     @Test func anExportImportsToTheSameConfiguration() throws {
@@ -46,7 +46,7 @@ import Testing
         #expect(exported.status == 0)
         #expect(exported.output.contains("mspaMode: serviceProvider"))
         #expect(exported.output.contains("- com.example.radio"))
-        #expect(exported.output.contains("layout: bar"))
+        #expect(exported.output.contains("layout: banner"))
 
         let again = directory.appendingPathComponent("exported.yaml")
         try exported.output.write(to: again, atomically: true, encoding: .utf8)

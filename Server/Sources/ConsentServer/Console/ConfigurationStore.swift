@@ -99,7 +99,7 @@ public final class ConfigurationStore: Sendable {
         }
         let hash = SHA256.hash(data: bytes).hexString
         let imported = try await database.read { db in
-            try await db.raw("SELECT imported_sha256 FROM config_state WHERE id = 1").first()?.decode(column: "imported_sha256", as: String?.self)
+            try await db.raw("SELECT imported_sha256 FROM config_state WHERE id = 1").first()?.decode(column: "imported_sha256", as: String?.self) ?? nil
         }
         if !force, imported == hash { return false }
         let configuration = try PublisherConfiguration.parse(String(decoding: bytes, as: UTF8.self), file: path)

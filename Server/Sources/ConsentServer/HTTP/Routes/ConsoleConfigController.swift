@@ -148,7 +148,7 @@ struct ConsoleConfigController {
         var body = try await Self.object(request)
         guard let providerId = Int(providerText) else { throw APIError.badRequest("providerId must be an integer", field: "providerId") }
         if body["id"] == nil { body["id"] = providerId }
-        guard (body["id"] as? NSNumber)?.intValue == providerId else {
+        guard (body["id"] as? Int) == providerId || (body["id"] as? NSNumber)?.intValue == providerId else {
             throw APIError.badRequest("id must be \(providerId), the provider's id in the path: an id cannot change", field: "id")
         }
         let provider = try Self.provider(body)
