@@ -42,7 +42,7 @@ struct ConfigCommand: AsyncParsableCommand {
         @OptionGroup var options: DatabaseOptions
 
         func run() async throws {
-            try await options.withDatabase { database in
+            _ = try await options.withDatabase { database in
                 try await ConfigurationStore(database: database, directory: PublisherDirectory(.empty)).importFile(file, force: true)
             }
             Output.error("imported \(file)")

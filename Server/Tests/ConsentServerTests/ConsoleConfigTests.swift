@@ -129,7 +129,8 @@ struct ConsoleConfigTests {
 
             let read = try await client.send(.get, "/v1/console/publishers/pub-news", headers: session.cookieHeader)
             var headers = session.stateChangingHeaders
-            headers[.ifMatch] = try #require(read.headers[.eTag])
+            let readTag: String = try #require(read.headers[.eTag])
+            headers[.ifMatch] = readTag
             let put = try await client.send(.put, "/v1/console/publishers/pub-news", json: """
                 {"name": "Example News", "vendorIds": [755, 32],
                  "adTechProviders": [{"id": 89, "name": "Example Ads", "privacyPolicyUrl": "https://ads.example.com/privacy"}]}

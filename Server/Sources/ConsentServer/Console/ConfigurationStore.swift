@@ -161,7 +161,7 @@ public final class ConfigurationStore: Sendable {
             let configuration: PublisherConfiguration
             do {
                 configuration = try after.configuration(source: "the configuration")
-            } catch {
+            } catch let error as ConfigurationError {
                 throw Self.conflict(error)
             }
             let old = Dictionary(Self.entries(before).map { ("\($0.0.rawValue) \($0.1)", $0.2) }, uniquingKeysWith: { $1 })

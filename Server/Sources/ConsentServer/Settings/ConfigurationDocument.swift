@@ -109,7 +109,7 @@ public struct ConfigurationDocument: Codable, Sendable, Equatable {
                 adTechProviders: publisher.adTechProviders.isEmpty ? nil : publisher.adTechProviders.map {
                     AdTechProvider(id: $0.id, name: $0.name, privacyPolicyUrl: $0.privacyPolicyUrl)
                 },
-                nonPersonalizedOnly: publisher.nonPersonalizedOnly ? true : nil, us: configuration.usPrivacy[publisher.id].map(USBlock.init))
+                nonPersonalizedOnly: publisher.nonPersonalizedOnly ? true : nil, us: configuration.usPrivacy[publisher.id].map { USBlock(settings: $0) })
         }
         var readers: [String: Set<String>] = [:]
         for (publisherId, apps) in configuration.publisherApps {
@@ -120,7 +120,7 @@ public struct ConfigurationDocument: Codable, Sendable, Equatable {
             let notice = Notice(layout: site.layout == .auto ? nil : site.layout.rawValue, logo: site.logo,
                                 theme: site.theme == .standard ? nil : site.theme)
             return Website(appId: site.appId, name: site.name, privacyPolicyUrl: site.privacyPolicyURL.absoluteString,
-                           publisherIds: site.publisherIds, notice: notice == Notice() ? nil : notice, us: site.usPrivacy.map(USBlock.init))
+                           publisherIds: site.publisherIds, notice: notice == Notice() ? nil : notice, us: site.usPrivacy.map { USBlock(settings: $0) })
         }
     }
 
@@ -182,12 +182,8 @@ public struct ConfigurationDocument: Codable, Sendable, Equatable {
     }
 }
 
-extension ConfigurationDocument.Notice {
-    init() { self.init(layout: nil, logo: nil, theme: nil) }
-}
-
 extension ConfigurationDocument.USBlock {
-    init(_ settings: USPrivacySettings) {
+    init(settings: USPrivacySettings) {
         self.init(mspaCoveredTransaction: settings.mspaCoveredTransaction ? true : nil, mspaMode: settings.mspaMode?.rawValue,
                   approach: settings.approach == .state ? nil : settings.approach.rawValue)
     }
