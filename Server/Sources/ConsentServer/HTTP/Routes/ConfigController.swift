@@ -62,7 +62,8 @@ struct ConfigController {
 /// configuration changes the body, so the tag: a client that sends the old one gets the new value.
 func taggedJSONResponse(_ request: Request, _ value: some Encodable) throws -> Response {
     let encoder = JSONEncoder()
-    encoder.outputFormatting = [.withoutEscapingSlashes]
+    // Sorted keys: the same value gives the same bytes, so the same tag.
+    encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
     let body = try encoder.encode(value)
     let etag = "\"" + String(SHA256.hash(data: body).hexString.prefix(32)) + "\""
     var headers: HTTPFields = [.eTag: etag, .cacheControl: "private, no-cache"]
