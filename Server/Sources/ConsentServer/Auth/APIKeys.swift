@@ -2,6 +2,8 @@ import ConsentKitFormats
 import Crypto
 import Foundation
 import SQLKit
+import Logging
+import ServiceLifecycle
 import Synchronization
 
 /// An app's API key as stored: everything but the secret, of which only a SHA-256 is kept.
@@ -28,6 +30,9 @@ public struct APIKey: Codable, Sendable, Equatable {
     public var createdAt: String
     /// When the key was revoked, if it was.
     public var revokedAt: String?
+    /// When a request last authenticated with the key (to the minute: see ``APIKeys/usageFlushInterval``),
+    /// nil when never.
+    public var lastUsedAt: String?
 }
 
 /// Creates, lists, revokes and checks API keys.
@@ -38,6 +43,13 @@ public final class APIKeys: Sendable {
     private let database: Database
     private let cacheSeconds: Double
     private let cache = Mutex([String: (key: APIKey, secretSHA256: String, fetched: Date)]())
+    /// Last-used times noted in memory and not yet written, by key id (milliseconds): a request
+    /// costs one dictionary write, never a database write (decision 0041).
+    private let usage = Mutex(KeyUsage())
+
+    /// How often the last-used times noted in memory are written: a key's row is written at most
+    /// this often, whatever its traffic.
+    public static let usageFlushInterval: Duration = .seconds(60)
 
     /// Creates the key store; `cacheSeconds` bounds how long a revoked key keeps working.
     public init(database: Database, cacheSeconds: Double = 5) {
@@ -100,16 +112,50 @@ public final class APIKeys: Sendable {
     public func list(appId: String? = nil) async throws -> [APIKey] {
         let filter: SQLQueryString = appId.map { " WHERE app_id = \(bind: $0)" } ?? ""
         return try await database.read { db in
-            try await db.raw("SELECT key_id, app_id, kind, label, created_at_ms, revoked_at_ms FROM api_keys" + filter + " ORDER BY created_at_ms, key_id")
+            try await db.raw("SELECT key_id, app_id, kind, label, created_at_ms, revoked_at_ms, last_used_at_ms FROM api_keys" + filter
+                             + " ORDER BY created_at_ms, key_id")
                 .all().map { row in
-                    try APIKey(
-                        keyId: row.decode(column: "key_id", as: String.self), appId: row.decode(column: "app_id", as: String.self),
+                    let keyId = try row.decode(column: "key_id", as: String.self)
+                    let stored = try row.decode(column: "last_used_at_ms", as: Int64?.self)
+                    let noted = usage.withLock { $0.latest[keyId] }
+                    let lastUsed = [stored, noted].compactMap { $0 }.max()
+                    return try APIKey(
+                        keyId: keyId, appId: row.decode(column: "app_id", as: String.self),
                         kind: APIKey.Kind(rawValue: row.decode(column: "kind", as: String.self)) ?? .secret,
                         label: row.decode(column: "label", as: String.self),
                         createdAt: ISO8601.format(milliseconds: row.decode(column: "created_at_ms", as: Int64.self)),
-                        revokedAt: row.decode(column: "revoked_at_ms", as: Int64?.self).map { ISO8601.format(milliseconds: $0) })
+                        revokedAt: row.decode(column: "revoked_at_ms", as: Int64?.self).map { ISO8601.format(milliseconds: $0) },
+                        lastUsedAt: lastUsed.map { ISO8601.format(milliseconds: $0) })
                 }
         }
+    }
+
+    /// The key with id `keyId` as ``list(appId:)`` shows it; nil when there is none.
+    public func key(id keyId: String) async throws -> APIKey? {
+        try await list().first { $0.keyId == keyId }
+    }
+
+    /// Writes the last-used times noted in memory since the last write, in one transaction
+    /// (``KeyUsageFlusher`` calls it every ``usageFlushInterval``, and at shutdown). Returns how
+    /// many keys' rows it wrote. A time is never moved back (another node may have written a later one).
+    @discardableResult
+    public func flushUsage() async throws -> Int {
+        let pending = usage.withLock { $0.takePending() }
+        guard !pending.isEmpty else { return 0 }
+        do {
+            try await database.transaction { db in
+                for (keyId, at) in pending.sorted(by: { $0.key < $1.key }) {
+                    try await db.raw("""
+                        UPDATE api_keys SET last_used_at_ms = \(bind: at)
+                        WHERE key_id = \(bind: keyId) AND (last_used_at_ms IS NULL OR last_used_at_ms < \(bind: at))
+                        """).run()
+                }
+            }
+        } catch {
+            usage.withLock { $0.restore(pending) }
+            throw error
+        }
+        return pending.count
     }
 
     /// Revokes a key by its id (or its full text); false when no such key exists.
@@ -137,6 +183,8 @@ public final class APIKeys: Sendable {
         guard entry.key.kind == parsed.kind, entry.key.revokedAt == nil,
               constantTimeEqual(entry.secretSHA256, presented)
         else { return nil }
+        let milliseconds = ISO8601.milliseconds(of: now)
+        usage.withLock { $0.note(parsed.keyId, at: milliseconds) }
         return entry.key
     }
 
@@ -185,6 +233,33 @@ public final class APIKeys: Sendable {
     }
 }
 
+/// Last-used times of keys held in memory between writes.
+struct KeyUsage {
+    /// The newest use of each key seen by this process.
+    var latest: [String: Int64] = [:]
+    /// The keys used since the last write.
+    var dirty: Set<String> = []
+
+    mutating func note(_ keyId: String, at milliseconds: Int64) {
+        if let held = latest[keyId], held >= milliseconds { return }
+        latest[keyId] = milliseconds
+        dirty.insert(keyId)
+    }
+
+    /// The times to write now; the keys are clean after it.
+    mutating func takePending() -> [String: Int64] {
+        defer { dirty.removeAll(keepingCapacity: true) }
+        var pending: [String: Int64] = [:]
+        for keyId in dirty { pending[keyId] = latest[keyId] }
+        return pending
+    }
+
+    /// Marks `pending` dirty again after a failed write.
+    mutating func restore(_ pending: [String: Int64]) {
+        dirty.formUnion(pending.keys)
+    }
+}
+
 /// App ids: what the keys, the events and the chains are kept under.
 enum AppID {
     /// 1–200 characters of letters, digits, `.`, `-` and `_` (bundle ids and package names fit).
@@ -215,4 +290,29 @@ func constantTimeEqual(_ a: String, _ b: String) -> Bool {
     var difference: UInt8 = 0
     for index in x.indices { difference |= x[index] ^ y[index] }
     return difference == 0
+}
+
+/// The service that writes the keys' last-used times every `interval`, and once more at shutdown.
+struct KeyUsageFlusher: Service {
+    let keys: APIKeys
+    let interval: Duration
+    let logger: Logger
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                await flush()
+            }
+        }
+        await flush()
+    }
+
+    private func flush() async {
+        do {
+            try await keys.flushUsage()
+        } catch {
+            logger.warning("keys' last-used times not written; retrying later", metadata: ["error": "\(error)"])
+        }
+    }
 }

@@ -35,6 +35,20 @@ public enum AuditAction: String, Sendable {
     case operatorDisabled = "operator_disabled"
     /// A one-time link was used.
     case oneTimeLinkUsed = "one_time_link_used"
+
+    // The configuration (decision 0041): the target names the entry (`publisher pub-news`).
+    /// The publishers file was imported into the database.
+    case configurationImported = "configuration_imported"
+    /// A publisher, app, website or ad-tech provider was created.
+    case configurationCreated = "configuration_created"
+    /// A publisher, app, website or ad-tech provider was changed.
+    case configurationUpdated = "configuration_updated"
+    /// A publisher, app, website or ad-tech provider was deleted.
+    case configurationDeleted = "configuration_deleted"
+    /// An API key was created (the target is its id, kind and app).
+    case keyCreated = "key_created"
+    /// An API key was revoked.
+    case keyRevoked = "key_revoked"
 }
 
 /// The console's audit log, in the database (`console_audit`).

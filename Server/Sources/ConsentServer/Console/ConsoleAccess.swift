@@ -12,6 +12,30 @@ enum ConsoleAccess {
         // The consent analytics (docs/console.md, "The pages").
         "GET /v1/console/analytics/apps": [.analyst],
         "GET /v1/console/analytics/{report}": [.analyst],
+        // Configuration and keys (decision 0041): editors and owners.
+        "GET /v1/console/config": [.editor],
+        "GET /v1/console/publishers": [.editor],
+        "POST /v1/console/publishers": [.editor],
+        "GET /v1/console/publishers/{publisherId}": [.editor],
+        "PUT /v1/console/publishers/{publisherId}": [.editor],
+        "DELETE /v1/console/publishers/{publisherId}": [.editor],
+        "GET /v1/console/publishers/{publisherId}/ad-tech-providers": [.editor],
+        "POST /v1/console/publishers/{publisherId}/ad-tech-providers": [.editor],
+        "PUT /v1/console/publishers/{publisherId}/ad-tech-providers/{providerId}": [.editor],
+        "DELETE /v1/console/publishers/{publisherId}/ad-tech-providers/{providerId}": [.editor],
+        "GET /v1/console/apps": [.editor],
+        "POST /v1/console/apps": [.editor],
+        "GET /v1/console/apps/{appId}": [.editor],
+        "PUT /v1/console/apps/{appId}": [.editor],
+        "DELETE /v1/console/apps/{appId}": [.editor],
+        "GET /v1/console/websites": [.editor],
+        "POST /v1/console/websites": [.editor],
+        "GET /v1/console/websites/{appId}": [.editor],
+        "PUT /v1/console/websites/{appId}": [.editor],
+        "DELETE /v1/console/websites/{appId}": [.editor],
+        "GET /v1/console/keys": [.editor],
+        "POST /v1/console/keys": [.editor],
+        "DELETE /v1/console/keys/{keyId}": [.editor],
     ]
 
     /// Whether `role` may use the route `METHOD path`.

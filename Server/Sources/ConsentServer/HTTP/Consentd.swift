@@ -23,6 +23,10 @@ public final class Consentd: Sendable {
     public let publisherDirectory: PublisherDirectory
     /// The publishers in use now.
     public var publishers: PublisherConfiguration { publisherDirectory.current }
+    /// The publisher configuration in the database, the source of truth (decision 0041): the
+    /// console changes it, the publishers file is imported into it, and ``publisherDirectory``
+    /// follows it.
+    public let configurationStore: ConfigurationStore
     /// The region decision.
     public let resolver: RegionResolver
     /// The credentials: keys, subject tokens, their rate limits (and the store and secret they use).
@@ -97,6 +101,16 @@ public final class Consentd: Sendable {
             await database.close()
             throw error
         }
+        do {
+            // The file is an import: only when its bytes changed since the last one (decision 0041).
+            if let file = settings.publishersFile, try await consentd.configurationStore.importFile(file) {
+                logger.info("publisher configuration imported into the database", metadata: ["file": "\(file)"])
+            }
+            try await consentd.configurationStore.refresh(force: true)
+        } catch {
+            await database.close()
+            throw error
+        }
         if let warning = consentd.guards.caps.warning {
             logger.warning("\(warning)")
         }
@@ -126,6 +140,7 @@ public final class Consentd: Sendable {
         self.publisherDirectory = PublisherDirectory(publishers, file: settings.publishersFile) { configuration in
             demo ? DemoSite.adding(to: configuration, catalog: catalog) : configuration
         }
+        self.configurationStore = ConfigurationStore(database: database, directory: publisherDirectory)
         self.resolver = resolver
         self.authenticator = Authenticator(keys: APIKeys(database: database, cacheSeconds: settings.keyCacheSeconds), secret: secret,
                                            store: ConsentStore(database: database, secret: secret), settings: settings)
@@ -174,6 +189,8 @@ public final class Consentd: Sendable {
         router.addRoutes(ConsolePagesController(assets: consoleAssets).endpoints)
         router.addRoutes(ConsoleAnalyticsController(console: console, analytics: ConsentAnalytics(database: database)).endpoints,
                          atPath: "/v1/console")
+        router.addRoutes(ConsoleConfigController(console: console, store: configurationStore).endpoints, atPath: "/v1/console")
+        router.addRoutes(ConsoleKeysController(console: console, keys: keys).endpoints, atPath: "/v1/console")
         router.addRoutes(WebCMPController(settings: settings, authenticator: authenticator, appender: appender, resolver: resolver,
                                           assets: assets, web: web, cpuWork: guards.cpuWork).endpoints)
         return router
@@ -204,10 +221,10 @@ public final class Consentd: Sendable {
         return VendorListRefresher(url: settings.vendorListURL, interval: settings.vendorListRefresh, catalog: catalog, logger: logger)
     }
 
-    /// The re-reader of the publisher configuration the application runs, when it was read from a file.
-    var publisherReloader: PublisherReloader? {
-        guard publisherDirectory.file != nil else { return nil }
-        return PublisherReloader(directory: publisherDirectory, interval: settings.publishersReload, logger: logger)
+    /// The service that keeps the publisher configuration up to date: the file imported when it
+    /// changed, the database's version polled.
+    var publisherReloader: PublisherReloader {
+        PublisherReloader(store: configurationStore, file: settings.publishersFile, interval: settings.publishersReload, logger: logger)
     }
 
     /// The HTTP application, with the vendor-list refresher (unless vendor-list updates are
@@ -220,9 +237,8 @@ public final class Consentd: Sendable {
         if let refresher = vendorListRefresher {
             services.append(refresher)
         }
-        if let reloader = publisherReloader {
-            services.append(reloader)
-        }
+        services.append(publisherReloader)
+        services.append(KeyUsageFlusher(keys: keys, interval: APIKeys.usageFlushInterval, logger: logger))
         if settings.demo {
             services.append(demoFrameApplication())
         }

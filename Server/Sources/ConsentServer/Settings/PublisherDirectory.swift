@@ -1,14 +1,12 @@
-import Dispatch
 import Foundation
-import Logging
-import ServiceLifecycle
 import Synchronization
 
-/// The publisher configuration in use, re-read from its file while consentd runs: at once on
-/// `SIGHUP`, and every ``ServerSettings/publishersReload`` when the file's bytes changed. A new
-/// provider or vendor therefore reaches `GET /v1/config`, the trimmed lists and the web CMP
-/// without a restart. A file that no longer parses is logged with its file, line and field, and
-/// the configuration held stays.
+/// The publisher configuration in use. In consentd it follows the database
+/// (``ConfigurationStore`` replaces it after every change and when another process's change is
+/// polled: decision 0041), so a new provider or vendor reaches `GET /v1/config`, the trimmed
+/// lists and the web CMP without a restart. Given a file alone (tools, tests), ``reload(force:)``
+/// re-reads it; a file that no longer parses is thrown with its file, line and field, and the
+/// configuration held stays.
 public final class PublisherDirectory: Sendable {
     private struct Held: Sendable {
         var configuration: PublisherConfiguration
@@ -38,6 +36,19 @@ public final class PublisherDirectory: Sendable {
     /// The configuration the web CMP uses (``current``, with the demo's site when it is on).
     public var forWebsites: PublisherConfiguration { held.withLock { $0.forWebsites } }
 
+    /// Replaces the configuration in use with `configuration` (a change made in the database:
+    /// ``ConfigurationStore``); returns whether it differed from the one held.
+    @discardableResult
+    public func replace(_ configuration: PublisherConfiguration) -> Bool {
+        let forWebsites = adjustForWebsites(configuration)
+        return held.withLock { held in
+            guard held.configuration != configuration else { return false }
+            held.configuration = configuration
+            held.forWebsites = forWebsites
+            return true
+        }
+    }
+
     /// Reads the file again when its bytes changed since the last read (or always, with
     /// `force`). Returns whether the configuration was replaced; throws when the file cannot be
     /// read or does not parse, keeping the configuration held.
@@ -57,57 +68,5 @@ public final class PublisherDirectory: Sendable {
             held.forWebsites = forWebsites
             return true
         }
-    }
-}
-
-/// The service that re-reads a ``PublisherDirectory``'s file on `SIGHUP` and every `interval`.
-struct PublisherReloader: Service {
-    let directory: PublisherDirectory
-    let interval: Duration
-    let logger: Logger
-
-    func run() async throws {
-        let hangups = AsyncStream<Void> { continuation in
-            let source = HangupSource()
-            source.source.setEventHandler { continuation.yield() }
-            continuation.onTermination = { _ in source.source.cancel() }
-            source.source.resume()
-        }
-        await cancelWhenGracefulShutdown {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    for await _ in hangups { reload(force: true, reason: "SIGHUP") }
-                }
-                group.addTask {
-                    while !Task.isCancelled {
-                        try? await Task.sleep(for: interval)
-                        reload(force: false, reason: "file changed")
-                    }
-                }
-                await group.next()
-                group.cancelAll()
-            }
-        }
-    }
-
-    private func reload(force: Bool, reason: String) {
-        do {
-            if try directory.reload(force: force) {
-                logger.info("publisher configuration reloaded", metadata: ["file": "\(directory.file ?? "")", "reason": "\(reason)"])
-            }
-        } catch {
-            logger.error("publisher configuration not reloaded; keeping the one held", metadata: ["error": "\(error)"])
-        }
-    }
-}
-
-/// A `SIGHUP` source: the signal's default action (ending the process) is turned off while it
-/// exists. Dispatch sources are thread-safe; the type only says so to the compiler.
-private final class HangupSource: @unchecked Sendable {
-    let source: any DispatchSourceSignal
-
-    init() {
-        signal(SIGHUP, SIG_IGN)
-        source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
     }
 }

@@ -228,6 +228,34 @@ public enum Migrations {
             // NULL for events stored before this migration (never counted) and after an erasure.
             "ALTER TABLE consent_events ADD COLUMN analytics_region TEXT",
         ]),
+        Migration(version: 8, name: "configuration in the database", statements: [
+            // The publisher configuration (decision 0041): one JSON document per publisher, app and
+            // website, spelled as publishers.yaml spells its entries (ConfigurationDocument), read
+            // back through the YAML reader. `kind` is publisher, app or website.
+            """
+            CREATE TABLE config_entries (
+                kind TEXT NOT NULL,
+                entry_id TEXT NOT NULL,
+                document TEXT NOT NULL,
+                updated_at_ms BIGINT NOT NULL,
+                PRIMARY KEY (kind, entry_id)
+            )
+            """,
+            // One row: the configuration's version, raised by every change (the nodes poll it and
+            // reload when it moved), and the SHA-256 of the publishers file last imported.
+            """
+            CREATE TABLE config_state (
+                id INTEGER PRIMARY KEY,
+                version BIGINT NOT NULL,
+                imported_sha256 TEXT,
+                imported_at_ms BIGINT,
+                updated_at_ms BIGINT NOT NULL
+            )
+            """,
+            "INSERT INTO config_state (id, version, updated_at_ms) VALUES (1, 0, 0)",
+            // When each key was last used, written from memory at most once a minute per key (KeyUsage).
+            "ALTER TABLE api_keys ADD COLUMN last_used_at_ms BIGINT",
+        ]),
     ]
 
     /// The newest schema version this build knows.

@@ -1,6 +1,9 @@
 import ConsentdAPI
+import Crypto
+import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOCore
 
 /// `GET /v1/config`: an app's configuration (its publishers, vendors, region decision, vendor
 /// list versions and CMP identity), for a publishable or secret key.
@@ -43,7 +46,7 @@ struct ConfigController {
             for provider in publisher.adTechProviders where providers[provider.id] == nil { providers[provider.id] = provider }
         }
         let list = catalog.vendorList
-        return try jsonResponse(AppConfig(
+        return try taggedJSONResponse(request, AppConfig(
             appId: principal.appId, gdprApplies: decision.gdprApplies, region: decision.region, country: decision.country,
             geoSource: decision.geoSource, publishers: selected,
             vendorIds: Array(Set(selected.flatMap(\.vendorIds))).sorted(),
@@ -52,4 +55,25 @@ struct ConfigController {
             gvlSpecificationVersion: list.gvlSpecificationVersion, cmp: cmp, subdivision: decision.subdivision,
             gpp: decision.gpp(configuration.usPrivacy(publisherIds: ids))))
     }
+}
+
+/// `value` as JSON with a strong `ETag` of its bytes and `Cache-Control: private, no-cache`; 304
+/// without a body when `If-None-Match` names that tag (strong or weak) or `*`. A change of the
+/// configuration changes the body, so the tag: a client that sends the old one gets the new value.
+func taggedJSONResponse(_ request: Request, _ value: some Encodable) throws -> Response {
+    let encoder = JSONEncoder()
+    // Sorted keys: the same value gives the same bytes, so the same tag.
+    encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+    let body = try encoder.encode(value)
+    let etag = "\"" + String(SHA256.hash(data: body).hexString.prefix(32)) + "\""
+    var headers: HTTPFields = [.eTag: etag, .cacheControl: "private, no-cache"]
+    if let match = request.headers[.ifNoneMatch],
+       match.split(separator: ",").contains(where: {
+           let tag = $0.trimmingCharacters(in: .whitespaces)
+           return tag == etag || tag == "W/" + etag || tag == "*"
+       }) {
+        return Response(status: .notModified, headers: headers)
+    }
+    headers[.contentType] = "application/json; charset=utf-8"
+    return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: body)))
 }
