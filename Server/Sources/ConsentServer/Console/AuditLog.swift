@@ -35,6 +35,14 @@ public enum AuditAction: String, Sendable {
     case operatorDisabled = "operator_disabled"
     /// A one-time link was used.
     case oneTimeLinkUsed = "one_time_link_used"
+
+    // The notice's versions (decision record 0043).
+    /// A draft of a notice was created.
+    case noticeDraftCreated = "notice_draft_created"
+    /// A draft of a notice was changed.
+    case noticeDraftUpdated = "notice_draft_updated"
+    /// A notice version was published.
+    case noticePublished = "notice_published"
 }
 
 /// The console's audit log, in the database (`console_audit`).

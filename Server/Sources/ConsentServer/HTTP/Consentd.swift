@@ -44,6 +44,8 @@ public final class Consentd: Sendable {
     let storageDisclosures: StorageDisclosures
     /// The console's operators, sessions and audit log (`/v1/console/`).
     let console: Console
+    /// The notice's versions edited in the console, and those published (decision record 0043).
+    let noticeVersions: NoticeVersions
     let logger: Logger
 
     /// The consent database.
@@ -110,6 +112,13 @@ public final class Consentd: Sendable {
             await database.close()
             throw error
         }
+        do {
+            // The notices published in the console are served from memory (decision record 0043).
+            try await consentd.noticeVersions.load()
+        } catch {
+            await database.close()
+            throw error
+        }
         return consentd
     }
 
@@ -138,6 +147,7 @@ public final class Consentd: Sendable {
         self.web = WebCMP(
             catalog: catalog, cmp: CMPIdentity(cmpId: settings.cmp.id, cmpVersion: settings.cmp.version),
             publishers: publisherDirectory)
+        self.noticeVersions = NoticeVersions(database: database, published: web.published)
         self.logger = logger
     }
 
@@ -156,7 +166,8 @@ public final class Consentd: Sendable {
         addCommonMiddleware(to: router)
         router.addRoutes(OperationsController(database: database).endpoints)
         router.addRoutes(ConfigController(authenticator: authenticator, publishers: publisherDirectory, resolver: resolver, catalog: catalog,
-                                          cmp: settings.cmp, clientIPHeader: settings.clientIPHeader).endpoints, atPath: "/v1/config")
+                                          cmp: settings.cmp, clientIPHeader: settings.clientIPHeader, published: web.published).endpoints,
+                         atPath: "/v1/config")
         router.addRoutes(VendorListsController(authenticator: authenticator, catalog: catalog, publishers: publisherDirectory,
                                                storageDisclosures: storageDisclosures, maxAge: settings.vendorListMaxAge).endpoints,
                          atPath: "/v1")
@@ -168,6 +179,8 @@ public final class Consentd: Sendable {
         router.addRoutes(NoticeController(settings: settings, authenticator: authenticator, appender: appender, assets: assets, demo: demo,
                                           demoSite: demoSite, pages: demoPages, cpuWork: guards.cpuWork).endpoints)
         router.addRoutes(ConsoleController(console: console).endpoints, atPath: "/v1/console")
+        router.addRoutes(NoticeVersionsController(console: console, versions: noticeVersions, web: web, publishers: publisherDirectory,
+                                                  cpuWork: guards.cpuWork).endpoints, atPath: "/v1/console")
         router.addRoutes(WebCMPController(settings: settings, authenticator: authenticator, appender: appender, resolver: resolver,
                                           assets: assets, web: web, cpuWork: guards.cpuWork).endpoints)
         return router
