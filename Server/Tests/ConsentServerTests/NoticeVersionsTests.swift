@@ -74,11 +74,14 @@ struct NoticeVersionsTests {
     }
 
     /// The document a first visitor of `site` in the EEA gets (`POST /v1/web/session`), with the answer's `ask`.
-    static func served(_ client: some TestClientProtocol, _ fixture: Fixture, tcString: String? = nil) async throws
+    static func served(_ client: some TestClientProtocol, _ fixture: Fixture, decision: ConsentState? = nil) async throws
         -> (ask: String?, document: [String: Any]?) {
         let key = try await fixture.server.consentd.keys.create(appId: fixture.site, kind: .publishable, label: "site").token
         var body: [String: Any] = ["credential": key, "debugRegion": "eea", "language": "en"]
-        if let tcString { body["tcString"] = tcString }
+        if let decision {
+            body["tcString"] = try decision.tcString(cmp: fixture.server.consentd.web.cmp).encoded()
+            body["addtlConsent"] = decision.additionalConsentString
+        }
         let answer = try await client.send(.post, "/v1/web/session", json: json(body))
         #expect(answer.status == .ok)
         return (answer.object["ask"] as? String, answer.object["document"] as? [String: Any])
@@ -222,11 +225,10 @@ struct NoticeVersionsTests {
         let site = fixture.site
         let web = fixture.server.consentd.web
         let scope = try web.scope(try web.site(appId: site), language: "en")
-        let cmp = web.cmp
         let twoDaysAgo = Date().addingTimeInterval(-2 * 86_400)
-        let decided = try ConsentState.agreeToAll(scope: scope, at: twoDaysAgo).tcString(cmp: cmp).encoded()
+        let decided = ConsentState.agreeToAll(scope: scope, at: twoDaysAgo)
         try await fixture.server.live { client in
-            #expect(try await Self.served(client, fixture, tcString: decided).ask == nil, "the decision holds")
+            #expect(try await Self.served(client, fixture, decision: decided).ask == nil, "the decision holds")
             let editor = try await fixture.signIn(client, .editor)
             let list = try await client.send(.get, "/v1/console/notices?appId=\(site)", headers: editor.cookieHeader)
             let colour = try Self.options(list, Self.lightColour("primary", "#7a1f5c"))
@@ -235,7 +237,7 @@ struct NoticeVersionsTests {
             let first = try await client.send(.post, "/v1/console/notices/\(site)/1/publish", headers: editor.stateChangingHeaders)
             #expect(first.object["reask"] as? Bool == false)
             #expect(first.object["materialVersion"] as? Int == 0)
-            #expect(try await Self.served(client, fixture, tcString: decided).ask == nil, "a colour changes nothing agreed to")
+            #expect(try await Self.served(client, fixture, decision: decided).ask == nil, "a colour changes nothing agreed to")
             var renamed = colour
             renamed["publisherName"] = "Example Site Group"
             _ = try await client.send(.post, "/v1/console/notices", json: Self.json(["appId": site, "options": renamed]),
@@ -243,10 +245,10 @@ struct NoticeVersionsTests {
             let second = try await client.send(.post, "/v1/console/notices/\(site)/2/publish", headers: editor.stateChangingHeaders)
             #expect(second.object["noticeVersion"] as? Int == 2)
             #expect(second.object["materialVersion"] as? Int == 2)
-            #expect(try await Self.served(client, fixture, tcString: decided).ask == "materialNoticeChange")
+            #expect(try await Self.served(client, fixture, decision: decided).ask == "materialNoticeChange")
             // A decision made since (today) holds.
-            let today = try ConsentState.agreeToAll(scope: scope, at: Date()).tcString(cmp: cmp).encoded()
-            #expect(try await Self.served(client, fixture, tcString: today).ask == nil)
+            let today = ConsentState.agreeToAll(scope: scope, at: Date())
+            #expect(try await Self.served(client, fixture, decision: today).ask == nil)
             // The operator may ask everyone again for a change the rule calls immaterial.
             _ = try await client.send(.post, "/v1/console/notices", json: Self.json(["appId": site, "from": 2]), headers: editor.stateChangingHeaders)
             let forced = try await client.send(.post, "/v1/console/notices/\(site)/3/publish", json: #"{"reask": true}"#,

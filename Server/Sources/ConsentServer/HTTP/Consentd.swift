@@ -144,10 +144,11 @@ public final class Consentd: Sendable {
         self.storageDisclosures = StorageDisclosures(catalog: catalog)
         self.demo = NoticeDemo(
             catalog: catalog, cmp: CMPIdentity(cmpId: settings.cmp.id, cmpVersion: settings.cmp.version))
+        let published = PublishedNotices()
         self.web = WebCMP(
             catalog: catalog, cmp: CMPIdentity(cmpId: settings.cmp.id, cmpVersion: settings.cmp.version),
-            publishers: publisherDirectory)
-        self.noticeVersions = NoticeVersions(database: database, published: web.published)
+            publishers: publisherDirectory, published: published)
+        self.noticeVersions = NoticeVersions(database: database, published: published)
         self.logger = logger
     }
 

@@ -127,7 +127,12 @@ final class NoticeVersions: Sendable {
             let noticeVersion = (previous?.noticeVersion ?? 0) + 1
             let material = reask || draft.options.isMaterialChange(from: previous?.options ?? baseline)
             let materialVersion = material ? noticeVersion : previous?.materialVersion ?? 0
-            let materialSince = material ? milliseconds : try await self.materialSince(appId: appId, materialVersion: materialVersion, db)
+            let materialSince: Int64
+            if material {
+                materialSince = milliseconds
+            } else {
+                materialSince = try await self.materialSince(appId: appId, materialVersion: materialVersion, db)
+            }
             try await db.raw("""
                 UPDATE notice_versions SET state = 'published', published_at_ms = \(bind: milliseconds), published_by = \(bind: operatorId),
                     notice_version = \(bind: noticeVersion), material_version = \(bind: materialVersion), material_since_ms = \(bind: materialSince),

@@ -47,8 +47,8 @@ struct NoticeVersionsController {
         _ = try context.requireConsoleSession()
         let configuration = web.configuration
         var apps: [String: App] = [:]
-        for (id, apps_) in configuration.publisherApps {
-            for appId in apps_ where apps[appId] == nil {
+        for (id, appIds) in configuration.publisherApps {
+            for appId in appIds where apps[appId] == nil {
                 apps[appId] = App(appId: appId, kind: "app", name: configuration.publishers[id]?.name ?? appId, noticeVersion: 0)
             }
         }
@@ -257,7 +257,7 @@ struct NoticeVersionsController {
 
     /// The body as an object whose keys are all `known`, and its scalar fields decoded as `Fields`
     /// (a wrong type is a 400 naming the field).
-    private static func body<Fields: Decodable>(_ request: Request, known: Set<String>, as: Fields.Type, emptyAllowed: Bool = false)
+    private static func body<Fields: Decodable>(_ request: Request, known: Set<String>, as type: Fields.Type, emptyAllowed: Bool = false)
         async throws -> ([String: Any], Fields) {
         var request = request
         var data = emptyAllowed && request.headers[.contentType] == nil ? Data() : try await request.jsonBody(limit: bodyLimit)
@@ -270,7 +270,7 @@ struct NoticeVersionsController {
                            field: unknown)
         }
         do {
-            return (object, try JSONDecoder().decode(Fields.self, from: data))
+            return (object, try JSONDecoder().decode(type, from: data))
         } catch let DecodingError.typeMismatch(_, context) {
             let field = context.codingPath.first?.stringValue ?? ""
             throw APIError(.badRequest, "invalid_field", "\(field) has the wrong type (see docs/consentd-api.md)", field: field)

@@ -278,17 +278,21 @@
         }).then(function (documentJSON) {
           if (count !== previewCount) return;
           if (isDraft) showError(null);
-          frame.onload = function () {
-            frame.onload = null;
+          function configure() {
             try {
-              frame.contentWindow.ConsentKitNotice.configure(JSON.stringify(documentJSON));
-              previewStatus.textContent = 'The preview shows the form as it is (' + previewLanguage.value + ', ' +
-                previewMode.options[previewMode.selectedIndex].text + ').';
+              var shown = frame.contentWindow.ConsentKitNotice.configure(JSON.stringify(documentJSON));
+              previewStatus.textContent = shown === false ? 'The notice page refused the document.'
+                : 'The preview shows the form as it is (' + previewLanguage.value + ', ' + previewMode.options[previewMode.selectedIndex].text + ').';
+              frame.setAttribute('data-preview', String(count));
             } catch (e) {
               previewStatus.textContent = 'The notice page could not be shown: ' + e.message;
             }
-          };
-          frame.src = '/notice/notice.html?preview=' + count;
+          }
+          // The real notice page, loaded once; each new document replaces the one it shows.
+          var loaded = frame.contentWindow && frame.contentWindow.ConsentKitNotice && /\/notice\/notice\.html$/.test(frame.contentWindow.location.pathname);
+          if (loaded) { configure(); return; }
+          frame.onload = function () { frame.onload = null; configure(); };
+          frame.src = '/notice/notice.html';
         }, function (error) {
           if (count !== previewCount) return;
           var target = showError(error);
