@@ -2,6 +2,8 @@
 // protocol's types are JSDoc typedefs in the scripts themselves (notice-model.js, tcfapi.js).
 
 interface Window {
+  /** The console's shell (Server/Sources/ConsentServer/Resources/console/console.js), which every page script uses. */
+  ConsoleKit: any;
   /** The notice's entry (notice.js). */
   ConsentKitNotice: NoticeAPI;
   /** The CMP API (cmp/tcfapi.js). */

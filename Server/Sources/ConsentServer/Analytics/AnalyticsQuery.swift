@@ -46,6 +46,10 @@ public struct AnalyticsQuery: Sendable, Equatable {
         /// One bucket per ISO week (Monday to Sunday, UTC), labelled `2026-W48`: the sum of its
         /// days within the range.
         case week
+        /// One bucket for the whole range, labelled `2026-11-01..2026-11-27` (its first and last
+        /// day): the figures of the range at once, as the console's per-purpose and per-vendor
+        /// charts show them.
+        case total
     }
 
     /// What the choices are grouped by.

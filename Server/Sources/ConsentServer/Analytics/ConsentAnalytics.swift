@@ -59,10 +59,23 @@ public struct ConsentAnalytics: Sendable {
 
     /// The page `query` asks for, of `appId`'s figures.
     public func page(_ query: AnalyticsQuery, appId: String) async throws -> Page {
-        let week = query.granularity == .week
-        // A week is its Monday: 1970-01-01 was a Thursday.
-        let period: SQLQueryString = week ? "day - (day + 3) % 7" : "day"
-        let label: @Sendable (Int64) -> String = { week ? AnalyticsQuery.weekLabel($0) : AnalyticsQuery.dayLabel($0) }
+        let period: SQLQueryString
+        let label: @Sendable (Int64) -> String
+        switch query.granularity {
+        case .day:
+            period = "day"
+            label = { AnalyticsQuery.dayLabel($0) }
+        case .week:
+            // A week is its Monday: 1970-01-01 was a Thursday.
+            period = "day - (day + 3) % 7"
+            label = { AnalyticsQuery.weekLabel($0) }
+        case .total:
+            // One bucket, the range's first day: an expression of `day` (a bare number in GROUP BY
+            // would name a column by its position).
+            period = "(0 * day + \(literal: Int(query.from)))"
+            let text = AnalyticsQuery.dayLabel(query.from) + ".." + AnalyticsQuery.dayLabel(query.to)
+            label = { _ in text }
+        }
         let range: SQLQueryString = "app_id = \(bind: appId) AND day >= \(bind: query.from) AND day <= \(bind: query.to)"
         let page: SQLQueryString = " LIMIT \(literal: query.limit + 1) OFFSET \(literal: query.offset)"
         return try await database.read { db in
@@ -101,6 +114,17 @@ public struct ConsentAnalytics: Sendable {
             }
             let more = rows.count > query.limit
             return Page(rows: Array(rows.prefix(query.limit)), nextCursor: more ? String(query.offset + query.limit) : nil)
+        }
+    }
+}
+
+extension ConsentAnalytics {
+    /// The ids of the apps the rollups have figures for, in order (from the choices of every
+    /// event, dimension `all`).
+    public func apps() async throws -> [String] {
+        try await database.read { db in
+            try await db.raw("SELECT DISTINCT app_id FROM analytics_choices WHERE dimension = \(bind: AnalyticsDimension.all) ORDER BY app_id")
+                .all().map { try $0.decode(column: "app_id", as: String.self) }
         }
     }
 }

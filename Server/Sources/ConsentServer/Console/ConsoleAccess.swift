@@ -9,6 +9,9 @@ enum ConsoleAccess {
         "GET /v1/console/me": [.editor, .analyst, .support],
         "DELETE /v1/console/session": [.editor, .analyst, .support],
         "GET /v1/console/audit": [],
+        // The consent analytics (docs/console.md, "The pages").
+        "GET /v1/console/analytics/apps": [.analyst],
+        "GET /v1/console/analytics/{report}": [.analyst],
         // The notice's versions and preview (decision record 0043): editors and owners.
         "GET /v1/console/notices": [.editor],
         "GET /v1/console/notices/apps": [.editor],

@@ -44,6 +44,8 @@ public final class Consentd: Sendable {
     let storageDisclosures: StorageDisclosures
     /// The console's operators, sessions and audit log (`/v1/console/`).
     let console: Console
+    /// The console's web files (`/console/`).
+    let consoleAssets: ConsoleAssets
     /// The notice's versions edited in the console, and those published (decision record 0043).
     let noticeVersions: NoticeVersions
     let logger: Logger
@@ -103,9 +105,9 @@ public final class Consentd: Sendable {
         do {
             if let token = try await consentd.console.operators.firstOperatorLink() {
                 logger.notice("""
-                    no console operator yet: the first owner signs in within 1 hour, once, with the one-time token \(token) \
-                    (POST /v1/console/session with token, email and password; see docs/console.md), or create one with \
-                    `consent operators create`
+                    no console operator yet: the first owner opens \(settings.consoleURL)#/token=\(token) within 1 hour, once, \
+                    and chooses an e-mail and password there (the one-time token is \(token); see docs/console.md), or create one \
+                    with `consent operators create`
                     """)
             }
         } catch {
@@ -140,6 +142,7 @@ public final class Consentd: Sendable {
         self.guards = guards
         self.console = Console(database: database, cpuWork: guards.cpuWork, passwordParameters: passwordParameters, clock: clock)
         self.assets = assets
+        self.consoleAssets = try ConsoleAssets.load()
         self.demoPages = try DemoPages(assets)
         self.storageDisclosures = StorageDisclosures(catalog: catalog)
         self.demo = NoticeDemo(
@@ -180,6 +183,9 @@ public final class Consentd: Sendable {
         router.addRoutes(NoticeController(settings: settings, authenticator: authenticator, appender: appender, assets: assets, demo: demo,
                                           demoSite: demoSite, pages: demoPages, cpuWork: guards.cpuWork).endpoints)
         router.addRoutes(ConsoleController(console: console).endpoints, atPath: "/v1/console")
+        router.addRoutes(ConsolePagesController(assets: consoleAssets).endpoints)
+        router.addRoutes(ConsoleAnalyticsController(console: console, analytics: ConsentAnalytics(database: database)).endpoints,
+                         atPath: "/v1/console")
         router.addRoutes(NoticeVersionsController(console: console, versions: noticeVersions, web: web, publishers: publisherDirectory,
                                                   cpuWork: guards.cpuWork).endpoints, atPath: "/v1/console")
         router.addRoutes(WebCMPController(settings: settings, authenticator: authenticator, appender: appender, resolver: resolver,
