@@ -267,7 +267,7 @@ struct NoticeVersionsTests {
         try await fixture.server.live { client in
             let editor = try await fixture.signIn(client, .editor)
             let list = try await client.send(.get, "/v1/console/notices?appId=\(site)", headers: editor.cookieHeader)
-            let options = try Self.options(list, Self.lightColour("primary", "#7a1f5c")) { $0["languages"] = ["en", "fr"] }
+            let options = try Self.options(list) { Self.lightColour("primary", "#7a1f5c")(&$0); $0["languages"] = ["en", "fr"] }
             for mode in ["tcf", "google", "us"] {
                 let preview = try await client.send(.post, "/v1/console/notices/preview",
                                                     json: Self.json(["appId": site, "options": options, "language": "fr", "mode": mode]),
