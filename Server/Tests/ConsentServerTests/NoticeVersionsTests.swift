@@ -209,13 +209,21 @@ struct NoticeVersionsTests {
             #expect(document["noticeVersion"] as? Int == 1)
             #expect(((document["theme"] as? [String: Any])?["light"] as? [String: Any])?["primary"] as? String == "#7a1f5c")
             #expect((document["texts"] as? [String: Any])?["noticeTitle"] as? String == "Your choices on Example Site")
-            // The app of the same id reads its notice versions in /v1/config.
-            let key = try await fixture.server.consentd.keys.create(appId: site, kind: .publishable, label: "app").token
-            let config = try await client.send(.get, "/v1/config", bearer: key)
-            #expect((config.object["notice"] as? [String: Any])?["noticeVersion"] as? Int == 1)
-            #expect((config.object["notice"] as? [String: Any])?["materialNoticeVersion"] as? Int == 1)
-            let other = try await client.send(.get, "/v1/config", bearer: appKey)
-            #expect(other.object["notice"] == nil, "another app has no published notice")
+            // An app reads its notice versions in /v1/config once one is published for it (the
+            // app id is the fixture's on every run: PostgreSQL's database may hold earlier ones).
+            let app = fixture.server.appId
+            let configBefore = try await client.send(.get, "/v1/config?publisherIds=pub-news", bearer: appKey)
+            #expect(configBefore.status == .ok)
+            let draft = try await client.send(.post, "/v1/console/notices", json: Self.json(["appId": app, "options": options]),
+                                              headers: editor.stateChangingHeaders)
+            #expect(draft.status == .created)
+            let number = try #require(draft.object["version"] as? Int)
+            let appPublished = try await client.send(.post, "/v1/console/notices/\(app)/\(number)/publish", headers: editor.stateChangingHeaders)
+            let noticeVersion = try #require(appPublished.object["noticeVersion"] as? Int)
+            #expect(noticeVersion == ((configBefore.object["notice"] as? [String: Any])?["noticeVersion"] as? Int ?? 0) + 1)
+            let config = try await client.send(.get, "/v1/config?publisherIds=pub-news", bearer: appKey)
+            #expect((config.object["notice"] as? [String: Any])?["noticeVersion"] as? Int == noticeVersion)
+            #expect((config.object["notice"] as? [String: Any])?["materialNoticeVersion"] as? Int == appPublished.object["materialVersion"] as? Int)
         }
     }
 
