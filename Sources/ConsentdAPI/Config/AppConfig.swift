@@ -39,6 +39,25 @@ public struct AppConfig: Sendable, Equatable, Codable {
     /// Which GPP sections apply to the caller, with the publishers' MSPA settings; nil in an
     /// answer from a server older than GPP (or kept from one).
     public var gpp: GPPApplicability?
+    /// The app's notice as published in consentd's console (decision record 0043); nil when no
+    /// version was published (or from an older server).
+    public var notice: NoticeVersions?
+
+    /// The notice versions an app applies: decisions are recorded under ``noticeVersion``
+    /// (`ConsentConfiguration.noticeVersion`), and a decision made under an older version than
+    /// ``materialNoticeVersion`` is asked again (`AskRules.materialNoticeVersion`).
+    public struct NoticeVersions: Sendable, Equatable, Codable {
+        /// The version of the notice published now.
+        public var noticeVersion: Int
+        /// The last version whose publication changed what users agree to.
+        public var materialNoticeVersion: Int
+
+        /// Creates the versions.
+        public init(noticeVersion: Int, materialNoticeVersion: Int) {
+            self.noticeVersion = noticeVersion
+            self.materialNoticeVersion = materialNoticeVersion
+        }
+    }
 
     /// Creates a configuration (the server's answer, or one an app supplies itself).
     public init(
@@ -65,10 +84,11 @@ public struct AppConfig: Sendable, Equatable, Codable {
     private enum CodingKeys: String, CodingKey {
         case appId, gdprApplies, region, country, subdivision, geoSource, publishers, vendorIds, adTechProviders
         case vendorListVersion, tcfPolicyVersion, gvlSpecificationVersion, cmp, gpp
+        case notice
     }
 
     /// Writes every field; `gdprApplies`, `country` and `subdivision` as `null` when unknown,
-    /// `gvlSpecificationVersion`, `cmp` and `gpp` only when known.
+    /// `gvlSpecificationVersion`, `cmp`, `gpp` and `notice` only when known.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(appId, forKey: .appId)
@@ -85,6 +105,7 @@ public struct AppConfig: Sendable, Equatable, Codable {
         try container.encodeIfPresent(gvlSpecificationVersion, forKey: .gvlSpecificationVersion)
         try container.encodeIfPresent(cmp, forKey: .cmp)
         try container.encodeIfPresent(gpp, forKey: .gpp)
+        try container.encodeIfPresent(notice, forKey: .notice)
     }
 }
 

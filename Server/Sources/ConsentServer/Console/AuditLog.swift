@@ -49,6 +49,13 @@ public enum AuditAction: String, Sendable {
     case keyCreated = "key_created"
     /// An API key was revoked.
     case keyRevoked = "key_revoked"
+    // The notice's versions (decision record 0043).
+    /// A draft of a notice was created.
+    case noticeDraftCreated = "notice_draft_created"
+    /// A draft of a notice was changed.
+    case noticeDraftUpdated = "notice_draft_updated"
+    /// A notice version was published.
+    case noticePublished = "notice_published"
 }
 
 /// The console's audit log, in the database (`console_audit`).

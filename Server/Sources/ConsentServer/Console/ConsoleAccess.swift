@@ -36,6 +36,14 @@ enum ConsoleAccess {
         "GET /v1/console/keys": [.editor],
         "POST /v1/console/keys": [.editor],
         "DELETE /v1/console/keys/{keyId}": [.editor],
+        // The notice's versions and preview (decision record 0043): editors and owners.
+        "GET /v1/console/notices": [.editor],
+        "GET /v1/console/notices/apps": [.editor],
+        "POST /v1/console/notices": [.editor],
+        "POST /v1/console/notices/preview": [.editor],
+        "GET /v1/console/notices/{appId}/{version}": [.editor],
+        "PUT /v1/console/notices/{appId}/{version}": [.editor],
+        "POST /v1/console/notices/{appId}/{version}/publish": [.editor],
     ]
 
     /// Whether `role` may use the route `METHOD path`.

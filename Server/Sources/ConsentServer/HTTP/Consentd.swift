@@ -50,6 +50,8 @@ public final class Consentd: Sendable {
     let console: Console
     /// The console's web files (`/console/`).
     let consoleAssets: ConsoleAssets
+    /// The notice's versions edited in the console, and those published (decision record 0043).
+    let noticeVersions: NoticeVersions
     let logger: Logger
 
     /// The consent database.
@@ -126,6 +128,13 @@ public final class Consentd: Sendable {
             await database.close()
             throw error
         }
+        do {
+            // The notices published in the console are served from memory (decision record 0043).
+            try await consentd.noticeVersions.load()
+        } catch {
+            await database.close()
+            throw error
+        }
         return consentd
     }
 
@@ -153,9 +162,11 @@ public final class Consentd: Sendable {
         self.storageDisclosures = StorageDisclosures(catalog: catalog)
         self.demo = NoticeDemo(
             catalog: catalog, cmp: CMPIdentity(cmpId: settings.cmp.id, cmpVersion: settings.cmp.version))
+        let published = PublishedNotices()
         self.web = WebCMP(
             catalog: catalog, cmp: CMPIdentity(cmpId: settings.cmp.id, cmpVersion: settings.cmp.version),
-            publishers: publisherDirectory)
+            publishers: publisherDirectory, published: published)
+        self.noticeVersions = NoticeVersions(database: database, published: published)
         self.logger = logger
     }
 
@@ -174,7 +185,8 @@ public final class Consentd: Sendable {
         addCommonMiddleware(to: router)
         router.addRoutes(OperationsController(database: database).endpoints)
         router.addRoutes(ConfigController(authenticator: authenticator, publishers: publisherDirectory, resolver: resolver, catalog: catalog,
-                                          cmp: settings.cmp, clientIPHeader: settings.clientIPHeader).endpoints, atPath: "/v1/config")
+                                          cmp: settings.cmp, clientIPHeader: settings.clientIPHeader, published: web.published).endpoints,
+                         atPath: "/v1/config")
         router.addRoutes(VendorListsController(authenticator: authenticator, catalog: catalog, publishers: publisherDirectory,
                                                storageDisclosures: storageDisclosures, maxAge: settings.vendorListMaxAge).endpoints,
                          atPath: "/v1")
@@ -191,6 +203,8 @@ public final class Consentd: Sendable {
                          atPath: "/v1/console")
         router.addRoutes(ConsoleConfigController(console: console, store: configurationStore).endpoints, atPath: "/v1/console")
         router.addRoutes(ConsoleKeysController(console: console, keys: keys).endpoints, atPath: "/v1/console")
+        router.addRoutes(NoticeVersionsController(console: console, versions: noticeVersions, web: web, publishers: publisherDirectory,
+                                                  cpuWork: guards.cpuWork).endpoints, atPath: "/v1/console")
         router.addRoutes(WebCMPController(settings: settings, authenticator: authenticator, appender: appender, resolver: resolver,
                                           assets: assets, web: web, cpuWork: guards.cpuWork).endpoints)
         return router

@@ -255,6 +255,30 @@ public enum Migrations {
             "INSERT INTO config_state (id, version, updated_at_ms) VALUES (1, 0, 0)",
             // When each key was last used, written from memory at most once a minute per key (KeyUsage).
             "ALTER TABLE api_keys ADD COLUMN last_used_at_ms BIGINT",
+        // Migration 9 (decision record 0043): the notice's versions per app or website, edited in
+        // the console. A draft's row changes until it is published; then never again. A published
+        // version holds the noticeVersion its publication raised the app to, the
+        // materialNoticeVersion in force after it, and since when that one is in force.
+        Migration(version: 9, name: "notice versions", statements: [
+            """
+            CREATE TABLE notice_versions (
+                app_id TEXT NOT NULL,
+                version BIGINT NOT NULL,
+                state TEXT NOT NULL,
+                options TEXT NOT NULL,
+                created_at_ms BIGINT NOT NULL,
+                created_by TEXT,
+                updated_at_ms BIGINT NOT NULL,
+                published_at_ms BIGINT,
+                published_by TEXT,
+                notice_version BIGINT,
+                material_version BIGINT,
+                material_since_ms BIGINT,
+                reask BIGINT,
+                PRIMARY KEY (app_id, version)
+            )
+            """,
+            "CREATE UNIQUE INDEX notice_versions_published ON notice_versions (app_id, notice_version)",
         ]),
     ]
 

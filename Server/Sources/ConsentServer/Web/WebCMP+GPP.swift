@@ -89,7 +89,7 @@ extension WebCMP {
         do {
             return try NoticeDocument.build(
                 us: applicability, subdivision: subdivision, signals: USPrivacySignals(gpc: gpc, knownChild: false), current: current,
-                settings: noticeSettings(site, language: language), cmp: cmp, noticeVersion: 0, language: language,
+                settings: noticeSettings(site, language: language), cmp: cmp, noticeVersion: site.notice?.noticeVersion ?? 0, language: language,
                 request: NoticeRequest(reason: reopen ? .decisionHolds : .noDecision, allowsDismissal: reopen, isUserInitiated: reopen))
         } catch {
             throw APIError(.unprocessableContent, "notice_unavailable", "\(error)")
@@ -104,7 +104,7 @@ extension WebCMP {
     /// nil when the notice was closed without a choice.
     func usChoice(_ request: ChoiceRequest, site: Site, applicability: GPPApplicability, subdivision: String?, gpc: Bool,
                   noticeId: String, now: Date) throws -> (action: String, choice: WebChoiceRecord?) {
-        let language = Self.language(request.language)
+        let language = site.language(Self.language(request.language))
         let document = try usDocument(site, applicability: applicability, subdivision: subdivision, gpc: gpc,
                                       current: Self.storedUSChoice(request.gppString), language: language, reopen: request.reopen)
         let result: NoticeResult

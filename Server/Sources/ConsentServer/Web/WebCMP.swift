@@ -22,6 +22,9 @@ struct WebCMP: Sendable {
     /// The notices of visitors without a decision (document, scope, vendors' details), built once
     /// per site, language, list and reason.
     let notices = SiteNotices()
+    /// The notices published in the console (decision record 0043), which replace a site's
+    /// configured look and texts and give its notice version.
+    var published = PublishedNotices()
     /// The publishers and websites in use now (the demo's site included when it is on).
     var configuration: PublisherConfiguration { publishers.forWebsites }
 
@@ -37,6 +40,14 @@ struct WebCMP: Sendable {
         var nonPersonalizedOnly: Bool
         /// Its settings for US visitors (``PublisherConfiguration/usPrivacy(of:)``).
         var usPrivacy: USPrivacySettings
+        /// Its notice as published in the console; nil: as configured, notice version 0.
+        var notice: PublishedNotice? = nil
+
+        /// The language a visitor asking for `language` is shown: any, or with a published
+        /// notice one of its languages (its default when the visitor's is not among them).
+        func language(_ language: String) -> String {
+            notice?.options.language(for: language) ?? language
+        }
     }
 
     /// The website of `appId`; 404 `website_unknown` when none is configured.
@@ -54,7 +65,7 @@ struct WebCMP: Sendable {
         return Site(
             website: website, vendorIds: Set(publishers.flatMap(\.vendorIds)).intersection(active).sorted(),
             adTechProviders: providers.values.sorted { $0.id < $1.id }, nonPersonalizedOnly: publishers.contains(where: \.nonPersonalizedOnly),
-            usPrivacy: configuration.usPrivacy(of: website))
+            usPrivacy: configuration.usPrivacy(of: website), notice: published.notice(appId: appId))
     }
 
     /// The answer to a page view, as JSON text: `gdprApplies` (the region's, except that a
@@ -103,12 +114,12 @@ struct WebCMP: Sendable {
         }
         let addtlConsent = Self.checkedAC(request.addtlConsent)
         let current = stored.map { ConsentState(tcString: $0.decoded, additionalConsent: addtlConsent) }
-        let verdict = Self.rules.evaluate(AskRules.Situation(
+        let verdict = Self.materialChange(Self.rules.evaluate(AskRules.Situation(
             gdprApplies: gdpr, decision: current, tcfPolicyVersion: list.tcfPolicyVersion,
             publisherVendorIds: IDSet(validIds: site.vendorIds), adTechProviderIds: IDSet(validIds: site.adTechProviders.map(\.id)),
-            nonPersonalizedOnly: site.nonPersonalizedOnly, now: now))
+            nonPersonalizedOnly: site.nonPersonalizedOnly, now: now)), stored: stored?.decoded, notice: site.notice)
         let reopen = (request.reopen ?? false) && gdpr != .doesNotApply
-        let language = Self.language(request.language)
+        let language = site.language(Self.language(request.language))
 
         var json = JSONWriter(capacity: 4096, escaping: .standard)
         json.beginObject()
@@ -181,7 +192,7 @@ struct WebCMP: Sendable {
     /// page view), as the page loads them: 404 `website_unknown` for an app without a website.
     func vendorDetails(appId: String, language tag: String?) throws -> ServedDocument {
         let site = try site(appId: appId)
-        let language = Self.language(tag)
+        let language = site.language(Self.language(tag))
         return try notices.notice(site: site, language: language, version: catalog.vendorList.vendorListVersion,
                                   reason: Self.name(of: .noDecision)) {
             try exchange(site, language: language, current: nil, reopen: false, reason: .noDecision)
@@ -251,7 +262,7 @@ struct WebCMP: Sendable {
             return try usChoice(request, site: site, applicability: usApplicability, subdivision: region.subdivision, gpc: request.gpc,
                                 noticeId: "web:" + appId, now: now)
         }
-        let language = Self.language(request.language)
+        let language = site.language(Self.language(request.language))
         let noticeId = "web:" + appId
         if let app = request.appConsent {
             // Recorded for the app's subject (the route authenticates appConsent.subjectToken).
@@ -303,7 +314,7 @@ struct WebCMP: Sendable {
         let trimmed = try catalog.trimmed(vendorIds: site.vendorIds, language: language)
         let list = try VendorList(jsonData: trimmed.body)
         return ConsentScope(vendorList: list, vendorIds: IDSet(validIds: site.vendorIds), publisherCC: "AA", consentLanguage: language,
-                            adTechProviderIds: IDSet(validIds: site.adTechProviders.map(\.id)))
+                            noticeVersion: site.notice?.noticeVersion ?? 0, adTechProviderIds: IDSet(validIds: site.adTechProviders.map(\.id)))
     }
 
     /// The notice for `site` in `language`, opening on the present choices.
@@ -320,9 +331,11 @@ struct WebCMP: Sendable {
         }
     }
 
-    /// How `site`'s notice looks and what it names, in `language`.
+    /// How `site`'s notice looks and what it names, in `language`: as published in the console
+    /// when a version was, else as configured.
     func noticeSettings(_ site: Site, language: String) -> NoticeSettings {
-        NoticeSettings(
+        if let notice = site.notice { return notice.options.settings(language: language) }
+        return NoticeSettings(
             publisherName: site.website.name, logo: site.website.logo, privacyPolicyURL: site.website.privacyPolicyURL,
             theme: site.website.theme, layout: site.website.layout, language: language,
             storageDisclosureBase: URL(string: "/v1/vendor-list/storage"))
@@ -346,6 +359,16 @@ struct WebCMP: Sendable {
     }
 
     // MARK: - Small rules
+
+    /// `verdict`, or a material notice change (decision record 0043) when it lets a stored
+    /// decision hold that was last updated before the day `notice`'s material version was
+    /// published: a TC string carries no notice version, only the day it was last updated.
+    static func materialChange(_ verdict: AskRules.Verdict, stored: TCString?, notice: PublishedNotice?) -> AskRules.Verdict {
+        guard case .decisionHolds = verdict, let stored, let notice, notice.materialVersion > 0 else { return verdict }
+        let day = floor(notice.materialSince.timeIntervalSince1970 / 86_400) * 86_400
+        guard stored.lastUpdated.date.timeIntervalSince1970 < day else { return verdict }
+        return .materialNoticeChange(decidedOn: 0, current: notice.materialVersion)
+    }
 
     /// Why a string's Created or LastUpdated lies after `now` by more than the clock skew events
     /// are allowed (`CheckedConsentEvent.allowedClockSkew`, 10 minutes); nil when neither does.

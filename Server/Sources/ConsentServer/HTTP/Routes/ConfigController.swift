@@ -16,6 +16,8 @@ struct ConfigController {
     let cmp: AppConfig.CMP
     /// The trusted proxy's client-address header (``ServerSettings/clientIPHeader``).
     let clientIPHeader: String?
+    /// The notices published in the console (decision record 0043).
+    var published = PublishedNotices()
 
     /// The route, under `/v1/config`.
     var endpoints: RouteCollection<ConsentdContext> {
@@ -46,14 +48,18 @@ struct ConfigController {
             for provider in publisher.adTechProviders where providers[provider.id] == nil { providers[provider.id] = provider }
         }
         let list = catalog.vendorList
-        return try taggedJSONResponse(request, AppConfig(
+        var answer = AppConfig(
             appId: principal.appId, gdprApplies: decision.gdprApplies, region: decision.region, country: decision.country,
             geoSource: decision.geoSource, publishers: selected,
             vendorIds: Array(Set(selected.flatMap(\.vendorIds))).sorted(),
             adTechProviders: providers.values.sorted { $0.id < $1.id },
             vendorListVersion: list.vendorListVersion, tcfPolicyVersion: list.tcfPolicyVersion ?? 0,
             gvlSpecificationVersion: list.gvlSpecificationVersion, cmp: cmp, subdivision: decision.subdivision,
-            gpp: decision.gpp(configuration.usPrivacy(publisherIds: ids))))
+            gpp: decision.gpp(configuration.usPrivacy(publisherIds: ids)))
+        if let notice = published.notice(appId: principal.appId) {
+            answer.notice = AppConfig.NoticeVersions(noticeVersion: notice.noticeVersion, materialNoticeVersion: notice.materialVersion)
+        }
+        return try taggedJSONResponse(request, answer)
     }
 }
 
