@@ -9,6 +9,13 @@ enum ConsoleAccess {
         "GET /v1/console/me": [.editor, .analyst, .support],
         "DELETE /v1/console/session": [.editor, .analyst, .support],
         "GET /v1/console/audit": [],
+        // Data-subject requests (decision 0042): support and owner.
+        "GET /v1/console/subjects": [.support],
+        "GET /v1/console/subjects/events": [.support],
+        "GET /v1/console/subjects/export": [.support],
+        "DELETE /v1/console/subjects": [.support],
+        "POST /v1/console/subjects/restart": [.support],
+        "POST /v1/console/chain/verify": [.support],
     ]
 
     /// Whether `role` may use the route `METHOD path`.

@@ -168,6 +168,7 @@ public final class Consentd: Sendable {
         router.addRoutes(NoticeController(settings: settings, authenticator: authenticator, appender: appender, assets: assets, demo: demo,
                                           demoSite: demoSite, pages: demoPages, cpuWork: guards.cpuWork).endpoints)
         router.addRoutes(ConsoleController(console: console).endpoints, atPath: "/v1/console")
+        router.addRoutes(ConsoleSubjectsController(console: console, store: store, logger: logger).endpoints, atPath: "/v1/console")
         router.addRoutes(WebCMPController(settings: settings, authenticator: authenticator, appender: appender, resolver: resolver,
                                           assets: assets, web: web, cpuWork: guards.cpuWork).endpoints)
         return router
