@@ -53,7 +53,7 @@ struct ConsoleSecurityTests {
         let console = try await ConsoleFixture(engine)
         let victim = try await console.createOperator(.support)
         let other = try await console.createOperator(.support)
-        try await console.server.live { client in
+        try await console.server.live { client async throws in
             for _ in 1...5 { #expect(try await client.signIn(victim, "guessed password \(UUID())").status == .unauthorized) }
             #expect(try await client.signIn(victim, ConsoleAuthTests.password).errorCode == "locked_out")
             #expect(try await client.signIn(other, ConsoleAuthTests.password).status == .ok)
