@@ -113,6 +113,28 @@ def create_key(bin_dir: Path, app: str, kind: str, database: str) -> str:
     return lines[0].strip()
 
 
+def create_operator(bin_dir: Path, email: str, role: str, password: str, database: str) -> None:
+    """Creates a console operator with `consent operators create` (the password on standard input)."""
+    process = subprocess.run(
+        [str(bin_dir / "consent"), "operators", "create", "--email", email, "--role", role, "--database", database],
+        input=password + "\n", capture_output=True, text=True, timeout=120,
+    )
+    if process.returncode != 0:
+        raise E2EError(f"consent operators create exited {process.returncode}:\n{process.stdout}{process.stderr}")
+
+
+def console_sign_in(client: "Client", email: str, password: str) -> dict[str, str]:
+    """Signs in to the console; returns the headers of a signed-in state-changing request
+    (`Cookie` with the session, `X-CSRF-Token`)."""
+    response = client.request("POST", "/v1/console/session", {"email": email, "password": password}, token="")
+    if response.status != 200:
+        raise E2EError(f"console sign-in of {email} answered {response!r}")
+    cookie = response.headers.get("set-cookie", "").split(";", 1)[0]
+    if not cookie.startswith("consentkit_console="):
+        raise E2EError(f"console sign-in of {email} set no session cookie: {response.headers}")
+    return {"Cookie": cookie, "X-CSRF-Token": response.json()["csrfToken"]}
+
+
 def chain_verify(bin_dir: Path, app: str, database: str) -> tuple[bool, int | None, str]:
     """Runs `consent chain verify`; returns (holds, events counted, output)."""
     process = run_consent(bin_dir, "chain", "verify", "--app", app, "--database", database, check=False, timeout=600)

@@ -14,9 +14,15 @@ The hostile clients, each on loopback addresses of its own (127.0.0.0/8 is all t
   time, and with `--allow-debug-region true`, so the flood's `debugRegion: eea` makes every
   session build the worst string's TCData; every other limit is at its default).
 
+- the console (decision 0042): a brute-force flood of `POST /v1/console/session` with a new
+  unknown e-mail and a wrong password each time (each costs a password check: the most a sign-in
+  can cost), and a signed-in support operator flooding `GET /v1/console/subjects` and
+  `POST /v1/console/chain/verify` (with its CSRF token), each from addresses of their own.
+
 The honest client (127.0.0.1, the same page key as the flood) opens a new connection for each
 request, as a new visitor would: `GET /health`, `GET /v1/config`, `POST /v1/web/session` (no
-string yet), and the demo port's `GET /demo/frame.html`, ten times a second.
+string yet), the demo port's `GET /demo/frame.html`, and, signed in as an owner, the console's
+`GET /v1/console/me` and `GET /v1/console/subjects` (a subject's lookup), ten times a second.
 
     python3 Server/Tests/e2e/hostile_load_test.py [--bin DIR] [--seconds 20] [--string worst|small]
         [--p99-ms 1000] [--rss-bound-mb 400]
@@ -46,6 +52,11 @@ FLOOD_ADDRESSES = [f"127.0.10.{i}" for i in range(1, 5)]
 IDLE_ADDRESSES = [f"127.0.20.{i}" for i in range(1, 21)]
 SLOW_ADDRESSES = [f"127.0.30.{i}" for i in range(1, 5)]
 HONEST_ADDRESS = "127.0.0.1"
+# The console's hostile clients: sign-in brute force, and a signed-in operator's flood.
+BRUTE_ADDRESSES = [f"127.0.40.{i}" for i in range(1, 3)]
+SIGNED_IN_ADDRESSES = [f"127.0.41.{i}" for i in range(1, 3)]
+CONSOLE_PASSWORD = "hostile load passphrase"
+SUBJECT = "hostile-load-subject"
 
 
 # --------------------------------------------------------------------------- raw HTTP
@@ -138,14 +149,64 @@ def flood(port: int, source: str, body: bytes, stop: threading.Event, tally: Tal
         sock.close()
 
 
+def brute_force(port: int, source: str, stop: threading.Event, tally: Tally) -> None:
+    """Sign-ins with a new unknown e-mail and a wrong password each, on one keep-alive connection."""
+    sock, count = None, 0
+    while not stop.is_set():
+        count += 1
+        body = json.dumps({"email": f"guess-{source}-{count}@example.com", "password": "wrong password guess"}).encode()
+        try:
+            if sock is None:
+                sock = connect(port, source, timeout=30)
+            sock.sendall(request_bytes("POST", "/v1/console/session", body, {"Content-Type": "application/json"}))
+            status, _ = read_response(sock)
+            tally.add(f"sign-in {status}")
+        except (OSError, ConnectionError, ValueError):
+            tally.add("sign-in closed")
+            if sock:
+                sock.close()
+            sock = None
+            time.sleep(0.05)
+    if sock:
+        sock.close()
+
+
+def signed_in_flood(port: int, source: str, session: dict[str, str], stop: threading.Event, tally: Tally) -> None:
+    """A signed-in operator's lookups and chain verifications, back to back on one connection."""
+    requests = [
+        request_bytes("GET", f"/v1/console/subjects?appId={APP}&subjectId={SUBJECT}", headers={"Cookie": session["Cookie"]}),
+        request_bytes("POST", f"/v1/console/chain/verify?appId={APP}", headers={**session, "Content-Length": "0"}),
+    ]
+    sock, index = None, 0
+    while not stop.is_set():
+        raw = requests[index % len(requests)]
+        index += 1
+        try:
+            if sock is None:
+                sock = connect(port, source, timeout=30)
+            sock.sendall(raw)
+            status, _ = read_response(sock)
+            tally.add(f"console {status}")
+        except (OSError, ConnectionError, ValueError):
+            tally.add("console closed")
+            if sock:
+                sock.close()
+            sock = None
+            time.sleep(0.05)
+    if sock:
+        sock.close()
+
+
 def honest(main_port: int, frame_port: int, app_key: str, site_key: str, stop: threading.Event,
-           latencies: list, failures: list, slowest: dict) -> None:
+           latencies: list, failures: list, slowest: dict, console: dict[str, str]) -> None:
     session = json.dumps({"credential": site_key}).encode()
     requests = [
         (main_port, request_bytes("GET", "/health")),
         (main_port, request_bytes("GET", "/v1/config?publisherIds=pub-0000000000000001", headers={"Authorization": f"Bearer {app_key}"})),
         (main_port, request_bytes("POST", "/v1/web/session", session, {"Content-Type": "text/plain"})),
         (frame_port, request_bytes("GET", "/demo/frame.html")),
+        (main_port, request_bytes("GET", "/v1/console/me", headers={"Cookie": console["Cookie"]})),
+        (main_port, request_bytes("GET", f"/v1/console/subjects?appId={APP}&subjectId={SUBJECT}", headers={"Cookie": console["Cookie"]})),
     ]
     index = 0
     while not stop.is_set():
@@ -230,9 +291,19 @@ def main() -> int:
                                      extra_args=["--write-timeout", "5", "--allow-debug-region", "true"])
             site_key = common.create_key(bin_dir, WEBSITE_APP, "publishable", server.database)
             app_key = common.create_key(bin_dir, APP, "publishable", server.database)
+            secret_key = common.create_key(bin_dir, APP, "secret", server.database)
+            common.create_operator(bin_dir, "honest-owner@example.com", "owner", CONSOLE_PASSWORD, server.database)
+            common.create_operator(bin_dir, "flooding-support@example.com", "support", CONSOLE_PASSWORD, server.database)
             with server:
                 server.start()
-                common.wait_for_health(common.Client.for_server(server))
+                client = common.Client.for_server(server)
+                common.wait_for_health(client)
+                seeded = client.post_event(common.make_event(SUBJECT), token=secret_key)
+                if seeded.status != 201:
+                    raise common.E2EError(f"seeding the console's subject answered {seeded!r}")
+                honest_console = common.console_sign_in(client, "honest-owner@example.com", CONSOLE_PASSWORD)
+                flooding_console = common.console_sign_in(client, "flooding-support@example.com", CONSOLE_PASSWORD)
+                client.close()
                 main_port = server.port
                 frame_port = demo_frame_port(main_port)
                 rss_before = common.status_kb(server.pid, "VmRSS")
@@ -245,12 +316,19 @@ def main() -> int:
                 tally, latencies, failures, slowest = Tally(), [], [], {}
                 threads = [threading.Thread(target=flood, args=(main_port, source, body, stop, tally), daemon=True)
                            for source in FLOOD_ADDRESSES for _ in range(2)]
-                threads.append(threading.Thread(target=honest, args=(main_port, frame_port, app_key, site_key, stop, latencies, failures, slowest),
+                threads += [threading.Thread(target=brute_force, args=(main_port, source, stop, tally), daemon=True)
+                            for source in BRUTE_ADDRESSES]
+                threads += [threading.Thread(target=signed_in_flood, args=(main_port, source, flooding_console, stop, tally), daemon=True)
+                            for source in SIGNED_IN_ADDRESSES]
+                threads.append(threading.Thread(target=honest, args=(main_port, frame_port, app_key, site_key, stop, latencies, failures, slowest,
+                                                                     honest_console),
                                                 daemon=True))
                 for thread in threads:
                     thread.start()
                 idle, refused = hold_idle([main_port, frame_port], per_address=40)
                 slow = slow_readers(main_port, frame_port)
+                print(f"console: sign-in brute force from {len(BRUTE_ADDRESSES)} addresses, a signed-in operator's flood from "
+                      f"{len(SIGNED_IN_ADDRESSES)}")
                 print(f"hostile clients: {len(FLOOD_ADDRESSES) * 2} flooding connections from {len(FLOOD_ADDRESSES)} addresses; "
                       f"{len(idle)} idle connections from {len(IDLE_ADDRESSES)} addresses on both ports ({refused} refused by the kernel); "
                       f"{len(slow)} slow readers")
@@ -290,6 +368,10 @@ def main() -> int:
             problems.append(f"the honest client's p99 latency {p99:.0f} ms is over {args.p99_ms:g} ms")
         if hwm / 1024 > args.rss_bound_mb:
             problems.append(f"consentd's peak RSS {hwm / 1024:.0f} MB is over {args.rss_bound_mb:g} MB")
+        if not any(key.startswith("sign-in 4") for key in tally.counts):
+            problems.append("the sign-in brute force was never answered 4xx")
+        if not any(key.startswith("console ") and key[8:].isdigit() for key in tally.counts):
+            problems.append("the signed-in console flood was never answered")
         if slow_left:
             problems.append(f"{slow_left} slow readers were not closed")
         if problems:

@@ -4,7 +4,10 @@
 Starts consentd (SQLite in a temporary directory, or --database URL) with a publishers file it
 writes and rate limits off, creates a secret key and a few subjects, and runs `schemathesis run`
 against the contract with `Authorization: Bearer <secret key>`: positive and negative cases,
---max-examples per operation, within --max-time seconds.
+--max-examples per operation, within --max-time seconds. The console's routes are fuzzed signed
+in: an owner made with `consent operators create` signs in, and the run sends its session cookie
+and CSRF token; sign-in and sign-out get a second, short pass without the cookie (a sign-in ends
+the session its cookie names). At least one console route must answer 2xx.
 
 schemathesis must be installed beforehand, at the version pinned in Tests/python/requirements.txt
 (scripts/python-tools installs it; scripts/test runs that first). Without it the run fails in CI
@@ -47,7 +50,9 @@ from common import (  # noqa: E402
     E2EError,
     TempDir,
     add_common_arguments,
+    console_sign_in,
     create_key,
+    create_operator,
     make_event,
     resolve_bin_dir,
     run_id,
@@ -112,6 +117,9 @@ publishers:
         name: Ads
         privacyPolicyUrl: "https://example.com/p"
 """
+# The console operator the signed-in pass acts as.
+OWNER_EMAIL = "fuzz-owner@example.com"
+OWNER_PASSWORD = "fuzzing passphrase 42"
 # Runs the schemathesis CLI with this interpreter, whatever PATH holds.
 CLI = "import sys; from schemathesis.cli import schemathesis; sys.argv[0] = 'schemathesis'; sys.exit(schemathesis())"
 
@@ -133,8 +141,9 @@ def check_name(failure: dict) -> str:
     return FAILURE_TYPE_TO_CHECK.get(kind, f"{kind or failure.get('code', '?')}")
 
 
-def read_har(har_path: Path) -> tuple[dict[int, int], list[dict]]:
-    """The count of each response status in the HAR report, and every 5xx exchange."""
+def read_har(har_path: Path, only: str | None = None) -> tuple[dict[int, int], list[dict]]:
+    """The count of each response status in the HAR report, and every 5xx exchange (of the
+    requests whose URL contains `only`, when given)."""
     try:
         har = json.loads(har_path.read_text())
     except (OSError, ValueError) as error:
@@ -143,6 +152,8 @@ def read_har(har_path: Path) -> tuple[dict[int, int], list[dict]]:
     found = []
     for entry in har.get("log", {}).get("entries", []):
         response = entry.get("response", {})
+        if only is not None and only not in (entry.get("request") or {}).get("url", ""):
+            continue
         status = int(response.get("status", 0))
         statuses[status] = statuses.get(status, 0) + 1
         if status >= 500 or status == 0:
@@ -204,57 +215,83 @@ def main() -> int:
                 # A few subjects, so the reads that guess these ids find something.
                 for subject in ("user-1", "a", "0", "customer-user-42"):
                     client.post_event(make_event(subject))
+                # The console's routes are fuzzed signed in, as an owner (every route open to it),
+                # with the session's CSRF token. Sign-in and sign-out run in a second pass without
+                # the cookie: a sign-in ends the session its request's cookie names, and a
+                # sign-out would end the session the first pass needs.
+                create_operator(bin_dir, OWNER_EMAIL, "owner", OWNER_PASSWORD, server.database)
+                console = console_sign_in(client, OWNER_EMAIL, OWNER_PASSWORD)
                 client.close()
-                print(f"consentd at {server.url} (pid {server.pid}), database {server.database}, app {app}")
+                print(f"consentd at {server.url} (pid {server.pid}), database {server.database}, app {app}, console owner {OWNER_EMAIL}")
                 config = workdir / "schemathesis.toml"
                 config.write_text(SCHEMATHESIS_TOML)
-                command = [
-                    sys.executable, "-c", CLI, "--config-file", str(config), "run", str(SCHEMA),
-                    "--url", server.url,
-                    "--header", f"Authorization: Bearer {secret}",
-                    "--checks", ",".join(checks),
-                    "--max-examples", str(args.max_examples),
-                    "--max-time", str(args.max_time),
-                    "--mode", args.mode,
-                    "--phases", args.phases,
-                    "--workers", args.workers,
-                    "--request-timeout", "10",
-                    "--continue-on-failure",
-                    "--suppress-health-check", "all",
-                    "--generation-database", "none",
-                    "--no-color",
-                    "--output-sanitize", "false",
-                    "--report", "json,har,junit",
-                    "--report-json-path", str(report_dir / "report.json"),
-                    "--report-har-path", str(report_dir / "report.har"),
-                    "--report-junit-path", str(report_dir / "junit.xml"),
-                    # Its answer is a vendor's server on the internet, which test machines cannot
-                    # reach: every call would be the documented 502. Its checks are in
-                    # StorageDisclosureAPITests and Tests/notice (a vendor's server on loopback).
-                    "--exclude-operation-id", "getStorageDisclosure",
+                passes = [
+                    ("signed-in", [f"Authorization: Bearer {secret}", f"Cookie: {console['Cookie']}",
+                                   f"X-CSRF-Token: {console['X-CSRF-Token']}"],
+                     ["--exclude-operation-id", "signInToConsole", "--exclude-operation-id", "signOutOfConsole",
+                      # Its answer is a vendor's server on the internet, which test machines cannot
+                      # reach: every call would be the documented 502. Its checks are in
+                      # StorageDisclosureAPITests and Tests/notice (a vendor's server on loopback).
+                      "--exclude-operation-id", "getStorageDisclosure"]),
+                    ("console sign-in", [f"Authorization: Bearer {secret}"],
+                     ["--include-operation-id", "signInToConsole", "--include-operation-id", "signOutOfConsole"]),
                 ]
-                if args.seed is not None:
-                    command += ["--seed", str(args.seed)]
-                command += args.extra
-                shown = [part if not part.startswith("Authorization") else "Authorization: Bearer <secret key>"
-                         for part in command[3:]]
-                print("$ schemathesis " + " ".join(shown), flush=True)
-                started = time.monotonic()
-                process = subprocess.run(command, capture_output=True, text=True,
-                                         timeout=args.max_time + 300, cwd=workdir)
-                elapsed = time.monotonic() - started
-                output = process.stdout + process.stderr
-                (report_dir / "schemathesis-output.txt").write_text(output)
-                print(output)
+                outputs, reports, elapsed = [], [], 0.0
+                for index, (label, headers, selection) in enumerate(passes):
+                    pass_dir = report_dir / f"pass-{index + 1}"
+                    pass_dir.mkdir(parents=True, exist_ok=True)
+                    command = [sys.executable, "-c", CLI, "--config-file", str(config), "run", str(SCHEMA), "--url", server.url]
+                    for header in headers:
+                        command += ["--header", header]
+                    command += [
+                        "--checks", ",".join(checks),
+                        "--max-examples", str(args.max_examples),
+                        "--max-time", str(args.max_time),
+                        "--mode", args.mode,
+                        "--phases", args.phases,
+                        "--workers", args.workers,
+                        "--request-timeout", "10",
+                        "--continue-on-failure",
+                        "--suppress-health-check", "all",
+                        "--generation-database", "none",
+                        "--no-color",
+                        "--output-sanitize", "false",
+                        "--report", "json,har,junit",
+                        "--report-json-path", str(pass_dir / "report.json"),
+                        "--report-har-path", str(pass_dir / "report.har"),
+                        "--report-junit-path", str(pass_dir / "junit.xml"),
+                    ] + selection
+                    if args.seed is not None:
+                        command += ["--seed", str(args.seed)]
+                    command += args.extra
+                    shown = [part if not part.startswith(("Authorization", "Cookie", "X-CSRF-Token")) else part.split(":")[0] + ": <secret>"
+                             for part in command[3:]]
+                    print(f"$ schemathesis ({label}) " + " ".join(shown), flush=True)
+                    started = time.monotonic()
+                    process = subprocess.run(command, capture_output=True, text=True,
+                                             timeout=args.max_time + 300, cwd=workdir)
+                    elapsed += time.monotonic() - started
+                    output = process.stdout + process.stderr
+                    (pass_dir / "schemathesis-output.txt").write_text(output)
+                    print(output)
+                    print(f"schemathesis ({label}) exited {process.returncode}")
+                    outputs.append(output)
+                    reports.append(pass_dir)
                 server_alive = server.alive()
             stderr_text = "".join(p.read_text(errors="replace") for p in workdir.glob("stderr-*.log"))
 
-            print(f"schemathesis exited {process.returncode} after {elapsed:.0f} s; reports in {report_dir}")
-            report_path = report_dir / "report.json"
-            try:
-                report = json.loads(report_path.read_text())
-            except (OSError, ValueError) as error:
-                raise E2EError(f"no JSON report from schemathesis ({error}); its output is above")
+            print(f"schemathesis ran {elapsed:.0f} s in {len(reports)} passes; reports in {report_dir}")
+            report = {"failures": [], "errors": [], "test_cases": {}}
+            for pass_dir in reports:
+                try:
+                    part = json.loads((pass_dir / "report.json").read_text())
+                except (OSError, ValueError) as error:
+                    raise E2EError(f"no JSON report from schemathesis in {pass_dir} ({error}); its output is above")
+                report["failures"] += part.get("failures", [])
+                report["errors"] += part.get("errors", [])
+                for key, value in (part.get("test_cases") or {}).items():
+                    if isinstance(value, int):
+                        report["test_cases"][key] = report["test_cases"].get(key, 0) + value
             failed_checks: dict[str, list[dict]] = {}
             for failure in report.get("failures", []):
                 failed_checks.setdefault(check_name(failure), []).append(failure)
@@ -279,8 +316,20 @@ def main() -> int:
                 print(f"  error: {error.get('title')} x{error.get('count')}")
 
             problems: list[str] = []
-            statuses, fivexx = read_har(report_dir / "report.har")
+            statuses, fivexx = {}, []
+            console_statuses: dict[int, int] = {}
+            for pass_dir in reports:
+                part_statuses, part_fivexx = read_har(pass_dir / "report.har")
+                for status, count in part_statuses.items():
+                    statuses[status] = statuses.get(status, 0) + count
+                fivexx += part_fivexx
+                for status, count in read_har(pass_dir / "report.har", only="/v1/console/")[0].items():
+                    console_statuses[status] = console_statuses.get(status, 0) + count
+            statuses = dict(sorted(statuses.items()))
             print(f"responses by status: {statuses}")
+            print(f"console responses by status: {dict(sorted(console_statuses.items()))}")
+            if not any(200 <= status < 300 for status in console_statuses):
+                problems.append("no console route answered 2xx: the signed-in pass did not reach them")
             if fivexx:
                 problems.append(f"{len(fivexx)} responses were 5xx")
                 for item in fivexx[:20]:

@@ -14,7 +14,7 @@ import SQLKit
 public final class ConsentStore: Sendable {
     /// The database the store lives in.
     public let database: Database
-    private let secret: ServerSecret
+    let secret: ServerSecret
     private let committer: GroupCommitter<PendingAppend, AppendAnswer>
 
     /// Creates a store over a migrated database.
@@ -157,8 +157,14 @@ public final class ConsentStore: Sendable {
 
     /// Everything held about the subject, nil when nothing is.
     public func export(appId: String, subjectId: String, now: Date = Date()) async throws -> SubjectExport? {
-        let hash = secret.subjectHash(appId: appId, subjectId: subjectId)
-        return try await database.read { db in
+        try await export(appId: appId, subjectHash: secret.subjectHash(appId: appId, subjectId: subjectId), named: subjectId, now: now)
+    }
+
+    /// Everything held about the subject whose stored id is `subjectHash` (a subject of `appId`:
+    /// the caller checks that), nil when nothing is; `subjectId` names it in the export, as the
+    /// caller named it (its id, or the hash when that is all the caller has).
+    func export(appId: String, subjectHash hash: String, named subjectId: String, now: Date = Date()) async throws -> SubjectExport? {
+        try await database.read { db in
             let current = try await Self.currentStateJSON(db, subjectHash: hash, subjectId: subjectId).map {
                 try JSONDecoder().decode(SubjectState.self, from: Data($0.utf8))
             }
@@ -172,7 +178,12 @@ public final class ConsentStore: Sendable {
     /// sequence, event id, received time and hashes (so the chain still verifies). Returns a
     /// receipt, nil when nothing was held.
     public func erase(appId: String, subjectId: String, now: Date = Date()) async throws -> ErasureReceipt? {
-        let hash = secret.subjectHash(appId: appId, subjectId: subjectId)
+        try await erase(appId: appId, subjectHash: secret.subjectHash(appId: appId, subjectId: subjectId), now: now)
+    }
+
+    /// Erases the subject whose stored id is `subjectHash`, a subject of `appId` (the caller
+    /// checks that: the hash alone finds its rows), as `erase(appId:subjectId:now:)` does.
+    func erase(appId: String, subjectHash hash: String, now: Date = Date()) async throws -> ErasureReceipt? {
         let erasedAt = ISO8601.milliseconds(of: now)
         let engine = database.engine
         return try await database.transaction { db in
@@ -277,7 +288,12 @@ public final class ConsentStore: Sendable {
     /// Lets an erased subject be written again, by the secret key and by tokens minted from now
     /// on; returns the erasure restarted, nil when the subject was not erased.
     public func restart(appId: String, subjectId: String, now: Date = Date()) async throws -> ErasedSubject? {
-        let hash = secret.subjectHash(appId: appId, subjectId: subjectId)
+        try await restart(appId: appId, subjectHash: secret.subjectHash(appId: appId, subjectId: subjectId), now: now)
+    }
+
+    /// Lets the erased subject whose stored id is `subjectHash` be written again, as
+    /// `restart(appId:subjectId:now:)` does.
+    func restart(appId: String, subjectHash hash: String, now: Date = Date()) async throws -> ErasedSubject? {
         let restartedAt = ISO8601.milliseconds(of: now)
         return try await database.transaction { db in
             guard let row = try await db.raw("""
@@ -685,7 +701,7 @@ public final class ConsentStore: Sendable {
 
     // MARK: - Reading
 
-    private static func currentStateJSON(_ db: any SQLDatabase, subjectHash: String, subjectId: String) async throws -> String? {
+    static func currentStateJSON(_ db: any SQLDatabase, subjectHash: String, subjectId: String) async throws -> String? {
         let rows = try await db.raw("""
             SELECT event_id, collected_at_ms, received_at_ms, consent, kind FROM subjects WHERE subject_hash = \(bind: subjectHash)
             """).all().map { row in
@@ -725,7 +741,7 @@ public final class ConsentStore: Sendable {
         return json.text
     }
 
-    private static func storedEvents(
+    static func storedEvents(
         _ db: any SQLDatabase, subjectHash: String, after: Int64, limit: Int?, secret: ServerSecret
     ) async throws -> [StoredEvent] {
         let limitClause: SQLQueryString = limit.map { " LIMIT \(literal: $0)" } ?? ""

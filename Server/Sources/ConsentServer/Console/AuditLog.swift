@@ -13,7 +13,7 @@ public struct AuditEntry: Codable, Sendable, Equatable {
     public var operatorId: String?
     /// What was done (``AuditAction``).
     public var action: String
-    /// What it was done to: an operator's e-mail, an e-mail tried.
+    /// What it was done to: an operator's e-mail, an e-mail tried, a subject (`<hash> of <app>`), an app.
     public var target: String?
     /// The client's address; `cli` for the `consent` command.
     public var address: String?
@@ -56,6 +56,20 @@ public enum AuditAction: String, Sendable {
     case noticeDraftUpdated = "notice_draft_updated"
     /// A notice version was published.
     case noticePublished = "notice_published"
+    // Data-subject requests (decision 0042): the target is `<subject hash> of <app id>`, never a
+    // subject's clear id.
+    /// A subject was looked up (found or not).
+    case subjectLookedUp = "subject_looked_up"
+    /// A subject's history with proofs was read.
+    case subjectHistoryRead = "subject_history_read"
+    /// A subject's data was exported.
+    case subjectExported = "subject_exported"
+    /// A subject was erased.
+    case subjectErased = "subject_erased"
+    /// An erased subject was started anew.
+    case subjectRestarted = "subject_restarted"
+    /// An app's hash chain was verified (the target is the app id).
+    case chainVerified = "chain_verified"
 }
 
 /// The console's audit log, in the database (`console_audit`).

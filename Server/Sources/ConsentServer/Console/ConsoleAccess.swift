@@ -44,6 +44,13 @@ enum ConsoleAccess {
         "GET /v1/console/notices/{appId}/{version}": [.editor],
         "PUT /v1/console/notices/{appId}/{version}": [.editor],
         "POST /v1/console/notices/{appId}/{version}/publish": [.editor],
+        // Data-subject requests (decision 0042): support and owner.
+        "GET /v1/console/subjects": [.support],
+        "GET /v1/console/subjects/events": [.support],
+        "GET /v1/console/subjects/export": [.support],
+        "DELETE /v1/console/subjects": [.support],
+        "POST /v1/console/subjects/restart": [.support],
+        "POST /v1/console/chain/verify": [.support],
     ]
 
     /// Whether `role` may use the route `METHOD path`.

@@ -205,6 +205,7 @@ public final class Consentd: Sendable {
         router.addRoutes(ConsoleKeysController(console: console, keys: keys).endpoints, atPath: "/v1/console")
         router.addRoutes(NoticeVersionsController(console: console, versions: noticeVersions, web: web, publishers: publisherDirectory,
                                                   cpuWork: guards.cpuWork).endpoints, atPath: "/v1/console")
+        router.addRoutes(ConsoleSubjectsController(console: console, store: store, logger: logger).endpoints, atPath: "/v1/console")
         router.addRoutes(WebCMPController(settings: settings, authenticator: authenticator, appender: appender, resolver: resolver,
                                           assets: assets, web: web, cpuWork: guards.cpuWork).endpoints)
         return router
