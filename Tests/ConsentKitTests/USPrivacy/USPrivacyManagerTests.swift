@@ -127,7 +127,7 @@ struct USPrivacyManagerTests {
     }
 
     @Test("GPC turned on and off while the app runs: the keys follow at once, the user's own choice comes back",
-          .timeLimit(.minutes(1)))
+          timeLimitWhereAvailable(minutes: 1))
     func globalPrivacyControlAtRuntime() async throws {
         let store = InMemoryKeyValueStore()
         let manager = Self.manager(Self.usConfig(state: "CA", sections: [8]), store: store)

@@ -255,6 +255,7 @@ public enum Migrations {
             "INSERT INTO config_state (id, version, updated_at_ms) VALUES (1, 0, 0)",
             // When each key was last used, written from memory at most once a minute per key (KeyUsage).
             "ALTER TABLE api_keys ADD COLUMN last_used_at_ms BIGINT",
+        ]),
         // Migration 9 (decision record 0043): the notice's versions per app or website, edited in
         // the console. A draft's row changes until it is published; then never again. A published
         // version holds the noticeVersion its publication raised the app to, the
