@@ -75,7 +75,7 @@ let package = Package(
                 .product(name: "AsyncKit", package: "async-kit"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            resources: [.copy("Resources/vendor-list"), .copy("Resources/demo")]
+            resources: [.copy("Resources/vendor-list"), .copy("Resources/demo"), .copy("Resources/console")]
         ),
         .executableTarget(
             name: "consentd",
