@@ -75,8 +75,6 @@
     var confirm = erasureDialog();
     main.appendChild(confirm.dialog);
 
-    var current = null;
-
     function fieldFor(name) {
       if (name === 'appId') return appField;
       if (name === 'subjectId' || name === 'subjectHash') return subjectField;
@@ -119,7 +117,6 @@
       lookUpButton.disabled = true;
       return ctx.api('GET', '/v1/console/subjects?' + subjectQuery(subject)).then(function (summary) {
         lookUpButton.disabled = false;
-        current = subject;
         showSubject(subject, summary);
         if (announceIt) {
           K.announce('Subject found: ' + summary.events + (summary.events === 1 ? ' event' : ' events') +
