@@ -34,6 +34,8 @@ struct NoticeVersionsTests {
             server = try await TestServer.make(publishers: yaml, { settings in
                 if engine == .postgresql { settings.databaseURL = StoreEngine.postgresURL! }
             }, clock: { clock.now })
+            // What consentd's start does: the notices published before (PostgreSQL's database is shared by runs).
+            try await server.consentd.noticeVersions.load()
             self.clock = clock
             self.site = site
             var emails: [OperatorRole: String] = [:]

@@ -56,7 +56,8 @@ extension OpenAPIContractTests {
                 appId: "com.example.news", gdprApplies: false, region: .us, country: "US", geoSource: .header, publishers: [publisher],
                 vendorIds: [21, 755], adTechProviders: [provider], vendorListVersion: 45, tcfPolicyVersion: 4,
                 gvlSpecificationVersion: 3, cmp: AppConfig.CMP(id: 300, version: 2), subdivision: "CA",
-                gpp: GPPApplicability(applicableSections: [7], mspaCoveredTransaction: true, mspaMode: .optOut)))),
+                gpp: GPPApplicability(applicableSections: [7], mspaCoveredTransaction: true, mspaMode: .optOut),
+                notice: AppConfig.NoticeVersions(noticeVersion: 3, materialNoticeVersion: 2)))),
             ("ConsentEvent", try encoder.encode(ConsentEventRequest(
                 eventId: UUID(), subjectId: "user-1", collectedAt: Date(), subject: subject, consent: everyField))),
             ("AppendResult", try encoder.encode(AppendResult(eventId: state.eventId, subjectId: "sub_1", outcome: .current, current: state,

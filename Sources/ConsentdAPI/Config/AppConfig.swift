@@ -63,7 +63,8 @@ public struct AppConfig: Sendable, Equatable, Codable {
     public init(
         appId: String, gdprApplies: Bool?, region: Region, country: String?, geoSource: GeoSource, publishers: [Publisher],
         vendorIds: [Int], adTechProviders: [AdTechProvider], vendorListVersion: Int, tcfPolicyVersion: Int,
-        gvlSpecificationVersion: Int? = nil, cmp: CMP? = nil, subdivision: String? = nil, gpp: GPPApplicability? = nil
+        gvlSpecificationVersion: Int? = nil, cmp: CMP? = nil, subdivision: String? = nil, gpp: GPPApplicability? = nil,
+        notice: NoticeVersions? = nil
     ) {
         self.appId = appId
         self.gdprApplies = gdprApplies
@@ -79,6 +80,7 @@ public struct AppConfig: Sendable, Equatable, Codable {
         self.cmp = cmp
         self.subdivision = subdivision
         self.gpp = gpp
+        self.notice = notice
     }
 
     private enum CodingKeys: String, CodingKey {
