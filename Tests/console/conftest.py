@@ -28,6 +28,10 @@ import engines  # noqa: E402
 import notice_support as ns  # noqa: E402
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "consentd: the test needs the server package's consentd (CONSENTD_BIN or its debug build)")
+
+
 @pytest.fixture(scope="session")
 def console():
     """The run's consentd, with its operators (cs.ROLES) and the first owner's one-time token."""
