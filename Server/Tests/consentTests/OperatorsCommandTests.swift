@@ -70,8 +70,9 @@ import FoundationNetworking
                                          standardError: try FileHandle(forWritingTo: log))
         defer { server.stop() }
         let logged = try String(contentsOf: log, encoding: .utf8)
-        let token = try #require(logged.firstMatch(of: /one-time token ([A-Za-z0-9_-]{43})/)?.1)
-        #expect(logged.components(separatedBy: "one-time token").count == 2)
+        // Once, as the console's address with the token (the link the first owner opens).
+        let token = try #require(logged.firstMatch(of: /\/console\/#\/token=([A-Za-z0-9_-]{43})/)?.1)
+        #expect(logged.components(separatedBy: "#/token=").count == 2)
 
         func signIn(_ body: [String: String]) async throws -> HTTPURLResponse {
             var request = URLRequest(url: URL(string: server.url + "/v1/console/session")!)
