@@ -25,7 +25,7 @@ def open_editor(signed_in, role="editor"):
 def wait_preview(page, after=0):
     """Waits until the preview frame shows a document newer than preview number `after`; its number."""
     page.wait_for("""(n) => { const f = document.querySelector('iframe.notice-preview');
-        return f && Number(f.dataset.preview || 0) > n && f.contentDocument && f.contentDocument.querySelector('#ck-root *'); }""",
+        return !!(f && Number(f.dataset.preview || 0) > n && f.contentDocument && f.contentDocument.querySelector('#ck-root *')); }""",
                   after, timeout=30)
     return page.evaluate("() => Number(document.querySelector('iframe.notice-preview').dataset.preview)")
 
@@ -88,7 +88,7 @@ def test_an_edited_colour_and_text_show_in_the_preview_and_publishing_serves_the
     assert cs.axe_violations(page) == []
     cs.screenshot(page, "notice-publish-confirm")
     page.evaluate("() => [...document.querySelectorAll('main .confirm button')].find((b) => b.textContent.startsWith('Publish version')).click()")
-    page.wait_for("() => document.querySelector('main .form-status .success')", timeout=30)
+    page.wait_for("() => !!document.querySelector('main .form-status .success')", timeout=30)
     said = cs.text(page, "main .form-status .success")
     assert "is published as notice version" in said and "asked again" in said, said
     document = served_document(console)

@@ -81,7 +81,7 @@ def test_support_looks_up_exports_erases_and_restarts_a_subject(engine, console,
     page.wait_for("() => document.querySelector('.receipt-box')")
     assert not page.evaluate("() => document.querySelector('dialog.confirm').open")
     receipt = cs.text(page, ".receipt-box")
-    assert re.search(r"era_[0-9a-f-]{36}", receipt) and "Events erased 2" in receipt, receipt
+    assert re.search(r"era_[0-9a-f-]{36}", receipt) and re.search(r"Events erased\s*2", receipt), receipt
     assert "Erased" in cs.text(page, ".subject-result dl.facts")
     assert "No event holds" in cs.text(page, ".history-table")
     assert cs.axe_violations(page) == []
