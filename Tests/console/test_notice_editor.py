@@ -45,7 +45,7 @@ def set_value(page, selector, value):
 
 def field_selector(page, label):
     """The control labelled `label` in the editor's form."""
-    control_id = page.evaluate("""(l) => { const label = [...document.querySelectorAll('main form label')]
+    control_id = page.evaluate("""(l) => { const label = [...document.querySelectorAll('main label')]
         .find((x) => x.textContent.trim() === l); return label ? label.htmlFor : null; }""", label)
     assert control_id, f"no field labelled {label}"
     return "#" + control_id

@@ -163,7 +163,7 @@
         'Family names separated by commas, ending in a generic family such as sans-serif; empty: the system font.'));
       brand.appendChild(add('theme.cornerRadius', 'Corner radius (0–32 px)',
         el('input', { type: 'number', min: '0', max: '32', step: '1', value: String(options.theme.cornerRadius) })));
-      brand.appendChild(add('theme.buttonStyle', 'Buttons', select([['filled', 'Filled'], ['outlined', 'Outlined']], options.theme.buttonStyle)));
+      brand.appendChild(add('theme.buttonStyle', 'Button style', select([['filled', 'Filled'], ['outlined', 'Outlined']], options.theme.buttonStyle)));
       ['light', 'dark'].forEach(function (appearance) {
         var set = el('fieldset', { class: 'colours' }, el('legend', null, appearance === 'light' ? 'Colours in light mode' : 'Colours in dark mode'));
         COLOURS.forEach(function (c) {
