@@ -104,14 +104,14 @@ def test_support_looks_up_exports_erases_and_restarts_a_subject(engine, console,
     assert all(subject not in (e.get("target") or "") for e in json.loads(body)["entries"])
 
     # Start anew: the backend may write the subject again.
-    page.click(".subject-result .actions button:not(.danger)")
+    page.evaluate("() => [...document.querySelectorAll('.subject-result button')].find((b) => b.textContent === 'Start anew').click()")
     page.wait_for("() => /started anew/.test(document.querySelector('.subject-result dl.facts').textContent)")
     status, _, _ = console.request("POST", "/v1/consents", cs.event(subject, "2026-11-06", cs.CUSTOM, "de", "web", "3", "custom"),
                                    {"Authorization": "Bearer " + dsar_key})
     assert status == 201
 
     # The chain of the app holds.
-    page.click("main section.card:last-of-type button")
+    page.evaluate("() => [...document.querySelectorAll('main button')].find((b) => b.textContent === 'Verify the hash chain').click()")
     result = page.wait_for("() => { const p = document.querySelector('.chain-result p'); return p && p.textContent; }")
     assert re.search(r"The chain of com\.example\.dsar holds: \d+ events checked\.", result), result
 
