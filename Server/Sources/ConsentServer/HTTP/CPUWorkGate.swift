@@ -2,8 +2,8 @@ import Foundation
 import Synchronization
 
 /// The CPU a node spends on requests that build something large from a few bytes: a web page
-/// view's or choice's `TCData` and notice document, a demo notice; and on the console's password
-/// checks (scrypt). Each costs up to a vendor
+/// view's or choice's `TCData` and notice document, a demo notice; the console's password checks
+/// (scrypt) go through a gate of their own (``RequestGuards/passwordWork``). Each costs up to a vendor
 /// list's worth of work (tens of milliseconds), so a flood of them from several addresses, each
 /// within its request rate, could take every thread that answers requests. The gate bounds it:
 ///

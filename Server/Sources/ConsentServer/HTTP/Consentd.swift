@@ -155,7 +155,7 @@ public final class Consentd: Sendable {
                                            store: ConsentStore(database: database, secret: secret), settings: settings)
         let guards = RequestGuards(settings, descriptorLimit: descriptorLimit)
         self.guards = guards
-        self.console = Console(database: database, cpuWork: guards.cpuWork, passwordParameters: passwordParameters, clock: clock)
+        self.console = Console(database: database, cpuWork: guards.passwordWork, passwordParameters: passwordParameters, clock: clock)
         self.assets = assets
         self.consoleAssets = try ConsoleAssets.load()
         self.demoPages = try DemoPages(assets)

@@ -9,6 +9,12 @@ struct RequestGuards: Sendable {
     let bodyBudget: BodyBudget
     /// The builds of page views, web choices and demo notices running at once.
     let cpuWork = CPUWorkGate()
+    /// The console's password checks (scrypt, tens of milliseconds and 32 MiB each) running at
+    /// once: a gate of their own, one at a time, one per address and eight waiting, so that a
+    /// flood of sign-ins from several addresses waits behind itself and is refused `503`, never
+    /// in front of a visitor's page view (the hostile-load test's brute force showed a page view
+    /// waiting 2.7 s behind the password checks while the two shared ``cpuWork``).
+    let passwordWork = CPUWorkGate(limit: 1, perAddress: 1, queueLimit: 8)
     /// Every open connection of every listener.
     let connections: ConnectionTable
     /// The listeners' connection caps, fitted to the descriptor limit.
