@@ -121,8 +121,7 @@ def test_a_website_added_in_the_page_is_listed_and_kept(console, signed_in, publ
     editor_request(console, "DELETE", f"/v1/console/websites/{site}")
 
 
-def test_a_key_is_created_with_its_secret_shown_once_copied_and_revoked(request, console, signed_in, engine):
-    request.applymarker(pytest.mark.xfail(engine == "webkit", reason="open defect, seen 2026-11-27: in WebKitGTK the keys page, opened again through #/apps, does not list the new key within 15 s (passes in Chromium); not diagnosed", strict=False))
+def test_a_key_is_created_with_its_secret_shown_once_copied_and_revoked(console, signed_in, engine):
     app = f"com.example.keys-{engine}"
     page = signed_in("editor", "#/keys")
     assert cs.text(page, "main h1") == "API keys"
@@ -143,9 +142,9 @@ def test_a_key_is_created_with_its_secret_shown_once_copied_and_revoked(request,
 
     # The key works; its use shows as its last use.
     assert console.request("GET", "/v1/config?publisherIds=x", headers={"Authorization": "Bearer " + secret})[0] in (400, 403, 404)
-    page.goto(console.url + "/console/#/apps")
+    page.goto(console.browser_url(engine) + "/console/#/apps")
     cs.wait_page(page)
-    page.goto(console.url + "/console/#/keys")
+    page.goto(console.browser_url(engine) + "/console/#/keys")
     cs.wait_page(page)
     wait_row(page, key_id)
     row = page.evaluate("(k) => [...document.querySelectorAll('main table tbody tr')].find((r) => r.textContent.includes(k))"

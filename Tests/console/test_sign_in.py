@@ -45,8 +45,7 @@ def test_each_role_sees_its_pages_is_refused_the_others_and_signs_out(console, s
     page.wait_for("() => document.getElementById('live').textContent === 'Signed out.'")
 
 
-def test_a_one_time_token_link_signs_in_and_sets_the_password(request, console, console_page, engine):
-    request.applymarker(pytest.mark.xfail(engine == "webkit", reason="open defect, seen twice on 2026-11-27: in WebKitGTK the console opened at its #/token= link is not signed in within 15 s after the password is set (passes in Chromium); not diagnosed", strict=False))
+def test_a_one_time_token_link_signs_in_and_sets_the_password(console, console_page, engine):
     page = console_page()
     if engine == "chromium":
         # The first owner's link, as consentd printed it at start (one use: this engine's).
@@ -54,7 +53,7 @@ def test_a_one_time_token_link_signs_in_and_sets_the_password(request, console, 
     else:
         email, role = f"linked-{engine}@console.test", "editor"
         token = console.consent("operators", "create", "--email", email, "--role", role, "--one-time-link").strip()
-        url = console.url + "/console/#/token=" + token
+        url = console.browser_url(engine) + "/console/#/token=" + token
     page.goto(url)
     cs.wait_page(page)
     assert cs.text(page, "main h1") == "Sign in with a one-time token"
