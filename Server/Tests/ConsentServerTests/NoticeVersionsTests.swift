@@ -229,6 +229,38 @@ struct NoticeVersionsTests {
         }
     }
 
+    @Test("a notice published through one consentd is served by another on the same database at its next poll, without a restart",
+          arguments: StoreEngine.configured)
+    func publishingReachesTheOtherProcesses(engine: StoreEngine) async throws {
+        let fixture = try await Fixture(engine)
+        let first = fixture.server.consentd
+        // A second process: its own directory and notices held, the same database.
+        let second = try Consentd(settings: first.settings, database: first.database, secret: first.secret, catalog: first.catalog,
+                                  publishers: first.publishers, assets: try NoticeAssets.load(), resolver: first.resolver,
+                                  logger: first.logger, passwordParameters: ConsoleFixture.cheap)
+        // What consentd's start does.
+        try await second.configurationStore.refresh(force: true)
+        try await second.noticeVersions.load()
+        #expect(second.noticeVersions.published.notice(appId: fixture.site) == nil)
+        try await fixture.server.live { client in
+            let editor = try await fixture.signIn(client, .editor)
+            let list = try await client.send(.get, "/v1/console/notices?appId=\(fixture.site)", headers: editor.cookieHeader)
+            let options = try Self.options(list) { options in
+                options["texts"] = ["en": ["noticeTitle": "Published in the first process"]]
+            }
+            _ = try await client.send(.post, "/v1/console/notices", json: Self.json(["appId": fixture.site, "options": options]),
+                                      headers: editor.stateChangingHeaders)
+            let published = try await client.send(.post, "/v1/console/notices/\(fixture.site)/1/publish", json: "{}",
+                                                   headers: editor.stateChangingHeaders)
+            #expect(published.status == .ok)
+            #expect(second.noticeVersions.published.notice(appId: fixture.site) == nil, "held until the poll")
+            await second.publisherReloader.reloadIfChanged()
+            let served = try #require(second.noticeVersions.published.notice(appId: fixture.site))
+            #expect(served == first.noticeVersions.published.notice(appId: fixture.site))
+            #expect(served.noticeVersion == 1)
+        }
+    }
+
     @Test("a material change asks a visitor again whose decision is older; a colour change does not", arguments: StoreEngine.configured)
     func materialChangesAskAgain(engine: StoreEngine) async throws {
         let fixture = try await Fixture(engine)

@@ -69,7 +69,8 @@ public final class ConfigurationStore: Sendable {
     }
 
     /// Loads the stored configuration into the directory when its version moved since the last
-    /// load (or always, with `force`); returns whether the directory's configuration changed. A
+    /// load (or always, with `force`); returns whether it was read (the version moved: the
+    /// directory's configuration, or only a published notice, changed). A
     /// stored configuration the reader refuses (written by a newer consentd) is thrown, and the
     /// configuration held stays. Without `force`, a directory never loaded from the database (a
     /// configuration given in code) is left alone.
@@ -83,7 +84,8 @@ public final class ConfigurationStore: Sendable {
         let (document, version) = try await load()
         let configuration = try document.configuration(source: "the database's configuration")
         heldVersion.store(version, ordering: .relaxed)
-        return directory.replace(configuration)
+        directory.replace(configuration)
+        return true
     }
 
     // MARK: Importing
@@ -204,13 +206,16 @@ public final class ConfigurationStore: Sendable {
     }
 }
 
-/// The service that keeps a process's ``PublisherDirectory`` up to date (decision 0041): it
-/// imports the publishers file into the database when its bytes changed (checked every
-/// `interval`; at once, and whatever its bytes, on `SIGHUP`), and polls the database's
-/// configuration version every ``ConfigurationStore/pollInterval`` (or `interval` when shorter),
-/// loading the configuration another process changed.
+/// The service that keeps a process's ``PublisherDirectory`` and published notices up to date
+/// (decisions 0041, 0043): it imports the publishers file into the database when its bytes
+/// changed (checked every `interval`; at once, and whatever its bytes, on `SIGHUP`), and polls the
+/// database's configuration version every ``ConfigurationStore/pollInterval`` (or `interval` when
+/// shorter), loading the configuration and the notices another process changed (publishing a
+/// notice raises the version too).
 struct PublisherReloader: Service {
     let store: ConfigurationStore
+    /// The notices published, read again whenever the version moved.
+    let notices: NoticeVersions
     /// The publishers file, nil when there is none.
     let file: String?
     let interval: Duration
@@ -241,16 +246,24 @@ struct PublisherReloader: Service {
                             sinceFileCheck = .zero
                             await importFile(force: false, reason: "file changed")
                         }
-                        do {
-                            if try await store.refresh() { logger.info("publisher configuration reloaded from the database") }
-                        } catch {
-                            logger.error("publisher configuration not reloaded from the database; keeping the one held", metadata: ["error": "\(error)"])
-                        }
+                        await reloadIfChanged()
                     }
                 }
                 await group.next()
                 group.cancelAll()
             }
+        }
+    }
+
+    /// Loads the configuration and the published notices when the database's version moved since
+    /// this process last read it; on failure keeps what it holds and logs why.
+    func reloadIfChanged() async {
+        do {
+            guard try await store.refresh() else { return }
+            try await notices.load()
+            logger.info("publisher configuration and published notices read again: the database's configuration version moved")
+        } catch {
+            logger.error("publisher configuration not reloaded from the database; keeping the one held", metadata: ["error": "\(error)"])
         }
     }
 

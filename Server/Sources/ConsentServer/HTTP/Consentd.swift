@@ -236,10 +236,10 @@ public final class Consentd: Sendable {
         return VendorListRefresher(url: settings.vendorListURL, interval: settings.vendorListRefresh, catalog: catalog, logger: logger)
     }
 
-    /// The service that keeps the publisher configuration up to date: the file imported when it
-    /// changed, the database's version polled.
+    /// The service that keeps the publisher configuration and the published notices up to date:
+    /// the file imported when it changed, the database's version polled.
     var publisherReloader: PublisherReloader {
-        PublisherReloader(store: configurationStore, file: settings.publishersFile, interval: settings.publishersReload, logger: logger)
+        PublisherReloader(store: configurationStore, notices: noticeVersions, file: settings.publishersFile, interval: settings.publishersReload, logger: logger)
     }
 
     /// The HTTP application, with the vendor-list refresher (unless vendor-list updates are

@@ -113,7 +113,8 @@ final class NoticeVersions: Sendable {
     /// Publishes draft `version` of `appId`: it gets the app's next notice version, and asks
     /// every user again when its options differ materially from those published before
     /// (``NoticeOptions/isMaterialChange(from:)``, against `baseline` for the first) or when
-    /// `reask` says so. The served notice changes at once (``published``).
+    /// `reask` says so. The served notice changes at once (``published``), and in the other
+    /// processes on the database at their next poll: publishing raises the configuration version.
     func publish(appId: String, version: Int, reask: Bool, baseline: NoticeOptions, by operatorId: String, address: String, now: Date)
         async throws -> NoticeVersion {
         let milliseconds = ISO8601.milliseconds(of: now)
@@ -139,6 +140,9 @@ final class NoticeVersions: Sendable {
                     reask = \(bind: material ? 1 : 0)
                 WHERE app_id = \(bind: appId) AND version = \(bind: version) AND state = 'draft'
                 """).run()
+            // The other consentd processes on this database poll the configuration version: the
+            // notice they serve and answer in /v1/config changes with it (PublisherReloader).
+            try await ConfigurationStore.raiseVersion(db, at: milliseconds)
             try await self.audit.record(.noticePublished, operatorId: operatorId,
                                         target: "\(appId) v\(version) noticeVersion \(noticeVersion)\(material ? " reask" : "")",
                                         address: address, at: now, in: db)
