@@ -142,7 +142,7 @@ def test_weeks_and_every_dimension_hold_the_seeded_counts(signed_in):
         assert {row[0]: row[-1] for row in rows} == {k: str(sum(c.values())) for k, c in expected.items()}, by
         assert_choice_table_is_csv(rows, csv_of(page, "Choices by dimension"), "group")
     # The address keeps the grouping, so a reload or a shared link shows the same.
-    assert "by=noticeVersion" in page.evaluate("() => location.hash")
+    assert "by=method" in page.evaluate("() => location.hash")
 
 
 def test_another_app_shows_its_own_figures(signed_in):
