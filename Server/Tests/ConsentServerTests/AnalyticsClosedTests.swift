@@ -144,6 +144,9 @@ struct AnalyticsClosedTests {
             #expect(try await client.send(.post, "/v1/analytics/closed", bearer: server.publishable, json: json,
                                           headers: [.contentType: "text/plain"]).status == .unsupportedMediaType)
             #expect(try await Self.count(server.consentd.store.database, "analytics_choices", appId: server.appId) == 0)
+            // GET still reaches the read route, for which closed is no report.
+            let read = try await client.send(.get, "/v1/analytics/closed", bearer: server.secret)
+            #expect(read.status == .notFound && read.errorCode == "not_found")
         }
         let perIP = try await TestServer.make { $0.rateLimitPerIP = RateLimit(perSecond: 0.01, burst: 1) }
         try await perIP.test { client async throws in
