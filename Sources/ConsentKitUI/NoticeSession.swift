@@ -120,7 +120,7 @@ public final class NoticeSession: Sendable {
         case .result(let result):
             guard let exchange else { return recordUS(result) }
             do {
-                guard let choice = try exchange.decide(result, at: manager.configuration.now()) else { return .dismissed }
+                guard let choice = try exchange.decide(result, at: manager.configuration.now()) else { return closed(result) }
                 if let status = choice.googleStatus {
                     try GoogleAdsConsent(manager: manager).record(choice.decision, as: status, method: choice.method, documentHash: documentHash)
                 } else {
@@ -133,9 +133,19 @@ public final class NoticeSession: Sendable {
         }
     }
 
+    /// A result that decides nothing: nothing is recorded, and when the notice was closed
+    /// (`dismissed`) consentd counts it (``ConsentManager/noticeClosedWithoutChoice(noticeVersion:language:)``,
+    /// in the background, when sync is on).
+    private func closed(_ result: NoticeResult) -> Event {
+        if result.action == .dismissed {
+            manager.noticeClosedWithoutChoice(noticeVersion: document.noticeVersion, language: document.language)
+        }
+        return .dismissed
+    }
+
     /// Records the US notice's answer through the manager.
     private func recordUS(_ result: NoticeResult) -> Event {
-        guard let choice = result.usChoice(at: manager.configuration.now()) else { return .dismissed }
+        guard let choice = result.usChoice(at: manager.configuration.now()) else { return closed(result) }
         do {
             try manager.recordUSChoice(choice, method: ConsentProof.Method(result.action), documentHash: documentHash)
         } catch {

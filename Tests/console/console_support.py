@@ -232,6 +232,9 @@ SEED = [
     ("US-CA", "s-optout", TUESDAY, {"gppString": GPP_OPTED_OUT}, "en", "web", "1", "rejectAll"),
     ("US-CA", "s-continue", TUESDAY, {"gppString": GPP_NOT_OPTED_OUT}, "en", "web", "1", "acceptAll"),
     ("DE", "s-withdrawn", NEXT_MONDAY, {}, "de", "ios", "3", "withdrawal"),
+    # A notice closed without a choice (POST /v1/analytics/closed, decision 0044): no subject, no
+    # consent, counted as the outcome closed only.
+    ("GB", None, MONDAY, None, "en", "ios", "2", "dismissed"),
 ]
 
 
@@ -244,11 +247,18 @@ def event(subject, day, consent, language, platform, version, method):
 
 
 def seed(server: ConsoleServer) -> list[int]:
-    """Records SEED for APP (the first event twice, as a retry: it counts once) and one event for
-    OTHER_APP; the statuses."""
+    """Records SEED for APP (the first event twice, as a retry: it counts once; the close through
+    POST /v1/analytics/closed) and one event for OTHER_APP; the statuses."""
     statuses = []
     first = None
     for country, subject, day, consent, language, platform, version, method in SEED:
+        if method == "dismissed":
+            close = {"noticeVersion": version, "language": language, "platform": platform, "closedAt": day + "T11:00:00.000Z"}
+            status, _, answer = server.request("POST", "/v1/analytics/closed", close,
+                                               {"Authorization": "Bearer " + server.secret, "CF-IPCountry": country})
+            assert status == 204, answer
+            statuses.append(status)
+            continue
         body = event(subject, day, consent, language, platform, version, method)
         first = first or body
         status, _, answer = server.request("POST", "/v1/consents", body,

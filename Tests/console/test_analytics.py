@@ -12,8 +12,8 @@ import console_support as cs
 
 pytestmark = pytest.mark.consentd
 
-OUTCOME = {"acceptAll": "acceptAll", "rejectAll": "rejectAll", "custom": "custom", "withdrawal": "withdrawn"}
-OUTCOME_COLUMNS = ["acceptAll", "rejectAll", "custom", "withdrawn"]
+OUTCOME = {"acceptAll": "acceptAll", "rejectAll": "rejectAll", "custom": "custom", "dismissed": "closed", "withdrawal": "withdrawn"}
+OUTCOME_COLUMNS = ["acceptAll", "rejectAll", "custom", "closed", "withdrawn"]
 PATH = f"#/analytics?app={cs.APP}&from={cs.RANGE['from']}&to={cs.RANGE['to']}"
 
 
@@ -83,7 +83,7 @@ def test_choices_over_time_hold_the_seeded_counts_in_chart_table_and_csv(signed_
         const ids = s.getAttribute('aria-labelledby').split(' ');
         return [s.getAttribute('role'), document.getElementById(ids[0]).textContent, document.getElementById(ids[1]).textContent,
                 s.querySelectorAll('rect').length]; }""")
-    assert chart[0] == "img" and chart[1] == "Choices over time, by day" and "7 events in all" in chart[2]
+    assert chart[0] == "img" and chart[1] == "Choices over time, by day" and f"{len(cs.SEED)} events and closed notices in all" in chart[2]
     assert chart[3] == sum(1 for counts in expected.values() for n in counts.values() if n)
 
 
@@ -123,9 +123,9 @@ def test_weeks_and_every_dimension_hold_the_seeded_counts(signed_in):
     page = open_analytics(signed_in, PATH + "&granularity=week&by=language")
     weeks = cs.table_rows(page, "Choices over time")
     assert [row[0] for row in weeks] == ["2026-W45", "2026-W46"]
-    assert weeks[0][1:] == ["3 (50.0 %)", "2 (33.3 %)", "1 (16.7 %)", "0", "6"] and weeks[1][-1] == "1"
+    assert weeks[0][1:] == ["3 (42.9 %)", "2 (28.6 %)", "1 (14.3 %)", "1 (14.3 %)", "0", "7"] and weeks[1][-1] == "1"
     assert_choice_table_is_csv(weeks, csv_of(page, "Choices over time"), "period")
-    seed_index = {"region": None, "language": 4, "platform": 5, "noticeVersion": 6}
+    seed_index = {"region": None, "language": 4, "platform": 5, "noticeVersion": 6, "method": 7}
     regions = {"DE": "eea", "FR": "eea", "GB": "uk", "US-CA": "us-ca"}
     for by, index in seed_index.items():
         page.evaluate("(v) => { const s = document.querySelector('select[name=by]'); s.value = v; s.dispatchEvent(new Event('change')); }", by)
@@ -133,17 +133,23 @@ def test_weeks_and_every_dimension_hold_the_seeded_counts(signed_in):
                       "return a && !a.closest('section').querySelector('.card-body p.muted:only-child'); }", by)
         rows = cs.table_rows(page, "Choices by dimension")
         expected = expected_choices(lambda e: regions[e[0]] if index is None else e[index])
+        if by == "noticeVersion":
+            # The close of notice 2 (GB, Monday): closed beside that version's custom choice.
+            assert expected["2"] == {"custom": 1, "closed": 1}
+        if by == "method":
+            # A close counts under the notice's action, dismissed.
+            assert expected["dismissed"] == {"closed": 1}
         assert {row[0]: row[-1] for row in rows} == {k: str(sum(c.values())) for k, c in expected.items()}, by
         assert_choice_table_is_csv(rows, csv_of(page, "Choices by dimension"), "group")
     # The address keeps the grouping, so a reload or a shared link shows the same.
-    assert "by=noticeVersion" in page.evaluate("() => location.hash")
+    assert "by=method" in page.evaluate("() => location.hash")
 
 
 def test_another_app_shows_its_own_figures(signed_in):
     page = open_analytics(signed_in, f"#/analytics?app={cs.OTHER_APP}&from={cs.RANGE['from']}&to={cs.RANGE['to']}")
     assert page.evaluate("() => document.querySelector('select[name=app]').value") == cs.OTHER_APP
     rows = cs.table_rows(page, "Choices over time")
-    assert rows == [["2026-11-02", "1 (100.0 %)", "0", "0", "0", "1"]]
+    assert rows == [["2026-11-02", "1 (100.0 %)", "0", "0", "0", "0", "1"]]
     assert cs.table_rows(page, "US opt-outs") == []
     assert cs.text(page, "section.card:last-of-type .empty-chart") == "No event with a US privacy section in this range."
 

@@ -91,6 +91,12 @@ struct OpenAPIContractTests {
             try await check(.get, "/v1/analytics/choices", "/v1/analytics/{report}", bearer: pub, expect: 403)
             try await check(.get, "/v1/analytics/choices", "/v1/analytics/{report}", expect: 401)
             try await check(.get, "/v1/analytics/nope", "/v1/analytics/{report}", bearer: sec, expect: 404)
+            let closed = "/v1/analytics/closed", close = #"{"noticeVersion": "3", "language": "de", "platform": "ios"}"#
+            try await check(.post, closed, closed, bearer: pub, json: close, expect: 204)
+            try await check(.post, closed, closed, bearer: sec, json: #"{"noticeVersion": "3", "language": "de"}"#, expect: 400)
+            try await check(.post, closed, closed, json: close, expect: 401)
+            try await check(.post, closed, closed, bearer: pub, json: close, headers: [.contentType: "text/plain"], expect: 415)
+            try await check(.post, closed, closed, bearer: pub, json: close + String(repeating: " ", count: 2048), expect: 413)
             try await check(.delete, "/v1/subjects/user-1", "/v1/subjects/{subjectId}", bearer: sec, expect: 200)
             try await check(.delete, "/v1/subjects/user-1", "/v1/subjects/{subjectId}", bearer: sec, expect: 404)
             try await check(.post, "/v1/consents", "/v1/consents", bearer: sec, json: eventJSON(), expect: 410)

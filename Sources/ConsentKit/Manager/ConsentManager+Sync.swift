@@ -1,3 +1,4 @@
+import ConsentKitFormats
 import ConsentdAPI
 import Foundation
 import TCF
@@ -124,5 +125,28 @@ extension ConsentManager {
             platform: settings.platform, cmp: cmp,
             writesVersion1: configuration.generations.contains(.version1), appConfig: appConfig, gdprApplies: gdprApplies,
             documentHash: documentHash)
+    }
+}
+
+extension ConsentManager {
+    /// Tells consentd that the notice (version `noticeVersion`, shown in `language`) was closed
+    /// without a choice, so that its analytics count it as `closed` (docs/decisions/0044): no
+    /// consent event, nothing of the user, only the notice and the time. ConsentKitUI calls it
+    /// when a notice answers `dismissed`. Only when the sync with consentd is on; in the
+    /// background, never waited for: a failure is logged and forgotten (a close is not retried,
+    /// since consentd would count a retry again). Returns the task sending it, nil when sync is off.
+    @discardableResult
+    public func noticeClosedWithoutChoice(noticeVersion: Int, language: String) -> Task<Void, Never>? {
+        guard let sync else { return nil }
+        let close = NoticeCloseRequest(noticeVersion: String(noticeVersion), language: language.lowercased(),
+                                       platform: sync.settings.platform, closedAt: ISO8601.format(configuration.now()))
+        let log = configuration.log
+        return Task.detached(priority: .utility) {
+            do throws(ConsentdError) {
+                try await sync.client.countClosed(close, timeout: sync.settings.requestTimeout)
+            } catch {
+                log(.warning, "\(error); the notice closed without a choice is not counted")
+            }
+        }
     }
 }

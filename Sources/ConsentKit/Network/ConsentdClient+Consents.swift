@@ -39,6 +39,14 @@ extension ConsentdClient {
         try await post("v1/consents/batch", body: ConsentBatchRequest(events: events), credential: credential, timeout: timeout)
     }
 
+    /// `POST /v1/analytics/closed` with the app's publishable key: a notice closed without a
+    /// choice, which consentd counts (the outcome `closed` of its analytics, docs/decisions/0044)
+    /// and stores as nothing else. Throws unless counted (`204`).
+    func countClosed(_ close: NoticeCloseRequest, timeout: TimeInterval) async throws(ConsentdError) {
+        let answer = try await post("v1/analytics/closed", body: close, credential: endpoint.publishableKey, timeout: timeout)
+        guard answer.status == 204 else { throw answer.error }
+    }
+
     /// `GET /v1/subjects/{subjectId}` with the subject's token.
     func subject(_ subjectId: String, credential: String, timeout: TimeInterval) async throws(ConsentdError) -> ConsentdAnswer {
         let escaped = subjectId.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? subjectId
@@ -85,4 +93,17 @@ extension ConsentdClient {
         guard let date = formatter.date(from: trimmed) else { return nil }
         return max(0, date.timeIntervalSince(now))
     }
+}
+
+/// The body of `POST /v1/analytics/closed`: which notice was closed without a choice, and when;
+/// never who closed it.
+struct NoticeCloseRequest: Encodable, Sendable, Equatable {
+    /// The notice's version (the proof's `noticeVersion`).
+    var noticeVersion: String
+    /// The language it was shown in (the proof's `language`).
+    var language: String
+    /// Where it was shown (the proof's `platform`).
+    var platform: ConsentProof.Platform
+    /// When it was closed, ISO 8601.
+    var closedAt: String
 }

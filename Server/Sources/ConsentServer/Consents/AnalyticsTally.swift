@@ -84,6 +84,23 @@ struct AnalyticsTally: Sendable, Equatable {
         }
     }
 
+    /// Counts one notice closed without a choice (docs/decisions/0044): one ``ChoiceOutcome/closed``
+    /// under `all` and under each dimension (the region it was sent from, its language,
+    /// platform and notice version, and ``NoticeClose/method``), on the UTC day of `closedAt`
+    /// (milliseconds since 1970). Nothing in `analytics_counts`: a close opts into nothing, and
+    /// is in no base.
+    mutating func add(_ close: NoticeClose, region: String, closedAt: Int64) {
+        let day = closedAt / Self.dayMilliseconds
+        let values: [(AnalyticsDimension?, String)] = [
+            (nil, AnalyticsDimension.all), (.region, region), (.language, close.language), (.platform, close.platform.rawValue),
+            (.noticeVersion, close.noticeVersion), (.method, NoticeClose.method),
+        ]
+        for (dimension, value) in values {
+            choices[ChoiceKey(dimension: dimension?.rawValue ?? AnalyticsDimension.all, day: day, value: value,
+                              outcome: ChoiceOutcome.closed.rawValue), default: 0] += 1
+        }
+    }
+
     /// Adds another tally's counts.
     mutating func add(_ other: AnalyticsTally) {
         choices.merge(other.choices, uniquingKeysWith: +)

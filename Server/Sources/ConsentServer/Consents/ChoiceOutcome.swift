@@ -1,9 +1,10 @@
 import ConsentdAPI
 
-/// What a consent event's choice was, as the analytics count it (docs/decisions/0039): derived
-/// from the proof's method, which ConsentKit sets from the notice's action
+/// What a notice's answer was, as the analytics count it (docs/decisions/0039, 0044): a consent
+/// event's, derived from the proof's method, which ConsentKit sets from the notice's action
 /// (`ConsentProof.Method(_:)` in ConsentKitUI) wherever the choice is made, in an app or on a
-/// website. The raw values are the API's.
+/// website; or ``closed``, a notice closed without a choice, which is no event. The raw values
+/// are the API's.
 public enum ChoiceOutcome: String, Sendable, CaseIterable {
     /// Everything accepted: `acceptAll` (the notice's "Accept all", the US notice's "Continue").
     case acceptAll
@@ -13,10 +14,12 @@ public enum ChoiceOutcome: String, Sendable, CaseIterable {
     /// A choice of its own: `custom` (a saved selection, Google's non-personalized ads, the
     /// ad-free version), `sync` (a choice from another device) and `programmatic` (the app's API).
     case custom
-    /// The decision taken back: `withdrawal` and `underAge`, events that carry no consent. A
-    /// notice closed without a choice writes no event (docs/notice-protocol.md), so it is not
-    /// counted anywhere.
+    /// The decision taken back: `withdrawal` and `underAge`, events that carry no consent.
     case withdrawn
+    /// The notice closed without a choice (its `dismissed` action, docs/notice-protocol.md):
+    /// no consent event, never a subject's; only counted (``NoticeClose``, docs/decisions/0044).
+    /// No proof method maps to it.
+    case closed
 
     /// The outcome of an event made with `method`.
     public init(_ method: ConsentProof.Method) {

@@ -416,7 +416,7 @@ public final class ConsentStore: Sendable {
     /// Reads the app's chain head, locked (PostgreSQL: `FOR UPDATE`; SQLite's one writer needs
     /// no lock) so that this app's appends are ordered across nodes. The row is made once, by the
     /// first append of an app.
-    private static func lockHead(appId: String, in db: any SQLDatabase, engine: DatabaseEngine) async throws -> ChainHead {
+    static func lockHead(appId: String, in db: any SQLDatabase, engine: DatabaseEngine) async throws -> ChainHead {
         let lock: SQLQueryString = engine == .postgresql ? " FOR UPDATE" : ""
         let selectHead: SQLQueryString = "SELECT last_sequence, last_hash FROM app_chains WHERE app_id = \(bind: appId)" + lock
         var head = try await db.raw(selectHead).first()

@@ -195,6 +195,8 @@ public final class Consentd: Sendable {
         router.addRoutes(SubjectsController(authenticator: authenticator, store: store, logger: logger).endpoints, atPath: "/v1")
         router.addRoutes(AnalyticsController(authenticator: authenticator, analytics: ConsentAnalytics(database: database)).endpoints,
                          atPath: "/v1")
+        router.addRoutes(NoticeClosesController(authenticator: authenticator, appender: appender, bodyLimit: settings.bodyLimit).endpoints,
+                         atPath: "/v1")
         router.addRoutes(NoticeController(settings: settings, authenticator: authenticator, appender: appender, assets: assets, demo: demo,
                                           demoSite: demoSite, pages: demoPages, cpuWork: guards.cpuWork).endpoints)
         router.addRoutes(ConsoleController(console: console).endpoints, atPath: "/v1/console")

@@ -101,9 +101,10 @@ extension WebCMP {
     /// choice's values, decision record 0035): no TC string, the GPP string of the sections in force
     /// (``usGPP(applicability:choice:gpc:)``) and the proof (method as ConsentKitUI maps the
     /// action: "Continue" acceptAll, "Do Not Sell or Share" rejectAll, a saved selection custom);
-    /// nil when the notice was closed without a choice.
+    /// nil when the notice was closed without a choice, which is then `closed` (as
+    /// ``choice(_:appId:region:now:)`` says).
     func usChoice(_ request: ChoiceRequest, site: Site, applicability: GPPApplicability, subdivision: String?, gpc: Bool,
-                  noticeId: String, now: Date) throws -> (action: String, choice: WebChoiceRecord?) {
+                  noticeId: String, now: Date) throws -> (action: String, choice: WebChoiceRecord?, closed: NoticeClose?) {
         let language = site.language(Self.language(request.language))
         let document = try usDocument(site, applicability: applicability, subdivision: subdivision, gpc: gpc,
                                       current: Self.storedUSChoice(request.gppString), language: language, reopen: request.reopen)
@@ -113,12 +114,15 @@ extension WebCMP {
         } catch {
             throw APIError(.unprocessableContent, "notice_result_refused", "\(error)", field: "message")
         }
-        guard let choice = result.usChoice(at: now) else { return (result.action.rawValue, nil) }
+        guard let choice = result.usChoice(at: now) else {
+            let closed = NoticeClose(noticeVersion: String(document.noticeVersion), language: language.lowercased(), platform: .web)
+            return (result.action.rawValue, nil, result.action == .dismissed ? closed : nil)
+        }
         let gpp = try Self.usGPP(applicability: applicability, choice: choice, gpc: gpc)
         let context = ConsentEventContext(
             method: ConsentProof.Method(result.action), noticeId: noticeId, platform: .web, cmp: cmp, subjectId: request.subjectId,
             documentHash: ConsentProof.hash(ofDocument: document.json()), gppString: gpp.gppString)
-        return (result.action.rawValue, WebChoiceRecord(event: context.event(for: choice), tcf: nil, gpp: gpp))
+        return (result.action.rawValue, WebChoiceRecord(event: context.event(for: choice), tcf: nil, gpp: gpp), nil)
     }
 }
 

@@ -249,13 +249,15 @@ struct WebCMP: Sendable {
     }
 
     /// A choice checked and turned into what is recorded; nil when the notice was closed
-    /// without one. A result the document does not allow is refused (422), and so is an app
-    /// string that does not decode.
+    /// without one, which is then `closed`: what the analytics count of it (its notice version,
+    /// language and `web`, docs/decisions/0044), nil whenever a choice was made. A result the
+    /// document does not allow is refused (422), and so is an app string that does not decode.
     ///
     /// In the US (`region` names a US section for the site) the message is the US notice's result
     /// (``usChoice(_:site:applicability:subdivision:gpc:noticeId:now:)``); elsewhere the TCF's.
     /// Every recorded choice carries what `__gpp` answers after it (``WebChoiceRecord/gpp``).
-    func choice(_ request: ChoiceRequest, appId: String, region: RegionDecision, now: Date) throws -> (action: String, choice: WebChoiceRecord?) {
+    func choice(_ request: ChoiceRequest, appId: String, region: RegionDecision, now: Date) throws
+        -> (action: String, choice: WebChoiceRecord?, closed: NoticeClose?) {
         let site = try site(appId: appId)
         let usApplicability = region.gpp(site.usPrivacy)
         if request.appConsent == nil, region.gdprApplies == false, region.region == .us, !usApplicability.applicableSections.isEmpty {
@@ -284,7 +286,7 @@ struct WebCMP: Sendable {
             return ("sync", try Self.tcfRecord(RecordedChoice(
                 decision: decision,
                 context: ConsentEventContext(method: .sync, noticeId: noticeId, platform: .web, cmp: cmp, subjectId: app.subjectId),
-                received: ConsentEventContext.ReceivedStrings(tcString: app.tcString, additionalConsent: addtlConsent))))
+                received: ConsentEventContext.ReceivedStrings(tcString: app.tcString, additionalConsent: addtlConsent))), nil)
         }
         let current = request.tcString.flatMap { text -> ConsentState? in
             guard !text.isEmpty, let decoded = try? TCString(decoding: text), Self.futureDate(of: decoded, now: now) == nil else { return nil }
@@ -297,10 +299,13 @@ struct WebCMP: Sendable {
         } catch {
             throw APIError(.unprocessableContent, "notice_result_refused", "\(error)", field: "message")
         }
-        guard let choice else { return (NoticeResult.Action.dismissed.rawValue, nil) }
+        guard let choice else {
+            let closed = NoticeClose(noticeVersion: String(exchange.document.noticeVersion), language: language.lowercased(), platform: .web)
+            return (NoticeResult.Action.dismissed.rawValue, nil, closed)
+        }
         let context = ConsentEventContext(method: choice.method, noticeId: noticeId, platform: .web, cmp: cmp, subjectId: request.subjectId,
                                           documentHash: exchange.documentHash)
-        return (choice.result.action.rawValue, try Self.tcfRecord(RecordedChoice(decision: choice.decision, context: context)))
+        return (choice.result.action.rawValue, try Self.tcfRecord(RecordedChoice(decision: choice.decision, context: context)), nil)
     }
 
     // MARK: - The notice

@@ -76,8 +76,12 @@ struct WebCMPController: CredentialInBodyRoutes {
                                                      action: "record an app's consent from its web view")
             }
             let now = Date()
-            let (action, recorded) = try await self.cpuWork.run {
+            let (action, recorded, closed) = try await self.cpuWork.run {
                 try self.web.choice(choiceRequest, appId: principal.appId, region: region, now: now)
+            }
+            if let closed {
+                // Counted for the page's app, never for a subject (docs/decisions/0044).
+                try await self.appender.store.recordClose(closed, appId: principal.appId, region: region.analyticsRegion, closedAt: now)
             }
             let site = try self.web.site(appId: principal.appId)
             var json = JSONWriter(capacity: 4096, escaping: .standard)

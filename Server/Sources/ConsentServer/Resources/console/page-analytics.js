@@ -15,6 +15,7 @@
     { key: 'acceptAll', label: 'Accept all' },
     { key: 'rejectAll', label: 'Reject all' },
     { key: 'custom', label: 'Custom' },
+    { key: 'closed', label: 'Closed' },
     { key: 'withdrawn', label: 'Withdrawn' }
   ];
   var DIMENSIONS = [
@@ -252,7 +253,7 @@
         var n = row.counts[o.key] || 0;
         return n ? K.formatNumber(n) + ' (' + percent(row.rates[o.key]) + ')' : '0';
       } };
-    }), [{ key: 'total', label: 'All events', numeric: true }]);
+    }), [{ key: 'total', label: 'Events and closes', numeric: true }]);
   }
 
   function overTime(params, section) {
@@ -266,8 +267,8 @@
       var shown = groups.filter(function (g) { return g.total > 0; });
       fill(section.body, [
         stackedColumns(groups, 'Choices over time, by ' + params.granularity,
-          'Share of each choice (accept all, reject all, custom, withdrawn) per ' + params.granularity + ', ' + K.formatNumber(total)
-          + ' events in all. The table below has every figure.', chartWidth(section.body)),
+          'Share of each choice (accept all, reject all, custom, closed without a choice, withdrawn) per ' + params.granularity + ', ' + K.formatNumber(total)
+          + ' events and closed notices in all. The table below has every figure.', chartWidth(section.body)),
         legend(OUTCOMES),
         tableView(K.table(choiceColumns(params.granularity === 'week' ? 'Week' : 'Day'), shown,
           { caption: 'Choices per ' + params.granularity, rowHeaders: true }))
