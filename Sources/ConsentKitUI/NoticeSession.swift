@@ -54,6 +54,15 @@ public final class NoticeSession: Sendable {
     /// Google's form is built only where Google's would load
     /// (``ConsentKit/GoogleAdsConsent/checkConsentFormCanLoad()``).
     ///
+    /// When consentd's answer (``ConsentKit/ConsentManager/appConfig``) carries the notice's
+    /// options as published in the console (``ConsentKit/AppConfig/NoticeVersions/options``), the
+    /// notice is built from them over `settings`
+    /// (``NoticeSettings/applying(_:language:)`` says which fields win): the publisher's texts,
+    /// brand, layout and languages reach the app without a release. Where the notice is shown in
+    /// English because the language chosen cannot be shown whole, the publisher's English texts
+    /// are used. The notice version decisions are recorded under stays
+    /// ``ConsentKit/ConsentConfiguration/noticeVersion``, which the app sets from the same answer.
+    ///
     /// - Throws: ``NoticeSessionError``: Google's form where it may not load
     ///   (``ConsentKit/GoogleAdsConsent/checkConsentFormCanLoad()``: GDPR does not apply, or the user
     ///   is tagged under the age of consent), no scope yet (``ConsentKit/ConsentKitError``), or a
@@ -62,16 +71,31 @@ public final class NoticeSession: Sendable {
         manager: ConsentManager, settings: NoticeSettings, request: NoticeRequest, textsDirectory: URL? = nil
     ) throws(NoticeSessionError) {
         self.manager = manager
+        let published = manager.appConfig?.notice?.options
+        let settings = published.map { settings.applying($0, language: settings.language ?? manager.configuration.consentLanguage) } ?? settings
+        // The publisher's texts in the language the document is in, when the build fell back to English.
+        func inShownLanguage(_ language: String) -> NoticeSettings? {
+            guard let published, language != settings.language else { return nil }
+            var shown = settings
+            shown.customTexts = published.texts[language] ?? [:]
+            return shown
+        }
         if settings.mode == .us || manager.followsUSPrivacyRules {
-            do {
-                document = try NoticeDocument.build(
-                    us: manager.usApplicability, subdivision: manager.appConfig?.subdivision, signals: manager.usPrivacySignals,
-                    current: manager.usPrivacyChoice, settings: settings, cmp: manager.cmp, noticeVersion: manager.configuration.noticeVersion,
-                    language: manager.configuration.consentLanguage, request: request, textsDirectory: textsDirectory)
-            } catch {
-                throw .document(error)
+            func build(_ settings: NoticeSettings) throws(NoticeSessionError) -> NoticeDocument {
+                do {
+                    return try NoticeDocument.build(
+                        us: manager.usApplicability, subdivision: manager.appConfig?.subdivision, signals: manager.usPrivacySignals,
+                        current: manager.usPrivacyChoice, settings: settings, cmp: manager.cmp,
+                        noticeVersion: manager.configuration.noticeVersion, language: manager.configuration.consentLanguage,
+                        request: request, textsDirectory: textsDirectory)
+                } catch {
+                    throw .document(error)
+                }
             }
-            exchange = nil
+            var document = try build(settings)
+            if let shown = inShownLanguage(document.language) { document = try build(shown) }
+            self.document = document
+            self.exchange = nil
             documentJSON = String(decoding: document.jsonBytes(), as: UTF8.self)
             documentHash = ConsentProof.hash(ofDocument: document.jsonBytes())
             return
@@ -89,14 +113,17 @@ public final class NoticeSession: Sendable {
         } catch {
             throw .scope(error)
         }
-        let exchange: NoticeExchange
-        do {
-            exchange = try NoticeExchange(
-                scope: scope, settings: settings, cmp: manager.cmp, current: manager.consent, request: request,
-                adTechProviders: manager.appConfig?.adTechProviders ?? [], textsDirectory: textsDirectory)
-        } catch {
-            throw .document(error)
+        func makeExchange(_ settings: NoticeSettings) throws(NoticeSessionError) -> NoticeExchange {
+            do {
+                return try NoticeExchange(
+                    scope: scope, settings: settings, cmp: manager.cmp, current: manager.consent, request: request,
+                    adTechProviders: manager.appConfig?.adTechProviders ?? [], textsDirectory: textsDirectory)
+            } catch {
+                throw .document(error)
+            }
         }
+        var exchange = try makeExchange(settings)
+        if let shown = inShownLanguage(exchange.document.language) { exchange = try makeExchange(shown) }
         self.exchange = exchange
         self.document = exchange.document
         self.documentJSON = exchange.documentJSON

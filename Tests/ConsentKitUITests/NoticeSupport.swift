@@ -42,6 +42,8 @@ struct ConfigTransport: HTTPTransport {
     var gdprApplies: Bool? = true
     /// A US region decision instead (GDPR not applying): the visitor's state and the GPP sections in force.
     var us: (state: String, sections: [Int])? = nil
+    /// The answer's `notice` object as JSON (the versions and the published options); nil: none.
+    var notice: String? = nil
 
     func send(_ request: TransportRequest) async throws -> TransportResponse {
         let list = providers.map { #"{"id":\#($0.0),"name":"\#($0.1)","privacyPolicyUrl":"https://p\#($0.0).example/privacy"}"# }
@@ -51,7 +53,7 @@ struct ConfigTransport: HTTPTransport {
         return TransportResponse(status: 200, body: Data("""
             {"appId":"com.example.app","gdprApplies":\(gdprApplies.map(String.init) ?? "null"),"region":"\(region)","country":"DE","geoSource":"header"\(gpp),
              "publishers":[{"id":"pub-1","name":"Example","vendorIds":\(vendorIds),"adTechProviders":[\(list)],"nonPersonalizedOnly":\(nonPersonalizedOnly)}],
-             "vendorIds":\(vendorIds),"adTechProviders":[\(list)],"vendorListVersion":45,"tcfPolicyVersion":4,"gvlSpecificationVersion":3}
+             "vendorIds":\(vendorIds),"adTechProviders":[\(list)],"vendorListVersion":45,"tcfPolicyVersion":4,"gvlSpecificationVersion":3\(notice.map { #","notice":\#($0)"# } ?? "")}
             """.utf8))
     }
 }
@@ -67,13 +69,14 @@ struct FixedList: VendorListLoading {
 func noticeManager(
     list: VendorList = Fixtures.v3v45, vendorIds: IDSet = Fixtures.twentyVendors, language: String = "EN",
     nonPersonalizedOnly: Bool = false, gdprApplies: Bool? = true, store: any KeyValueStore = InMemoryKeyValueStore(),
-    us: (state: String, sections: [Int])? = nil
+    us: (state: String, sections: [Int])? = nil, notice: String? = nil, noticeVersion: Int = 3
 ) async -> ConsentManager {
     let manager = ConsentManager(configuration: ConsentConfiguration(
         consentd: ConsentdEndpoint(baseURL: URL(string: "https://consent.example.com")!, publishableKey: "ck_pub_k_s", publisherIds: ["pub-1"]),
         cmp: noticeCMP, store: store,
-        transport: ConfigTransport(vendorIds: Array(vendorIds), nonPersonalizedOnly: nonPersonalizedOnly, gdprApplies: gdprApplies, us: us),
-        noticeVersion: 3, consentLanguage: language, vendorLists: FixedList(list: list), log: .silent, now: { noticeDate },
+        transport: ConfigTransport(vendorIds: Array(vendorIds), nonPersonalizedOnly: nonPersonalizedOnly, gdprApplies: gdprApplies, us: us,
+                                   notice: notice),
+        noticeVersion: noticeVersion, consentLanguage: language, vendorLists: FixedList(list: list), log: .silent, now: { noticeDate },
         sync: .disabled))
     manager.start(refreshing: false)
     await manager.refresh()

@@ -84,6 +84,64 @@ struct AppConfigCodingTests {
         #expect(try JSONDecoder().decode(AppConfig.self, from: data) == Self.full)
     }
 
+    /// Options as the console publishes them: two languages, French texts, a dark-red theme.
+    static let options = NoticeOptions(
+        publisherName: "Exemple Presse", privacyPolicyUrl: "https://example.com/confidentialite", logo: "https://example.com/logo.png",
+        layout: .banner, firstLayer: .purposes, offersAdFree: true,
+        theme: NoticeTheme(cornerRadius: 4, light: NoticeTheme.Palette(
+            background: "#ffffff", surface: "#f6f1f1", text: "#1b1111", mutedText: "#4d3d3d", primary: "#8a1c1c",
+            onPrimary: "#ffffff", border: "#d8c8c8", link: "#8a1c1c"), buttonStyle: .outlined),
+        languages: ["fr", "en"], texts: ["fr": ["title": "Vos choix, Exemple Presse"]])
+
+    @Test("the published notice's options survive encoding and decoding unchanged, under notice.options")
+    func noticeOptionsRoundTrip() throws {
+        var config = Self.full
+        config.notice = AppConfig.NoticeVersions(noticeVersion: 4, materialNoticeVersion: 3, options: Self.options)
+        let data = try JSONEncoder().encode(config)
+        #expect(try JSONDecoder().decode(AppConfig.self, from: data) == config)
+        let notice = try #require(try jsonObject(config)["notice"] as? [String: Any])
+        let options = try #require(notice["options"] as? [String: Any])
+        #expect(notice["noticeVersion"] as? Int == 4 && notice["materialNoticeVersion"] as? Int == 3)
+        #expect(Set(options.keys) == ["publisherName", "privacyPolicyUrl", "logo", "layout", "firstLayer", "offersAdFree", "theme",
+                                      "languages", "texts"])
+        #expect(options["layout"] as? String == "banner" && options["firstLayer"] as? String == "purposes")
+        #expect(options["languages"] as? [String] == ["fr", "en"])
+        #expect((options["texts"] as? [String: [String: String]])?["fr"]?["title"] == "Vos choix, Exemple Presse")
+        #expect((options["theme"] as? [String: Any])?["buttonStyle"] as? String == "outlined")
+    }
+
+    @Test("a notice from a server before published options decodes with them nil, and is written without them")
+    func noticeWithoutOptions() throws {
+        let json = """
+            {"appId":"com.example.app","gdprApplies":null,"region":"unknown","country":null,"geoSource":"none",
+             "publishers":[],"vendorIds":[],"adTechProviders":[],"vendorListVersion":45,"tcfPolicyVersion":4,
+             "notice":{"noticeVersion":2,"materialNoticeVersion":1}}
+            """
+        let config = try JSONDecoder().decode(AppConfig.self, from: Data(json.utf8))
+        #expect(config.notice == AppConfig.NoticeVersions(noticeVersion: 2, materialNoticeVersion: 1))
+        #expect(config.notice?.options == nil)
+        let notice = try #require(try jsonObject(config)["notice"] as? [String: Any])
+        #expect(notice["options"] == nil)
+    }
+
+    @Test("published options this SDK cannot read (a later layout) are left out: the versions and the rest still apply")
+    func unreadableOptionsAreLeftOut() throws {
+        let json = """
+            {"appId":"a","gdprApplies":true,"region":"eea","country":"DE","geoSource":"header",
+             "publishers":[],"vendorIds":[],"adTechProviders":[],"vendorListVersion":1,"tcfPolicyVersion":4,
+             "notice":{"noticeVersion":2,"materialNoticeVersion":1,"options":{"publisherName":"P","privacyPolicyUrl":"https://p.example/",
+             "layout":"sidebar","firstLayer":"stacks","offersAdFree":false,"theme":{"cornerRadius":12,
+             "light":{"background":"#ffffff","surface":"#ffffff","text":"#000000","mutedText":"#000000","primary":"#000000","onPrimary":"#ffffff","border":"#000000","link":"#000000"},
+             "dark":{"background":"#000000","surface":"#000000","text":"#ffffff","mutedText":"#ffffff","primary":"#ffffff","onPrimary":"#000000","border":"#ffffff","link":"#ffffff"}},
+             "languages":["en"],"texts":{}}}}
+            """
+        let config = try JSONDecoder().decode(AppConfig.self, from: Data(json.utf8))
+        #expect(config.notice == AppConfig.NoticeVersions(noticeVersion: 2, materialNoticeVersion: 1, options: nil))
+        #expect(config.region == .eea && config.country == "DE")
+        let known = json.replacingOccurrences(of: "\"sidebar\"", with: "\"sheet\"")
+        #expect(try JSONDecoder().decode(AppConfig.self, from: Data(known.utf8)).notice?.options?.layout == .sheet)
+    }
+
     @Test("regions, geo sources and debug regions carry the API's raw values")
     func rawValues() {
         #expect(AppConfig.Region.allCases.map(\.rawValue) == ["eea", "uk", "ch", "us", "other", "unknown"])

@@ -1,5 +1,6 @@
 @testable import ConsentServer
 import ConsentKit
+import ConsentdAPI
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -226,6 +227,17 @@ struct NoticeVersionsTests {
             let config = try await client.send(.get, "/v1/config?publisherIds=pub-news", bearer: appKey)
             #expect((config.object["notice"] as? [String: Any])?["noticeVersion"] as? Int == noticeVersion)
             #expect((config.object["notice"] as? [String: Any])?["materialNoticeVersion"] as? Int == appPublished.object["materialVersion"] as? Int)
+            // The app gets the published options too (decision record 0045), as the console's
+            // JSON, and the SDK reads them; the answer's ETag changes with them.
+            let appOptions = try #require((config.object["notice"] as? [String: Any])?["options"] as? [String: Any])
+            #expect(Set(appOptions.keys) == NoticeOptions.keys.subtracting(["logo"]), "every option; the fixture has no logo, left out")
+            #expect(((appOptions["theme"] as? [String: Any])?["light"] as? [String: Any])?["primary"] as? String == "#7a1f5c")
+            #expect((appOptions["texts"] as? [String: [String: String]])?["en"]?["noticeTitle"] == "Your choices on Example Site")
+            let read = try JSONDecoder().decode(AppConfig.self, from: Data(config.body.readableBytesView))
+            let sent = try JSONDecoder().decode(NoticeOptions.self, from: JSONSerialization.data(withJSONObject: options))
+            #expect(read.notice == AppConfig.NoticeVersions(
+                noticeVersion: noticeVersion, materialNoticeVersion: try #require(appPublished.object["materialVersion"] as? Int), options: sent))
+            #expect(config.headers[.eTag] != nil && config.headers[.eTag] != configBefore.headers[.eTag])
         }
     }
 

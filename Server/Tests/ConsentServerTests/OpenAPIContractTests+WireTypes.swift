@@ -48,6 +48,13 @@ extension OpenAPIContractTests {
                                                  .object(["SubsectionType": .integer(1), "Gpc": .bool(false)])])]),
         supportedAPIs: ["2:tcfeuv2", "8:usca"], mspaCoveredTransaction: true, mspaMode: .serviceProvider)
 
+    /// The options of a published notice, with every field set (logo, font stack, texts).
+    static let noticeOptions = NoticeOptions(
+        publisherName: "Example News", privacyPolicyUrl: "https://news.example/privacy", logo: "https://news.example/logo.png",
+        layout: .banner, firstLayer: .purposes, offersAdFree: true,
+        theme: NoticeTheme(fontFamily: "\"Source Sans 3\", sans-serif", buttonStyle: .outlined), languages: ["en", "de"],
+        texts: ["en": ["noticeTitle": "Your choices"], "de": ["noticeTitle": "Ihre Wahl"]])
+
     /// Values with every field set, by the schema that describes them.
     static func fullValues() throws -> [(String, Data)] {
         let encoder = JSONEncoder()
@@ -57,7 +64,7 @@ extension OpenAPIContractTests {
                 vendorIds: [21, 755], adTechProviders: [provider], vendorListVersion: 45, tcfPolicyVersion: 4,
                 gvlSpecificationVersion: 3, cmp: AppConfig.CMP(id: 300, version: 2), subdivision: "CA",
                 gpp: GPPApplicability(applicableSections: [7], mspaCoveredTransaction: true, mspaMode: .optOut),
-                notice: AppConfig.NoticeVersions(noticeVersion: 3, materialNoticeVersion: 2)))),
+                notice: AppConfig.NoticeVersions(noticeVersion: 3, materialNoticeVersion: 2, options: noticeOptions)))),
             ("ConsentEvent", try encoder.encode(ConsentEventRequest(
                 eventId: UUID(), subjectId: "user-1", collectedAt: Date(), subject: subject, consent: everyField))),
             ("AppendResult", try encoder.encode(AppendResult(eventId: state.eventId, subjectId: "sub_1", outcome: .current, current: state,

@@ -1,3 +1,4 @@
+import ConsentdAPI
 import Foundation
 
 /// What the notice page is given to show: one JSON document, protocol 1

@@ -1,3 +1,4 @@
+import ConsentdAPI
 import Foundation
 
 /// What the publisher decides about how its notice looks and what it offers.
@@ -15,13 +16,9 @@ public struct NoticeSettings: Sendable, Equatable {
         case us
     }
 
-    /// How the first layer names the purposes.
-    public enum FirstLayer: String, Sendable, Equatable, Codable {
-        /// Stacks of the vendor list where they cover what the vendors use, purposes otherwise.
-        case stacks
-        /// Every purpose and special feature by its own name.
-        case purposes
-    }
+    /// How the first layer names the purposes: stacks or purposes (defined with the console's
+    /// options, which consentd and the SDK share).
+    public typealias FirstLayer = NoticeOptions.FirstLayer
 
     /// The form.
     public var mode: Mode
@@ -144,5 +141,36 @@ public struct NoticeSettings: Sendable, Equatable {
         self.language = language
         self.storageDisclosureBase = storageDisclosureBase
         self.choiceStorageDays = choiceStorageDays
+    }
+}
+
+extension NoticeSettings {
+    /// These settings with the notice's options as published in consentd's console in place
+    /// (decision record 0045), for a user asking for `language` (a tag such as `pt-PT` stands
+    /// for its language): what the console edits wins, the rest stays the app's.
+    ///
+    /// From the options: the publisher's name, the privacy policy, the logo, the layout, the
+    /// first layer, the ad-free offer, the theme, and the language (the one asked for when the
+    /// options offer it, else their default) with the publisher's texts in it, in place of
+    /// ``language`` and ``customTexts``. The app's own: ``mode`` (the app chooses its form),
+    /// ``appName`` and ``appIcon`` (the app's, not the publisher's), Google's offers
+    /// (``offersPersonalized``, ``offersNonPersonalized``, ``offersRefusal``), the modified
+    /// ``stackDescriptions`` and ``purposeIllustrations`` (non-standard texts the console does
+    /// not edit), ``storageDisclosureBase`` (where the app reaches consentd) and
+    /// ``choiceStorageDays`` (how the app stores the choice). ``NoticeSession`` applies the
+    /// options of ``ConsentKit/ConsentManager/appConfig`` itself.
+    public func applying(_ options: NoticeOptions, language: String) -> NoticeSettings {
+        var settings = self
+        settings.publisherName = options.publisherName
+        settings.privacyPolicyURL = URL(string: options.privacyPolicyUrl)
+        settings.logo = options.logo
+        settings.layout = options.layout
+        settings.firstLayer = options.firstLayer
+        settings.offersAdFree = options.offersAdFree
+        settings.theme = options.theme
+        let shown = options.language(for: NoticeTexts.language(of: language) ?? language.lowercased())
+        settings.language = shown
+        settings.customTexts = options.texts[shown] ?? [:]
+        return settings
     }
 }

@@ -43,19 +43,39 @@ public struct AppConfig: Sendable, Equatable, Codable {
     /// version was published (or from an older server).
     public var notice: NoticeVersions?
 
-    /// The notice versions an app applies: decisions are recorded under ``noticeVersion``
+    /// The notice as published in the console: the versions an app applies, and what the
+    /// publisher edited of the notice (decision record 0045).
+    ///
+    /// The app applies the versions itself: decisions are recorded under ``noticeVersion``
     /// (`ConsentConfiguration.noticeVersion`), and a decision made under an older version than
     /// ``materialNoticeVersion`` is asked again (`AskRules.materialNoticeVersion`).
+    /// `ConsentKitUI`'s `NoticeSession` builds the notice from ``options`` when present.
     public struct NoticeVersions: Sendable, Equatable, Codable {
         /// The version of the notice published now.
         public var noticeVersion: Int
         /// The last version whose publication changed what users agree to.
         public var materialNoticeVersion: Int
+        /// What that version holds: texts, brand, layout, languages, as the console published
+        /// them; nil from a server older than decision record 0045 (or an answer kept from one).
+        public var options: NoticeOptions?
 
-        /// Creates the versions.
-        public init(noticeVersion: Int, materialNoticeVersion: Int) {
+        /// Creates the versions, with the published options when known.
+        public init(noticeVersion: Int, materialNoticeVersion: Int, options: NoticeOptions? = nil) {
             self.noticeVersion = noticeVersion
             self.materialNoticeVersion = materialNoticeVersion
+            self.options = options
+        }
+
+        private enum CodingKeys: String, CodingKey { case noticeVersion, materialNoticeVersion, options }
+
+        /// Reads the versions and the options. Options this SDK cannot read (a layout or text
+        /// form of a later consentd) are left out, nil: the versions still apply, and the app's
+        /// notice is built from its own settings rather than the whole answer refused.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            noticeVersion = try container.decode(Int.self, forKey: .noticeVersion)
+            materialNoticeVersion = try container.decode(Int.self, forKey: .materialNoticeVersion)
+            options = try? container.decodeIfPresent(NoticeOptions.self, forKey: .options)
         }
     }
 

@@ -1,31 +1,12 @@
 import ConsentKitUI
+import ConsentdAPI
 import Foundation
 
-/// What a publisher edits of an app's or website's notice in the console (decision record 0043):
-/// the texts the notice lets it set, the layout, the brand and the languages. A version of the
-/// notice (``NoticeVersion``) holds one of these; the notice is built from it with the checks
-/// every notice build makes (``NoticeSettings/validateBrand()``, the custom texts' rules).
-struct NoticeOptions: Codable, Sendable, Equatable {
-    /// The publisher's name in the notice's title.
-    var publisherName: String
-    /// The privacy policy the notice links (`https`).
-    var privacyPolicyUrl: String
-    /// The logo: a `data:image/…;base64,` URL or an `https` URL; nil for none.
-    var logo: String?
-    /// Where the notice sits on the screen.
-    var layout: NoticeLayout
-    /// Stacks or purposes on the first layer.
-    var firstLayer: NoticeSettings.FirstLayer
-    /// Whether the first layer offers the ad-free version.
-    var offersAdFree: Bool
-    /// Colours, corners, font stack and button style.
-    var theme: NoticeTheme
-    /// The languages the notice is offered in, the first the default for visitors whose language
-    /// is not among them (ISO 639-1 codes the notice has texts for).
-    var languages: [String]
-    /// The publisher's own UI texts, by language and text key (`texts/en.json` lists the keys).
-    var texts: [String: [String: String]]
-
+/// consentd's side of ``NoticeOptions`` (the type is `ConsentdAPI`'s, shared with the SDK, which
+/// receives the published options in `GET /v1/config`: decision record 0045): a version of the
+/// notice (``NoticeVersion``) holds one; the notice is built from it with the checks every notice
+/// build makes (``NoticeSettings/validateBrand()``, the custom texts' rules).
+extension NoticeOptions {
     /// The keys a body's `options` object may have.
     static let keys: Set<String> = ["publisherName", "privacyPolicyUrl", "logo", "layout", "firstLayer", "offersAdFree", "theme",
                                     "languages", "texts"]
@@ -36,11 +17,6 @@ struct NoticeOptions: Codable, Sendable, Equatable {
                          theme: NoticeTheme = .standard) -> NoticeOptions {
         NoticeOptions(publisherName: name, privacyPolicyUrl: privacyPolicyURL?.absoluteString ?? "", logo: logo, layout: layout,
                       firstLayer: .stacks, offersAdFree: false, theme: theme, languages: ["en"], texts: [:])
-    }
-
-    /// The language a visitor asking for `language` is shown: it when offered, else the default.
-    func language(for language: String) -> String {
-        languages.contains(language) ? language : languages.first ?? "en"
     }
 
     /// The notice's settings in `language` and `mode`, for the build.

@@ -1,3 +1,4 @@
+import ConsentdAPI
 import Foundation
 import Synchronization
 

@@ -1,4 +1,5 @@
 import ConsentKitFormats
+import ConsentdAPI
 import Foundation
 import SQLKit
 import Synchronization

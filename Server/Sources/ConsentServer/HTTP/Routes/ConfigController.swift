@@ -57,7 +57,8 @@ struct ConfigController {
             gvlSpecificationVersion: list.gvlSpecificationVersion, cmp: cmp, subdivision: decision.subdivision,
             gpp: decision.gpp(configuration.usPrivacy(publisherIds: ids)))
         if let notice = published.notice(appId: principal.appId) {
-            answer.notice = AppConfig.NoticeVersions(noticeVersion: notice.noticeVersion, materialNoticeVersion: notice.materialVersion)
+            answer.notice = AppConfig.NoticeVersions(
+                noticeVersion: notice.noticeVersion, materialNoticeVersion: notice.materialVersion, options: notice.options)
         }
         return try taggedJSONResponse(request, answer)
     }
