@@ -214,8 +214,8 @@ public final class ConfigurationStore: Sendable {
 /// notice raises the version too).
 struct PublisherReloader: Service {
     let store: ConfigurationStore
-    /// The notices published, read again whenever the version moved.
-    let notices: NoticeVersions
+    /// Reads the published notices again (``NoticeVersions/load()``), whenever the version moved.
+    let reloadNotices: @Sendable () async throws -> Void
     /// The publishers file, nil when there is none.
     let file: String?
     let interval: Duration
@@ -260,7 +260,7 @@ struct PublisherReloader: Service {
     func reloadIfChanged() async {
         do {
             guard try await store.refresh() else { return }
-            try await notices.load()
+            try await reloadNotices()
             logger.info("publisher configuration and published notices read again: the database's configuration version moved")
         } catch {
             logger.error("publisher configuration not reloaded from the database; keeping the one held", metadata: ["error": "\(error)"])

@@ -241,7 +241,8 @@ public final class Consentd: Sendable {
     /// The service that keeps the publisher configuration and the published notices up to date:
     /// the file imported when it changed, the database's version polled.
     var publisherReloader: PublisherReloader {
-        PublisherReloader(store: configurationStore, notices: noticeVersions, file: settings.publishersFile, interval: settings.publishersReload, logger: logger)
+        PublisherReloader(store: configurationStore, reloadNotices: { [noticeVersions] in try await noticeVersions.load() },
+                          file: settings.publishersFile, interval: settings.publishersReload, logger: logger)
     }
 
     /// The HTTP application, with the vendor-list refresher (unless vendor-list updates are

@@ -4,7 +4,8 @@ import Hummingbird
 
 /// The console's configuration routes, under `/v1/console` behind the ``ConsoleSessionMiddleware``
 /// (editor and owner; decision 0041): publishers (their settings), their ad-tech providers, apps
-/// and websites, each listed, read, created, replaced and deleted. Every body is checked by the
+/// and websites, each listed, read, created, replaced and deleted (publishers, apps and websites
+/// by one set of handlers, ``ConfigEntries``). Every body is checked by the
 /// publishers.yaml reader itself (the same typed errors, naming the field), every change is
 /// written through ``ConfigurationStore/change(_:target:operatorId:address:now:_:)`` (audit log,
 /// version, the directory replaced at once, so `/v1/config` answers it without a restart).
@@ -22,25 +23,13 @@ struct ConsoleConfigController {
         routes.group()
             .add(middleware: ConsoleSessionMiddleware(console: console))
             .get("config", use: whole)
-            .get("publishers", use: listPublishers)
-            .post("publishers", use: createPublisher)
-            .get("publishers/{publisherId}", use: getPublisher)
-            .put("publishers/{publisherId}", use: replacePublisher)
-            .delete("publishers/{publisherId}", use: deletePublisher)
+            .entries(Self.publishers, controller: self)
             .get("publishers/{publisherId}/ad-tech-providers", use: listProviders)
             .post("publishers/{publisherId}/ad-tech-providers", use: createProvider)
             .put("publishers/{publisherId}/ad-tech-providers/{providerId}", use: replaceProvider)
             .delete("publishers/{publisherId}/ad-tech-providers/{providerId}", use: deleteProvider)
-            .get("apps", use: listApps)
-            .post("apps", use: createApp)
-            .get("apps/{appId}", use: getApp)
-            .put("apps/{appId}", use: replaceApp)
-            .delete("apps/{appId}", use: deleteApp)
-            .get("websites", use: listWebsites)
-            .post("websites", use: createWebsite)
-            .get("websites/{appId}", use: getWebsite)
-            .put("websites/{appId}", use: replaceWebsite)
-            .delete("websites/{appId}", use: deleteWebsite)
+            .entries(Self.apps, controller: self)
+            .entries(Self.websites, controller: self)
         return routes
     }
 
@@ -58,62 +47,103 @@ struct ConsoleConfigController {
         return try jsonResponse(Whole(version: version, publishers: document.publishers, apps: document.apps, websites: document.websites))
     }
 
-    // MARK: Publishers
+    // MARK: Publishers, apps and websites
 
-    @Sendable func listPublishers(_ request: Request, context: ConsentdContext) async throws -> Response {
-        struct List: Encodable { var publishers: [ConfigurationDocument.Publisher] }
-        return try jsonResponse(List(publishers: try await store.load().document.publishers))
+    /// Publishers: `id`, checked as publishers.yaml's entries are (their apps are ``app(_:)``s).
+    static let publishers = ConfigEntries<ConfigurationDocument.Publisher>(
+        kind: "publisher", path: "publishers", idKey: "id", entries: \.publishers, id: \.id) { text, _ in try publisher(try object(text)) }
+
+    /// Apps: `appId` and the publishers it reads, which must be listed.
+    static let apps = ConfigEntries<ConfigurationDocument.App>(kind: "app", path: "apps", idKey: "appId", entries: \.apps, id: \.appId) {
+        text, document in
+        let app = try app(try object(text))
+        try requirePublishers(app.publisherIds, in: document)
+        return app
     }
 
-    @Sendable func getPublisher(_ request: Request, context: ConsentdContext) async throws -> Response {
-        let id = try context.pathParameter("publisherId")
-        guard let publisher = try await store.load().document.publishers.first(where: { $0.id == id }) else { throw Self.missing("publisher", id) }
-        return try entryResponse(publisher)
+    /// Websites: `appId` and their notice, checked against the publishers listed.
+    static let websites = ConfigEntries<ConfigurationDocument.Website>(
+        kind: "website", path: "websites", idKey: "appId", entries: \.websites, id: \.appId) { text, document in
+        try website(text, in: document)
     }
 
-    @Sendable func createPublisher(_ request: Request, context: ConsentdContext) async throws -> Response {
-        let body = try await Self.object(request)
-        let publisher = try Self.publisher(body)
-        let session = try context.requireConsoleSession()
-        try await store.change(.configurationCreated, target: "publisher \(publisher.id)", operatorId: session.operatorId,
-                               address: RequestOrigin.address, now: console.clock()) { document in
-            guard !document.publishers.contains(where: { $0.id == publisher.id }) else {
-                throw APIError(.conflict, "already_exists", "publisher \(publisher.id) exists already: PUT /v1/console/publishers/\(publisher.id) changes it",
-                               field: "id")
+    /// `GET /v1/console/{path}`: every entry of the kind.
+    func list<Entry>(_ kind: ConfigEntries<Entry>) -> @Sendable (Request, ConsentdContext) async throws -> Response {
+        { _, _ in try jsonResponse([kind.path: try await store.load().document[keyPath: kind.entries]]) }
+    }
+
+    /// `GET /v1/console/{path}/{id}`: one entry, with its ETag.
+    func get<Entry>(_ kind: ConfigEntries<Entry>) -> @Sendable (Request, ConsentdContext) async throws -> Response {
+        { _, context in
+            let id = try context.pathParameter(kind.idParameter)
+            guard let entry = try await store.load().document[keyPath: kind.entries].first(where: { $0[keyPath: kind.id] == id }) else {
+                throw Self.missing(kind.kind, id)
             }
-            document.publishers.append(publisher)
-            document.publishers.sort { $0.id < $1.id }
+            return try entryResponse(entry)
         }
-        return try entryResponse(publisher, status: .created)
     }
 
-    @Sendable func replacePublisher(_ request: Request, context: ConsentdContext) async throws -> Response {
-        let id = try context.pathParameter("publisherId")
-        var body = try await Self.object(request)
-        try Self.keepId(&body, key: "id", path: id)
-        let publisher = try Self.publisher(body)
-        let match = request.headers[.ifMatch]
-        let session = try context.requireConsoleSession()
-        try await store.change(.configurationUpdated, target: "publisher \(id)", operatorId: session.operatorId,
-                               address: RequestOrigin.address, now: console.clock()) { document in
-            guard let index = document.publishers.firstIndex(where: { $0.id == id }) else { throw Self.missing("publisher", id) }
-            try Self.check(match, document.publishers[index])
-            document.publishers[index] = publisher
+    /// `POST /v1/console/{path}`: a new entry (409 `already_exists` for an id listed).
+    func create<Entry>(_ kind: ConfigEntries<Entry>) -> @Sendable (Request, ConsentdContext) async throws -> Response {
+        { request, context in
+            let body = try await Self.object(request)
+            let text = try Self.json(body)
+            let session = try context.requireConsoleSession()
+            let entry = try await store.change(.configurationCreated, target: "\(kind.kind) \(body[kind.idKey].map { "\($0)" } ?? "")",
+                                               operatorId: session.operatorId, address: RequestOrigin.address, now: console.clock()) { document in
+                let entry = try kind.parse(text, document)
+                let id = entry[keyPath: kind.id]
+                guard !document[keyPath: kind.entries].contains(where: { $0[keyPath: kind.id] == id }) else {
+                    throw APIError(.conflict, "already_exists", "\(kind.kind) \(id) exists already: PUT /v1/console/\(kind.path)/\(id) changes it",
+                                   field: kind.idKey)
+                }
+                document[keyPath: kind.entries].append(entry)
+                document[keyPath: kind.entries].sort { $0[keyPath: kind.id] < $1[keyPath: kind.id] }
+                return entry
+            }
+            return try entryResponse(entry, status: .created)
         }
-        return try entryResponse(publisher)
     }
 
-    @Sendable func deletePublisher(_ request: Request, context: ConsentdContext) async throws -> Response {
-        let id = try context.pathParameter("publisherId")
-        let match = request.headers[.ifMatch]
-        let session = try context.requireConsoleSession()
-        try await store.change(.configurationDeleted, target: "publisher \(id)", operatorId: session.operatorId,
-                               address: RequestOrigin.address, now: console.clock()) { document in
-            guard let index = document.publishers.firstIndex(where: { $0.id == id }) else { throw Self.missing("publisher", id) }
-            try Self.check(match, document.publishers[index])
-            document.publishers.remove(at: index)
+    /// `PUT /v1/console/{path}/{id}`: the entry replaced (its id cannot change; `If-Match` checked).
+    func replace<Entry>(_ kind: ConfigEntries<Entry>) -> @Sendable (Request, ConsentdContext) async throws -> Response {
+        { request, context in
+            let id = try context.pathParameter(kind.idParameter)
+            var body = try await Self.object(request)
+            try Self.keepId(&body, key: kind.idKey, path: id)
+            let text = try Self.json(body)
+            let match = request.headers[.ifMatch]
+            let session = try context.requireConsoleSession()
+            let entry = try await store.change(.configurationUpdated, target: "\(kind.kind) \(id)", operatorId: session.operatorId,
+                                               address: RequestOrigin.address, now: console.clock()) { document in
+                guard let index = document[keyPath: kind.entries].firstIndex(where: { $0[keyPath: kind.id] == id }) else {
+                    throw Self.missing(kind.kind, id)
+                }
+                try Self.check(match, document[keyPath: kind.entries][index])
+                let entry = try kind.parse(text, document)
+                document[keyPath: kind.entries][index] = entry
+                return entry
+            }
+            return try entryResponse(entry)
         }
-        return Response(status: .noContent)
+    }
+
+    /// `DELETE /v1/console/{path}/{id}` (`If-Match` checked).
+    func delete<Entry>(_ kind: ConfigEntries<Entry>) -> @Sendable (Request, ConsentdContext) async throws -> Response {
+        { request, context in
+            let id = try context.pathParameter(kind.idParameter)
+            let match = request.headers[.ifMatch]
+            let session = try context.requireConsoleSession()
+            try await store.change(.configurationDeleted, target: "\(kind.kind) \(id)", operatorId: session.operatorId,
+                                   address: RequestOrigin.address, now: console.clock()) { document in
+                guard let index = document[keyPath: kind.entries].firstIndex(where: { $0[keyPath: kind.id] == id }) else {
+                    throw Self.missing(kind.kind, id)
+                }
+                try Self.check(match, document[keyPath: kind.entries][index])
+                document[keyPath: kind.entries].remove(at: index)
+            }
+            return Response(status: .noContent)
+        }
     }
 
     // MARK: Ad-tech providers
@@ -184,126 +214,6 @@ struct ConsoleConfigController {
         return Response(status: .noContent)
     }
 
-    // MARK: Apps
-
-    @Sendable func listApps(_ request: Request, context: ConsentdContext) async throws -> Response {
-        struct List: Encodable { var apps: [ConfigurationDocument.App] }
-        return try jsonResponse(List(apps: try await store.load().document.apps))
-    }
-
-    @Sendable func getApp(_ request: Request, context: ConsentdContext) async throws -> Response {
-        let id = try context.pathParameter("appId")
-        guard let app = try await store.load().document.apps.first(where: { $0.appId == id }) else { throw Self.missing("app", id) }
-        return try entryResponse(app)
-    }
-
-    @Sendable func createApp(_ request: Request, context: ConsentdContext) async throws -> Response {
-        let app = try Self.app(try await Self.object(request))
-        let session = try context.requireConsoleSession()
-        try await store.change(.configurationCreated, target: "app \(app.appId)", operatorId: session.operatorId,
-                               address: RequestOrigin.address, now: console.clock()) { document in
-            guard !document.apps.contains(where: { $0.appId == app.appId }) else {
-                throw APIError(.conflict, "already_exists", "app \(app.appId) exists already: PUT /v1/console/apps/\(app.appId) changes it", field: "appId")
-            }
-            try Self.requirePublishers(app.publisherIds, in: document)
-            document.apps.append(app)
-            document.apps.sort { $0.appId < $1.appId }
-        }
-        return try entryResponse(app, status: .created)
-    }
-
-    @Sendable func replaceApp(_ request: Request, context: ConsentdContext) async throws -> Response {
-        let id = try context.pathParameter("appId")
-        var body = try await Self.object(request)
-        try Self.keepId(&body, key: "appId", path: id)
-        let app = try Self.app(body)
-        let match = request.headers[.ifMatch]
-        let session = try context.requireConsoleSession()
-        try await store.change(.configurationUpdated, target: "app \(id)", operatorId: session.operatorId,
-                               address: RequestOrigin.address, now: console.clock()) { document in
-            guard let index = document.apps.firstIndex(where: { $0.appId == id }) else { throw Self.missing("app", id) }
-            try Self.check(match, document.apps[index])
-            try Self.requirePublishers(app.publisherIds, in: document)
-            document.apps[index] = app
-        }
-        return try entryResponse(app)
-    }
-
-    @Sendable func deleteApp(_ request: Request, context: ConsentdContext) async throws -> Response {
-        let id = try context.pathParameter("appId")
-        let match = request.headers[.ifMatch]
-        let session = try context.requireConsoleSession()
-        try await store.change(.configurationDeleted, target: "app \(id)", operatorId: session.operatorId,
-                               address: RequestOrigin.address, now: console.clock()) { document in
-            guard let index = document.apps.firstIndex(where: { $0.appId == id }) else { throw Self.missing("app", id) }
-            try Self.check(match, document.apps[index])
-            document.apps.remove(at: index)
-        }
-        return Response(status: .noContent)
-    }
-
-    // MARK: Websites
-
-    @Sendable func listWebsites(_ request: Request, context: ConsentdContext) async throws -> Response {
-        struct List: Encodable { var websites: [ConfigurationDocument.Website] }
-        return try jsonResponse(List(websites: try await store.load().document.websites))
-    }
-
-    @Sendable func getWebsite(_ request: Request, context: ConsentdContext) async throws -> Response {
-        let id = try context.pathParameter("appId")
-        guard let site = try await store.load().document.websites.first(where: { $0.appId == id }) else { throw Self.missing("website", id) }
-        return try entryResponse(site)
-    }
-
-    @Sendable func createWebsite(_ request: Request, context: ConsentdContext) async throws -> Response {
-        let body = try await Self.object(request)
-        let text = try Self.json(body)
-        let session = try context.requireConsoleSession()
-        let site = try await store.change(.configurationCreated, target: "website \(body["appId"].map { "\($0)" } ?? "")", operatorId: session.operatorId,
-                                          address: RequestOrigin.address, now: console.clock()) { document in
-            let site = try Self.website(text, in: document)
-            guard !document.websites.contains(where: { $0.appId == site.appId }) else {
-                throw APIError(.conflict, "already_exists", "website \(site.appId) exists already: PUT /v1/console/websites/\(site.appId) changes it",
-                               field: "appId")
-            }
-            document.websites.append(site)
-            document.websites.sort { $0.appId < $1.appId }
-            return site
-        }
-        return try entryResponse(site, status: .created)
-    }
-
-    @Sendable func replaceWebsite(_ request: Request, context: ConsentdContext) async throws -> Response {
-        let id = try context.pathParameter("appId")
-        var body = try await Self.object(request)
-        try Self.keepId(&body, key: "appId", path: id)
-        let text = try Self.json(body)
-        let match = request.headers[.ifMatch]
-        let session = try context.requireConsoleSession()
-        let site = try await store.change(.configurationUpdated, target: "website \(id)", operatorId: session.operatorId,
-                                          address: RequestOrigin.address, now: console.clock()) { document in
-            guard let index = document.websites.firstIndex(where: { $0.appId == id }) else { throw Self.missing("website", id) }
-            try Self.check(match, document.websites[index])
-            let site = try Self.website(text, in: document)
-            document.websites[index] = site
-            return site
-        }
-        return try entryResponse(site)
-    }
-
-    @Sendable func deleteWebsite(_ request: Request, context: ConsentdContext) async throws -> Response {
-        let id = try context.pathParameter("appId")
-        let match = request.headers[.ifMatch]
-        let session = try context.requireConsoleSession()
-        try await store.change(.configurationDeleted, target: "website \(id)", operatorId: session.operatorId,
-                               address: RequestOrigin.address, now: console.clock()) { document in
-            guard let index = document.websites.firstIndex(where: { $0.appId == id }) else { throw Self.missing("website", id) }
-            try Self.check(match, document.websites[index])
-            document.websites.remove(at: index)
-        }
-        return Response(status: .noContent)
-    }
-
     // MARK: Checking bodies with the YAML reader
 
     /// The body as a JSON object (400 otherwise).
@@ -311,6 +221,14 @@ struct ConsoleConfigController {
         var request = request
         let data = try await request.jsonBody(limit: bodyLimit)
         guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+            throw APIError.badRequest("the body must be a JSON object")
+        }
+        return object
+    }
+
+    /// JSON text of an object (``json(_:)``'s) read back as the object.
+    static func object(_ text: String) throws -> [String: Any] {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] else {
             throw APIError.badRequest("the body must be a JSON object")
         }
         return object
@@ -444,5 +362,38 @@ struct ConsoleConfigController {
         var response = try jsonResponse(entry, status: status)
         response.headers[.eTag] = Self.etag(entry)
         return response
+    }
+}
+
+/// One kind of entry of the configuration that the console lists, reads, creates, replaces and
+/// deletes under `/v1/console/{path}`: where the entries are in the document, their id, and how a
+/// body becomes one (checked against the configuration it joins, in the transaction that writes it).
+struct ConfigEntries<Entry: Codable & Sendable>: Sendable {
+    /// The entry's name in answers and the audit log ("publisher").
+    let kind: String
+    /// The routes' path under `/v1/console`, and the list's key in its answer ("publishers").
+    let path: String
+    /// The id's key in a body ("id", "appId").
+    let idKey: String
+    /// The entries in the configuration.
+    let entries: WritableKeyPath<ConfigurationDocument, [Entry]> & Sendable
+    /// An entry's id.
+    let id: KeyPath<Entry, String> & Sendable
+    /// A body (JSON text of an object) checked as the entry it becomes, in `document`.
+    let parse: @Sendable (_ text: String, _ document: ConfigurationDocument) throws -> Entry
+
+    /// The id's path parameter ("publisherId", "appId").
+    var idParameter: String { idKey == "id" ? kind + "Id" : idKey }
+}
+
+extension RouterGroup<ConsentdContext> {
+    /// The five routes of `kind`: list, read, create, replace and delete.
+    @discardableResult
+    fileprivate func entries<Entry>(_ kind: ConfigEntries<Entry>, controller: ConsoleConfigController) -> Self {
+        get(RouterPath(kind.path), use: controller.list(kind))
+            .post(RouterPath(kind.path), use: controller.create(kind))
+            .get(RouterPath("\(kind.path)/{\(kind.idParameter)}"), use: controller.get(kind))
+            .put(RouterPath("\(kind.path)/{\(kind.idParameter)}"), use: controller.replace(kind))
+            .delete(RouterPath("\(kind.path)/{\(kind.idParameter)}"), use: controller.delete(kind))
     }
 }
