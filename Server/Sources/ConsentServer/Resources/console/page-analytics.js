@@ -399,7 +399,7 @@
       var form = toolbar(apps, params);
       main.appendChild(form);
       var sections = {
-        time: card('Choices over time', 'Accept all, reject all, custom choices and withdrawals, as shares of the events of each ' + params.granularity + '.'),
+        time: card('Choices over time', 'Accept all, reject all, custom choices, notices closed without a choice and withdrawals, as shares of the events and closes of each ' + params.granularity + '.'),
         dimension: card('Choices by dimension', 'The same shares over the whole range, per region, language, platform, notice version or method.'),
         purposes: card('Purposes', 'Opt-in rates per purpose and special feature, out of the events with a TCF string.'),
         vendors: card('Vendors', 'Opt-in rates per vendor and Google ad-tech provider, out of the events with a TCF string.'),
