@@ -284,8 +284,8 @@ class StrictChromiumSession(engines.ChromiumSession):
     """Chromium pages with the page's Content-Security-Policy in force (the notice's tests bypass
     it); each page records its script errors and the policy's refusals in `errors`."""
 
-    def new_page(self, width=1280, height=900):
-        context = self.browser.new_context(viewport={"width": width, "height": height})
+    def new_page(self, width=1280, height=900, color_scheme="light"):
+        context = self.browser.new_context(viewport={"width": width, "height": height}, color_scheme=color_scheme)
         self.contexts.append(context)
         page = context.new_page()
         wrapper = engines.ChromiumPage(page)
