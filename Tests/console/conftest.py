@@ -11,10 +11,13 @@ self-signed certificate (console_support.TLSProxy), as production puts TLS in fr
         page = signed_in("analyst")            # an engines.Page at /console/, signed in as the analyst
         page.wait_for("() => document.querySelector('main h1')")
 
-Every test that takes `engine` runs once per engine (chromium, webkit). A page's JavaScript
+Every test that takes `engine` runs once per engine (chromium, webkit), or only in the engines
+CONSOLE_TEST_ENGINES names (comma-separated; scripts/test runs the PostgreSQL pass in Chromium
+alone, since what differs between the databases is consentd's, not the page's). A page's JavaScript
 errors and, in Chromium, Content-Security-Policy refusals fail the test that made the page.
 Screenshots go to $NOTICE_ARTIFACTS (default /tmp/notice-artifacts), named console-*.
 """
+import os
 import pathlib
 import sys
 
@@ -81,7 +84,15 @@ def _webkit_sessions():
     sessions.close()
 
 
-@pytest.fixture(params=engines.ENGINES)
+def _engines() -> tuple:
+    named = tuple(e for e in os.environ.get("CONSOLE_TEST_ENGINES", "").split(",") if e)
+    unknown = set(named) - set(engines.ENGINES)
+    if unknown:
+        raise pytest.UsageError(f"CONSOLE_TEST_ENGINES names no engine {sorted(unknown)}; the engines are {engines.ENGINES}")
+    return named or engines.ENGINES
+
+
+@pytest.fixture(params=_engines())
 def engine(request):
     """The engine the test runs in: each test that takes it runs once per engine."""
     engines.require(request.param)
