@@ -74,7 +74,10 @@ public final class ConfigurationStore: Sendable {
     /// stored configuration the reader refuses (written by a newer consentd) is thrown, and the
     /// configuration held stays. Without `force`, a directory never loaded from the database (a
     /// configuration given in code) is left alone.
+    /// (Never inlined: inlined into `Consentd.start`, this atomic's load after a `try await` made
+    /// Swift 6.3.1's optimizer crash splitting the caller's coroutine, so no release build linked.)
     @discardableResult
+    @inline(never)
     public func refresh(force: Bool = false) async throws -> Bool {
         if !force {
             let held = heldVersion.load(ordering: .relaxed)

@@ -80,13 +80,23 @@ public final class Consentd: Sendable {
         let assets = try NoticeAssets.load()
         let database = try await Database.open(url: settings.databaseURL, logger: logger)
         do {
-            let applied = try await Migrations.run(on: database)
-            if !applied.isEmpty {
-                logger.info("schema migrated", metadata: ["versions": "\(applied)", "engine": "\(database.engine.rawValue)"])
-            }
+            return try await ready(settings: settings, database: database, secret: secret, catalog: catalog, publishers: publishers,
+                                   assets: assets, table: table, logger: logger, descriptorLimit: descriptorLimit)
         } catch {
             await database.close()
             throw error
+        }
+    }
+
+    /// The rest of ``start(settings:logger:)`` on the open database, which the caller closes when
+    /// this throws: migrations, the warnings, the consentd, the configuration (the file imported
+    /// when it changed), the console's first-operator link, the published notices.
+    private static func ready(settings: ServerSettings, database: Database, secret: ServerSecret, catalog: VendorListCatalog,
+                              publishers: PublisherConfiguration, assets: NoticeAssets, table: CIDRTable, logger: Logger,
+                              descriptorLimit: Int) async throws -> Consentd {
+        let applied = try await Migrations.run(on: database)
+        if !applied.isEmpty {
+            logger.info("schema migrated", metadata: ["versions": "\(applied)", "engine": "\(database.engine.rawValue)"])
         }
         if settings.cmp.isDevelopment {
             logger.warning("\(ServerSettings.developmentCMPWarning)")
@@ -94,47 +104,26 @@ public final class Consentd: Sendable {
         if let warning = settings.demoExposureWarning {
             logger.warning("\(warning)")
         }
-        let consentd: Consentd
-        do {
-            consentd = try Consentd(settings: settings, database: database, secret: secret, catalog: catalog, publishers: publishers,
+        let consentd = try Consentd(settings: settings, database: database, secret: secret, catalog: catalog, publishers: publishers,
                                     assets: assets, resolver: RegionResolver(settings: settings, table: table),
                                     logger: logger, descriptorLimit: descriptorLimit)
-        } catch {
-            await database.close()
-            throw error
+        // The file is an import: only when its bytes changed since the last one (decision 0041).
+        if let file = settings.publishersFile, try await consentd.configurationStore.importFile(file) {
+            logger.info("publisher configuration imported into the database", metadata: ["file": "\(file)"])
         }
-        do {
-            // The file is an import: only when its bytes changed since the last one (decision 0041).
-            if let file = settings.publishersFile, try await consentd.configurationStore.importFile(file) {
-                logger.info("publisher configuration imported into the database", metadata: ["file": "\(file)"])
-            }
-            try await consentd.configurationStore.refresh(force: true)
-        } catch {
-            await database.close()
-            throw error
-        }
+        try await consentd.configurationStore.refresh(force: true)
         if let warning = consentd.guards.caps.warning {
             logger.warning("\(warning)")
         }
-        do {
-            if let token = try await consentd.console.operators.firstOperatorLink() {
-                logger.notice("""
-                    no console operator yet: the first owner opens \(settings.consoleURL)#/token=\(token) within 1 hour, once, \
-                    and chooses an e-mail and password there (the one-time token is \(token); see docs/console.md), or create one \
-                    with `consent operators create`
-                    """)
-            }
-        } catch {
-            await database.close()
-            throw error
+        if let token = try await consentd.console.operators.firstOperatorLink() {
+            logger.notice("""
+                no console operator yet: the first owner opens \(settings.consoleURL)#/token=\(token) within 1 hour, once, \
+                and chooses an e-mail and password there (the one-time token is \(token); see docs/console.md), or create one \
+                with `consent operators create`
+                """)
         }
-        do {
-            // The notices published in the console are served from memory (decision record 0043).
-            try await consentd.noticeVersions.load()
-        } catch {
-            await database.close()
-            throw error
-        }
+        // The notices published in the console are served from memory (decision record 0043).
+        try await consentd.noticeVersions.load()
         return consentd
     }
 
