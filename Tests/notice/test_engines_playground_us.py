@@ -137,4 +137,26 @@ def test_the_us_notice_names_the_state_in_the_language_chosen_and_arabic_is_righ
     notice = show_region(page, "us-ca")
     assert law(notice) == ["usLawState", ns.texts(language)["usLawState"].replace("{state}", name)]
     assert notice.evaluate("() => document.documentElement.dir") == ("rtl" if language == "ar" else "ltr")
+    # on a phone the region's long names stay inside the settings' card
+    assert page.evaluate("""() => document.getElementById('region').getBoundingClientRect().right
+        <= document.querySelector('.controls').getBoundingClientRect().right""")
     page.screenshot(f"playground-us-ca-{language}-phone")
+
+
+def test_in_dark_mode_the_playground_and_its_us_notice_are_dark(new_page):
+    """Chromium only (WebDriver has no colour scheme to ask for): the page's dark palette and the
+    notice's, with a US choice shown."""
+    page = new_page(width=1280, height=900, color_scheme="dark")
+    page.goto(ns.consentd().url + "/demo/playground")
+    page.wait_for_function("document.getElementById('status').textContent.startsWith('The notice is open')")
+    page.select_option("#region", "us-ca")
+    page.evaluate("document.getElementById('status').textContent = ''")
+    page.click("#open")
+    page.wait_for_function("document.getElementById('status').textContent.startsWith('The notice is open')")
+    notice = page.frame_locator("#notice")
+    assert notice.locator(".ck-dialog").evaluate("(d) => getComputedStyle(d).backgroundColor") != "rgb(255, 255, 255)"
+    ns.screenshot(page, "playground-us-ca-notice-dark")
+    notice.locator('.ck-footer [data-action="optOut"]').click()
+    page.wait_for_selector("#recorded:not([hidden])")
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(16, 18, 21)"  # --bg of the dark palette
+    ns.screenshot(page, "playground-us-ca-recorded-dark")

@@ -88,7 +88,7 @@ struct NoticeDemo: Sendable {
 
     /// The US notice at collection of the demo publisher (state approach, no MSPA) for the options'
     /// region, opening on the choice the page's stored GPP string holds (as a website's does:
-    /// ``WebCMP/storedUSChoice(_:)``); nil for the EEA.
+    /// ``USGPP/storedChoice(_:)``); nil for the EEA.
     func usNotice(_ options: Options) throws -> USNotice? {
         guard let state = try Self.usRegion(options) else { return nil }
         let language = try Self.language(options)
@@ -99,7 +99,7 @@ struct NoticeDemo: Sendable {
         do {
             let document = try NoticeDocument.build(
                 us: applicability, subdivision: state, signals: USPrivacySignals(gpc: false, knownChild: false),
-                current: WebCMP.storedUSChoice(options.gppString), settings: settings, cmp: cmp, noticeVersion: Self.noticeVersion,
+                current: USGPP.storedChoice(options.gppString), settings: settings, cmp: cmp, noticeVersion: Self.noticeVersion,
                 language: language, request: NoticeRequest(reason: .noDecision, allowsDismissal: reopen, isUserInitiated: reopen))
             return USNotice(document: document, applicability: applicability)
         } catch {
@@ -207,7 +207,7 @@ struct NoticeDemo: Sendable {
         return (answer, recorded.event)
     }
 
-    /// A US notice's result, recorded as a website's is (``WebCMP/usChoice(_:site:applicability:subdivision:gpc:noticeId:now:)``):
+    /// A US notice's result, recorded as a website's is (the website's CMP):
     /// kind `us`, the choice's values, the GPP string of the section in force, and the proof.
     private func decideUS(_ request: Decide, notice: USNotice, now: Date) throws -> (answer: Answer, event: ConsentEventRequest?) {
         let result: NoticeResult
@@ -217,7 +217,7 @@ struct NoticeDemo: Sendable {
             throw APIError(.unprocessableContent, "notice_result_refused", "\(error)", field: "message")
         }
         guard let choice = result.usChoice(at: now) else { return (Answer(action: result.action.rawValue), nil) }
-        let gpp = try WebCMP.usGPP(applicability: notice.applicability, choice: choice, gpc: false)
+        let gpp = try USGPP.encode(applicability: notice.applicability, choice: choice, gpc: false)
         let context = ConsentEventContext(
             method: ConsentProof.Method(result.action), noticeId: "demo-us", platform: .web, cmp: cmp, subjectId: request.subjectId,
             documentHash: ConsentProof.hash(ofDocument: notice.document.json()), gppString: gpp.gppString)
