@@ -57,3 +57,43 @@ test('"Your Privacy Choices" opens first when asked, except on a service provide
   assert.equal(NoticeUS.firstLayer({ ...doc({}), startLayer: 'first' }), 1);
   assert.equal(NoticeUS.firstLayer({ ...doc({ serviceProvider: true }), startLayer: 'purposes' }), 1);
 });
+
+// ------------------------------------------------------------------ whose law: the state's name
+
+const TEXTS = require('node:path').join(__dirname, '..', '..', 'Sources', 'ConsentKitUI', 'Resources', 'notice', 'texts');
+const LANGUAGES = require('node:fs').readdirSync(TEXTS).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5));
+
+test('every state section names its state, and the national section none', () => {
+  const states = NoticeUS.SECTIONS.filter((s) => s !== 'usnat');
+  assert.deepEqual(plain(NoticeUS.STATES), plain(states.map((s) => s.slice(2).toUpperCase())));
+  assert.equal(NoticeUS.stateName('usca', 'en'), 'California');
+  assert.equal(NoticeUS.stateName('usri', 'en'), 'Rhode Island');
+  assert.equal(NoticeUS.stateName('usnat', 'en'), null);
+  assert.deepEqual(plain(NoticeUS.law({ section: 'usca', state: 'CA' }, 'en')), ['usLawState', { state: 'California' }]);
+  assert.deepEqual(plain(NoticeUS.law({ section: 'usnat', state: null }, 'en')), ['usLawNational', null]);
+  // the section decides: a national notice shown in California names no state
+  assert.deepEqual(plain(NoticeUS.law({ section: 'usnat', state: 'CA' }, 'de')), ['usLawNational', null]);
+});
+
+test('a state is named as the language names it, in English where the language has no name of its own', () => {
+  assert.equal(NoticeUS.stateName('usca', 'de'), 'Kalifornien');
+  assert.equal(NoticeUS.stateName('ustx', 'de'), 'Texas');
+  assert.equal(NoticeUS.stateName('usca', 'ar'), 'كاليفورنيا');
+  assert.equal(NoticeUS.stateName('usca', 'el'), 'Καλιφόρνια');
+  assert.equal(NoticeUS.stateName('usnj', 'ru'), 'Нью-Джерси');
+  assert.equal(NoticeUS.stateName('usfl', 'fr'), 'Floride');
+  assert.equal(NoticeUS.stateName('usca', 'xx'), 'California');
+});
+
+test('every language of the notice has a name for every state, in its own script', () => {
+  const latin = /[A-Za-z]/;
+  const ownScript = ['ar', 'bg', 'el', 'he', 'hi', 'ja', 'ka', 'ko', 'mk', 'ru', 'th', 'uk', 'zh'];
+  for (const language of LANGUAGES) {
+    const names = NoticeUS.SECTIONS.filter((s) => s !== 'usnat').map((s) => NoticeUS.stateName(s, language));
+    assert.equal(new Set(names).size, 20, language + ': ' + names.join(', '));
+    for (const name of names) {
+      assert.ok(typeof name === 'string' && name.trim() === name && name.length > 1, language + ': ' + name);
+      if (ownScript.includes(language)) assert.ok(!latin.test(name), language + ': ' + name + ' is in Latin letters');
+    }
+  }
+});

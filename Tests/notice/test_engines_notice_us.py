@@ -75,6 +75,42 @@ def test_the_notice_at_collection_says_what_is_collected_and_why_and_offers_the_
     page.screenshot("us-first")
 
 
+ENGLISH_STATES = ("California", "Virginia", "Colorado", "Utah", "Connecticut", "Florida", "Montana", "Oregon", "Texas", "Delaware",
+                  "Iowa", "Nebraska", "New Hampshire", "New Jersey", "Tennessee", "Minnesota", "Maryland", "Indiana", "Kentucky",
+                  "Rhode Island")
+
+
+def law_sentence(page):
+    """The first layer's sentence saying whose law gives the choices: [its text key, its text]."""
+    return page.evaluate("""() => { const p = document.querySelector('section[data-layer="1"] .ck-us-law');
+        return p && [p.dataset.text, p.textContent]; }""")
+
+
+def test_a_california_notice_says_the_choices_are_californias_law(engine_page, doc20):
+    page = open_us(engine_page, doc20)
+    texts = ns.texts("en")
+    assert law_sentence(page) == ["usLawState", texts["usLawState"].replace("{state}", "California")]
+    assert law_sentence(page)[1].startswith("Under California law, you can opt out")
+    page.screenshot("us-first-california")
+
+
+@pytest.mark.parametrize("state", [None, "CA", "WA"], ids=["no-state", "in-california", "in-washington"])
+def test_a_national_notice_names_no_state(engine_page, doc20, state):
+    """usnat: the choices are those of the US state laws together, whatever state the visitor is in."""
+    page = open_us(engine_page, doc20, section="usnat", state=state, limitSensitive=True)
+    assert law_sentence(page) == ["usLawNational", ns.texts("en")["usLawNational"]]
+    dialog = page.evaluate("() => document.querySelector('.ck-dialog').textContent")
+    assert [name for name in ENGLISH_STATES if name in dialog] == []
+    page.screenshot(f"us-first-national-{state or 'none'}")
+
+
+@pytest.mark.parametrize("section,language,name", [("usva", "en", "Virginia"), ("usca", "de", "Kalifornien"), ("usnj", "ru", "Нью-Джерси"),
+                                                   ("usca", "el", "Καλιφόρνια"), ("usca", "ja", "カリフォルニア")])
+def test_a_state_notice_names_the_state_as_its_language_does(engine_page, doc20, section, language, name):
+    page = open_us(engine_page, doc20, section=section, state=section[2:].upper(), language=language)
+    assert law_sentence(page) == ["usLawState", ns.texts(language)["usLawState"].replace("{state}", name)]
+
+
 def test_do_not_sell_or_share_is_one_tap_and_answers_opt_out_on_layer_one(engine_page, doc20):
     page = open_us(engine_page, doc20)
     page.click('.ck-footer [data-action="optOut"]')
@@ -278,9 +314,10 @@ def test_escape_dismisses_a_us_notice_only_where_dismissal_is_allowed(engine_pag
 
 # ------------------------------------------------------------------------------------ axe, right to left, layouts
 
-@pytest.mark.parametrize("variant", ["first", "choices", "gpc-choices", "service-provider"])
+@pytest.mark.parametrize("variant", ["first", "choices", "gpc-choices", "service-provider", "national"])
 def test_axe_finds_no_serious_or_critical_violation_in_us_mode(engine_page, doc20, variant):
-    flags = {"gpc": True} if variant == "gpc-choices" else {"serviceProvider": True} if variant == "service-provider" else {}
+    flags = {"gpc": True} if variant == "gpc-choices" else {"serviceProvider": True} if variant == "service-provider" else \
+        {"section": "usnat", "state": None} if variant == "national" else {}
     page = open_us(engine_page, doc20, limitSensitive=True, **flags)
     if "choices" in variant:
         open_choices(page)
@@ -294,8 +331,9 @@ def test_arabic_us_notice_is_right_to_left_and_its_answers_mirror(engine_page, d
     for language, doc in (("en", doc20), ("ar", copy.deepcopy(_doc20))):
         page = open_us(engine_page, doc, language=language, limitSensitive=True)
         positions[language] = page.evaluate("""() => { const box = (s) => document.querySelector(s).getBoundingClientRect();
+            const law = document.querySelector('.ck-us-law');
             return { dir: document.documentElement.dir, optOut: box('.ck-footer [data-action=optOut]').left,
-                     ack: box('.ck-footer [data-action=acknowledged]').left }; }""")
+                     ack: box('.ck-footer [data-action=acknowledged]').left, law: law.textContent }; }""")
         page.screenshot(f"us-rtl-{language}-first")
         open_choices(page)
         positions[language]["switch"] = page.evaluate("""() => { const r = document.querySelector('input[data-us=saleOptOut]').getBoundingClientRect(),
@@ -304,6 +342,7 @@ def test_arabic_us_notice_is_right_to_left_and_its_answers_mirror(engine_page, d
     en, ar = positions["en"], positions["ar"]
     assert (en["dir"], ar["dir"]) == ("ltr", "rtl")
     assert en["optOut"] < en["ack"] and ar["optOut"] > ar["ack"]
+    assert ar["law"] == ns.texts("ar")["usLawState"].replace("{state}", "كاليفورنيا")  # the state named in Arabic
     assert en["switch"] is True and ar["switch"] is False  # the switch leads its sentence, on the right in Arabic
 
 
@@ -336,6 +375,8 @@ def test_every_language_shows_the_us_notice_whole_in_that_language(new_page, doc
     labels = page.locator("label.ck-switch").all_inner_texts()
     assert labels == [texts[k] for k in ("usSale", "usSharing", "usTargeted", "usSensitive")]
     assert texts["usGpcOn"] in first and texts["usCollected"] in first
+    state = page.evaluate("NoticeUS.stateName('usca', document.documentElement.lang)")
+    assert state and texts["usLawState"].replace("{state}", state) in first
     assert page.evaluate("window.ConsentKitNotice.metrics.missingTexts") is None
     assert page.evaluate("[document.documentElement.lang, document.documentElement.dir]") == \
         [language, "rtl" if language in ns.RTL_LANGUAGES else "ltr"]

@@ -138,6 +138,8 @@ def test_california_shows_the_us_notice_and_do_not_sell_or_share_opts_out_in_sec
     page = visit("/ca")
     notice = us_notice(page)
     assert notice.evaluate("() => document.querySelectorAll('[data-action=acceptAll]').length") == 0, "no TCF answer in the US"
+    assert notice.evaluate("() => document.querySelector('.ck-us-law').textContent") == \
+        ns.texts("en")["usLawState"].replace("{state}", "California"), "the notice names the state whose law it follows"
     first = wait_ready(page)
     assert first["applicableSections"] == [8] and 8 in first["sectionList"]
     before = gpp_decode(first["gppString"])["usca"]
@@ -157,7 +159,8 @@ def test_california_shows_the_us_notice_and_do_not_sell_or_share_opts_out_in_sec
 
 def test_a_state_without_a_section_of_its_own_gets_usnat(visit):
     page = visit("/ak")
-    us_notice(page)
+    notice = us_notice(page)
+    assert notice.evaluate("() => document.querySelector('.ck-us-law').textContent") == ns.texts("en")["usLawNational"], "no state named"
     after = opt_out_and_wait(page)
     assert after["applicableSections"] == [7]
     usnat = gpp_decode(after["gppString"])["usnat"]

@@ -3,6 +3,7 @@ import CompressNIO
 import Crypto
 import ConsentKitUI
 import Foundation
+import GPP
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -179,6 +180,63 @@ struct NoticeAPITests {
                 #expect(answer.status == .badRequest, "\(body)")
             }
             #expect(try await client.send(.get, "/health").status == .ok)
+        }
+    }
+
+    @Test("in a US region the demo builds the US notice at collection of the region's section; a region it does not know is refused, naming the field")
+    func demoUSDocument() async throws {
+        let server = try await TestServer.make()
+        try await server.test { client async throws in
+            for (region, section, state) in [("us-ca", "usca", "CA" as String?), ("us-va", "usva", "VA"), ("us-wa", "usnat", "WA"), ("us", "usnat", nil)] {
+                let document = try await client.send(.post, "/demo/document", json: #"{"region":"\#(region)","mode":"google","vendors":"all"}"#)
+                #expect(document.status == .ok, "\(region)")
+                #expect(document.object["mode"] as? String == "us", "\(region): the US notice whatever mode says")
+                let us = try #require(document.object["us"] as? [String: Any], "\(region)")
+                #expect(us["section"] as? String == section && us["state"] as? String == state, "\(region)")
+                #expect((document.object["vendors"] as? [Any])?.isEmpty != false, "\(region): no TCF content")
+            }
+            let eea = try await client.send(.post, "/demo/document", json: #"{"region":"eea"}"#)
+            #expect(eea.object["mode"] as? String == "tcf")
+            for region in ["us-zz", "US-CA", "us-", "mars", "us-cal"] {
+                let bad = try await client.send(.post, "/demo/document", json: #"{"region":"\#(region)"}"#)
+                #expect(bad.status == .badRequest && bad.errorField == "region", "\(region)")
+            }
+        }
+    }
+
+    @Test("a US result is stored as a US choice with the GPP string of the section in force, which the answer decodes, and reopens on it")
+    func demoUSResult() async throws {
+        let server = try await TestServer.make()
+        try await server.test { client async throws in
+            let key = try await server.consentd.demoSite.key(.playground, server.consentd.keys)
+            let optOut = #"""
+                {"options":{"region":"us-ca"},"credential":"\#(key)","message":{"protocol":1,"type":"result","action":"optOut","layer":1,
+                 "language":"en","noticeVersion":3}}
+                """#
+            let response = try await client.send(.post, "/demo/result", json: optOut)
+            #expect(response.status == .ok)
+            #expect(response.object["action"] as? String == "optOut" && response.object["tcString"] == nil)
+            let gppString = try #require(response.object["gppString"] as? String)
+            let section = try #require(try GPPString(decoding: gppString).us(.usca))
+            #expect(section.saleOptOut == .optedOut && section.sharingOptOut == .optedOut)
+            let gpp = try #require(response.object["gpp"] as? [String: Any])
+            #expect(gpp["applicableSections"] as? [Int] == [8] && gpp["gppString"] as? String == gppString)
+            let parsed = try #require((gpp["parsedSections"] as? [String: Any])?["usca"] as? [[String: Any]])
+            #expect(parsed.first?["SaleOptOut"] as? Int == 1)
+            let event = try #require(response.object["event"] as? [String: Any])
+            let subjectId = try #require(event["subjectId"] as? String)
+            let stored = try #require(try await server.consentd.store.currentJSON(appId: NoticeDemo.appId, subjectId: subjectId))
+            #expect(stored.contains(gppString) && stored.contains(#""saleOptOut":true"#), "\(stored)")
+
+            // The settings reopen on the stored string's choice: every opt-out on.
+            let reopened = try await client.send(.post, "/demo/document", json: #"{"region":"us-ca","reopen":true,"gppString":"\#(gppString)"}"#)
+            let current = try #require((reopened.object["current"] as? [String: Any])?["us"] as? [String: Any])
+            #expect(current["saleOptOut"] as? Bool == true && current["sharingOptOut"] as? Bool == true)
+            #expect(reopened.object["startLayer"] as? String == "purposes")
+
+            // A TCF answer is not one the US notice offers.
+            let refused = try await client.send(.post, "/demo/result", json: optOut.replacingOccurrences(of: "optOut", with: "acceptAll"))
+            #expect(refused.status == .unprocessableContent && refused.errorCode == "notice_result_refused")
         }
     }
 

@@ -131,7 +131,7 @@ struct OneDecisionPathTests {
                                     noticeId: "demo-tcf")
                 let appEvent = try app.choose(Data(message.utf8), settings: settings)
                 let decide = try NoticeDemo.Decide(json: Data(#"{"options":{},"message":\#(message),"credential":"k"}"#.utf8))
-                let demoEvent = try #require(try demo.decide(decide, now: Self.date).choice).event
+                let demoEvent = try #require(try demo.decide(decide, now: Self.date).event)
                 #expect(Self.comparable(appEvent) == Self.comparable(demoEvent), "\(name)")
                 #expect(appEvent.consent.proof.platform == .ios && demoEvent.consent.proof.platform == .web)
                 #expect(demoEvent.consent.vendorConsents != nil && demoEvent.consent.purposeConsents != nil, "\(name): the demo's event carries the lists")
@@ -154,7 +154,7 @@ struct OneDecisionPathTests {
                                     noticeId: "demo-google")
                 let appEvent = try app.choose(Data(message.utf8), settings: settings)
                 let decide = try NoticeDemo.Decide(json: Data(#"{"options":{"mode":"google"},"message":\#(message),"credential":"k"}"#.utf8))
-                let demoEvent = try #require(try demo.decide(decide, now: Self.date).choice).event
+                let demoEvent = try #require(try demo.decide(decide, now: Self.date).event)
                 #expect(Self.comparable(appEvent) == Self.comparable(demoEvent), "\(name)")
                 #expect(demoEvent.consent.googleAdsChoice == choice, "\(name)")
             }

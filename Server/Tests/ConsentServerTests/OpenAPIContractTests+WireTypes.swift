@@ -84,7 +84,8 @@ extension OpenAPIContractTests {
                                                         subjectToken: "ckt_e30.c2ln", subjectId: "user-1"),
                 gppString: "DBABBg~BVoYYYAAEABgA.QA", gpc: false))),
             ("DemoResultRequest", try encoder.encode(DemoResultRequest(
-                options: DemoOptions(mode: .google, language: "de", vendors: "all", reopen: true, adFree: true, tcString: fullRecord.tcString),
+                options: DemoOptions(mode: .google, language: "de", vendors: "all", reopen: true, adFree: true, tcString: fullRecord.tcString,
+                                     region: "us-ca", gppString: "DBABBg~BVoYYYAAEABgA.QA"),
                 message: .object(["protocol": .integer(1), "type": .string("result")]), credential: "ck_pub_k_s", subjectId: "sub_1"))),
             ("WebSession", try encoder.encode(WebSession(
                 gdprApplies: true, region: "eea", ask: "noDecision", cmpId: 300, cmpVersion: 2, gvlVersion: 45, tcfPolicyVersion: 4,

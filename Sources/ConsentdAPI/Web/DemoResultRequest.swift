@@ -55,15 +55,23 @@ public struct DemoOptions: Sendable, Equatable, Codable {
     public var adFree: Bool?
     /// The TC string the page stored after the last choice (the present choices).
     public var tcString: String?
+    /// Where the visitor is: `eea` (default: the notice of `mode`), `us` (a US visitor whose state
+    /// is not known: the national section) or `us-` and a state's code (`us-ca`: that state's
+    /// section, or the national one where the state has none): the US notice at collection.
+    public var region: String?
+    /// The GPP string the page stored after the last US choice (the present US choices).
+    public var gppString: String?
 
     /// Options; every absent one takes its default.
     public init(mode: Mode? = nil, language: String? = nil, vendors: String? = nil, reopen: Bool? = nil, adFree: Bool? = nil,
-                tcString: String? = nil) {
+                tcString: String? = nil, region: String? = nil, gppString: String? = nil) {
         self.mode = mode
         self.language = language
         self.vendors = vendors
         self.reopen = reopen
         self.adFree = adFree
         self.tcString = tcString
+        self.region = region
+        self.gppString = gppString
     }
 }

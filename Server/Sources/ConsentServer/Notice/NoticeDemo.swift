@@ -3,6 +3,7 @@ import ConsentKitUI
 import ConsentRequests
 import ConsentdAPI
 import Foundation
+import GPP
 import TCF
 
 /// `/demo`: the consent notice on a sample publisher. The page asks for a document
@@ -13,7 +14,10 @@ import TCF
 /// visitor's subject, and only the token it gets back writes that subject again.
 ///
 /// It uses the SDK's own pieces (ConsentKitUI's `NoticeDocument` and `NoticeResult`, the TCF
-/// encoder and decoder), so what the demo shows is what an app records.
+/// encoder and decoder, the GPP encoder), so what the demo shows is what an app records. With a
+/// US `region` (``ConsentdAPI/DemoOptions/region``) the notice is the US notice at collection
+/// (``usNotice(_:)``) and the choice is recorded as a website's US choice is: a `us` event with
+/// the GPP string of the section in force.
 struct NoticeDemo: Sendable {
     /// The app id the playground's events are stored under: not the demo site's (`demo`), so
     /// that its visitors' subjects are out of the playground's reach.
@@ -61,13 +65,67 @@ struct NoticeDemo: Sendable {
     /// The demo's notice version.
     static let noticeVersion = 3
 
-    /// The notice the options ask for: its scope, the present choices it opens on, and its document.
-    func exchange(_ options: Options) throws -> NoticeExchange {
-        let mode: NoticeSettings.Mode = options.mode == .google ? .google : .tcf
+    /// The US notice the options ask for: the document, and the GPP sections in force that its
+    /// choice is encoded for; nil when the region is the EEA.
+    struct USNotice: Sendable {
+        var document: NoticeDocument
+        var applicability: GPPApplicability
+    }
+
+    /// The region the options name: nil for the EEA, else the visitor's US state (nil inside:
+    /// the state is not known).
+    static func usRegion(_ options: Options) throws -> String?? {
+        switch options.region ?? "eea" {
+        case "eea": return nil
+        case "us": return .some(nil)
+        case let region where region.hasPrefix("us-"):
+            if let state = USStateCode.parse(region.dropFirst(3)), region.dropFirst(3).allSatisfy(\.isLowercase) { return .some(state) }
+            fallthrough
+        default:
+            throw APIError.badRequest("region must be \"eea\", \"us\" or \"us-\" and a state's code in lower case (\"us-ca\")", field: "region")
+        }
+    }
+
+    /// The US notice at collection of the demo publisher (state approach, no MSPA) for the options'
+    /// region, opening on the choice the page's stored GPP string holds (as a website's does:
+    /// ``USGPP/storedChoice(_:)``); nil for the EEA.
+    func usNotice(_ options: Options) throws -> USNotice? {
+        guard let state = try Self.usRegion(options) else { return nil }
+        let language = try Self.language(options)
+        let applicability = USPrivacySettings.standard.applicability(region: .us, subdivision: state)
+        let settings = NoticeSettings(
+            mode: .tcf, publisherName: "Example News", privacyPolicyURL: URL(string: "https://news.example.com/privacy"), language: language)
+        let reopen = options.reopen ?? false
+        do {
+            let document = try NoticeDocument.build(
+                us: applicability, subdivision: state, signals: USPrivacySignals(gpc: false, knownChild: false),
+                current: USGPP.storedChoice(options.gppString), settings: settings, cmp: cmp, noticeVersion: Self.noticeVersion,
+                language: language, request: NoticeRequest(reason: .noDecision, allowsDismissal: reopen, isUserInitiated: reopen))
+            return USNotice(document: document, applicability: applicability)
+        } catch {
+            throw APIError(.unprocessableContent, "notice_unavailable", "\(error)")
+        }
+    }
+
+    /// The document the options ask for: the US notice in a US region, else the TCF's or Google's.
+    func document(_ options: Options) throws -> NoticeDocument {
+        if let us = try usNotice(options) { return us.document }
+        return try exchange(options).document
+    }
+
+    /// The options' language, two lower-case letters (English by default).
+    static func language(_ options: Options) throws -> String {
         let language = (options.language ?? "en").lowercased()
         guard language.count == 2, language.allSatisfy({ $0 >= "a" && $0 <= "z" }) else {
             throw APIError.badRequest("language must be a two-letter ISO 639-1 code", field: "language")
         }
+        return language
+    }
+
+    /// The notice the options ask for: its scope, the present choices it opens on, and its document.
+    func exchange(_ options: Options) throws -> NoticeExchange {
+        let mode: NoticeSettings.Mode = options.mode == .google ? .google : .tcf
+        let language = try Self.language(options)
         let everyVendor = catalog.vendorList.activeVendors().map(\.id)
         let vendorIds: [Int]
         switch options.vendors ?? "20" {
@@ -115,16 +173,22 @@ struct NoticeDemo: Sendable {
         var languageFallback: NoticeDocument.LanguageFallback?
         /// The TC string as ConsentKit's own decoder reads it back.
         var decoded: TCString?
+        /// After a US choice: the GPP string of the section in force.
+        var gppString: String?
+        /// After a US choice: what `__gpp` answers of it (`applicableSections`, `gppString`,
+        /// `parsedSections`: the string as ConsentKit's GPP decoder reads it back).
+        var gpp: JSONValue?
         /// consentd's answer to the stored event.
         var event: AppendResult?
         /// The token that alone writes the subject again, when the page key created it.
         var subjectToken: String?
     }
 
-    /// Checks the page's result against the document the options give: the choice to record
+    /// Checks the page's result against the document the options give: the event to record
     /// (for `subjectId`, nil to create a subject), made at `now`; nil when the notice was closed
-    /// without one.
-    func decide(_ request: Decide, now: Date = Date()) throws -> (answer: Answer, choice: RecordedChoice?) {
+    /// without a choice.
+    func decide(_ request: Decide, now: Date = Date()) throws -> (answer: Answer, event: ConsentEventRequest?) {
+        if let us = try usNotice(request.options) { return try decideUS(request, notice: us, now: now) }
         let exchange = try exchange(request.options)
         let choice: NoticeExchange.Choice?
         do {
@@ -140,6 +204,26 @@ struct NoticeDemo: Sendable {
             action: choice.result.action.rawValue, tcString: recorded.tcString, addtlConsent: recorded.addtlConsent,
             googleStatus: recorded.google.rawValue, npa: recorded.google == .nonPersonalized, prefersAdFree: recorded.prefersAdFree,
             languageFallback: exchange.document.languageFallback, decoded: recorded.decoded)
-        return (answer, recorded)
+        return (answer, recorded.event)
+    }
+
+    /// A US notice's result, recorded as a website's is (the website's CMP):
+    /// kind `us`, the choice's values, the GPP string of the section in force, and the proof.
+    private func decideUS(_ request: Decide, notice: USNotice, now: Date) throws -> (answer: Answer, event: ConsentEventRequest?) {
+        let result: NoticeResult
+        do {
+            result = try NoticeResult(json: request.message, document: notice.document)
+        } catch {
+            throw APIError(.unprocessableContent, "notice_result_refused", "\(error)", field: "message")
+        }
+        guard let choice = result.usChoice(at: now) else { return (Answer(action: result.action.rawValue), nil) }
+        let gpp = try USGPP.encode(applicability: notice.applicability, choice: choice, gpc: false)
+        let context = ConsentEventContext(
+            method: ConsentProof.Method(result.action), noticeId: "demo-us", platform: .web, cmp: cmp, subjectId: request.subjectId,
+            documentHash: ConsentProof.hash(ofDocument: notice.document.json()), gppString: gpp.gppString)
+        let answer = Answer(
+            action: result.action.rawValue, languageFallback: notice.document.languageFallback, gppString: gpp.gppString,
+            gpp: try JSONDecoder().decode(JSONValue.self, from: Data(gpp.json().utf8)))
+        return (answer, context.event(for: choice))
     }
 }

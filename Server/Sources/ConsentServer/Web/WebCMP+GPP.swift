@@ -38,46 +38,14 @@ extension WebCMP {
     }
 
     /// The `gpp` of a page view: the TCF's side where the TCF applies (``tcfGPP(tcString:)``),
-    /// the visitor's US section in the US from their `usChoice` (``usGPP(applicability:choice:gpc:)``),
+    /// the visitor's US section in the US from their `usChoice` (``USGPP/encode(applicability:choice:gpc:)``),
     /// else none.
     static func sessionGPP(region: RegionDecision, site: Site, tcfApplies: Bool, tcString: String?, usChoice: USPrivacyChoice?,
                            gpc: Bool) throws -> GPPData {
         if tcfApplies { return try tcfGPP(tcString: tcString) }
         let applicability = region.gpp(site.usPrivacy)
         guard region.region == .us, !applicability.applicableSections.isEmpty else { return GPPData.empty }
-        return try usGPP(applicability: applicability, choice: usChoice, gpc: gpc)
-    }
-
-    /// The US sections in force, encoded from `choice` (nil: none yet) and the GPC signal by
-    /// ConsentKit's one encoder (`USPrivacyChoice.gppSections(of:applicability:signals:)`):
-    /// a website knows no child, so `knownChild` is false.
-    static func usGPP(applicability: GPPApplicability, choice: USPrivacyChoice?, gpc: Bool) throws -> GPPData {
-        let sections = USPrivacyChoice.gppSections(of: choice, applicability: applicability, signals: USPrivacySignals(gpc: gpc, knownChild: false))
-        return try GPPData(GPPString(sections: sections), applicableSections: applicability.applicableSections)
-    }
-
-    /// The visitor's US choice as a stored GPP string holds it: its first US section's opt-outs
-    /// (a visitor who moved to another state keeps their choice), read back only to be encoded
-    /// again for the sections in force now. A section without a notice provided holds no choice
-    /// (the string of a page view before any); so does a string that does not decode, or holds no
-    /// US section: nil. Sharing and targeted advertising stand for each other where a section has
-    /// only one of them (California's "sharing" is cross-context behavioural advertising). The
-    /// string carries no notice version, language or time: the choice says 0, `en` and the
-    /// epoch, which the encoder does not read.
-    static func storedUSChoice(_ text: String?) -> USPrivacyChoice? {
-        guard let text, !text.isEmpty, let gpp = try? GPPString(decoding: text) else { return nil }
-        for case .us(let section) in gpp.sections {
-            let notices = [section.sharingNotice, section.processingNotice, section.saleOptOutNotice, section.sharingOptOutNotice,
-                           section.targetedAdvertisingOptOutNotice]
-            guard notices.contains(.provided) else { continue }
-            let sharing = section.sharingOptOut ?? section.targetedAdvertisingOptOut
-            let targeted = section.targetedAdvertisingOptOut ?? section.sharingOptOut
-            return USPrivacyChoice(
-                saleOptOut: section.saleOptOut == .optedOut, sharingOptOut: sharing == .optedOut, targetedAdvertisingOptOut: targeted == .optedOut,
-                sensitiveDataLimited: section.sensitiveDataOptOuts.map { !$0.isEmpty && $0.allSatisfy { $0 == .optedOut } } ?? false,
-                noticeVersion: 0, language: "en", decided: Date(timeIntervalSince1970: 0))
-        }
-        return nil
+        return try USGPP.encode(applicability: applicability, choice: usChoice, gpc: gpc)
     }
 }
 
@@ -99,7 +67,7 @@ extension WebCMP {
     /// A US notice's result, checked against the document the page showed and recorded as the
     /// event an app sends for it (`ConsentEventContext.event(for:eventId:)`: kind `us`, the
     /// choice's values, decision record 0035): no TC string, the GPP string of the sections in force
-    /// (``usGPP(applicability:choice:gpc:)``) and the proof (method as ConsentKitUI maps the
+    /// (``USGPP/encode(applicability:choice:gpc:)``) and the proof (method as ConsentKitUI maps the
     /// action: "Continue" acceptAll, "Do Not Sell or Share" rejectAll, a saved selection custom);
     /// nil when the notice was closed without a choice, which is then `closed` (as
     /// ``choice(_:appId:region:now:)`` says).
@@ -107,7 +75,7 @@ extension WebCMP {
                   noticeId: String, now: Date) throws -> (action: String, choice: WebChoiceRecord?, closed: NoticeClose?) {
         let language = site.language(Self.language(request.language))
         let document = try usDocument(site, applicability: applicability, subdivision: subdivision, gpc: gpc,
-                                      current: Self.storedUSChoice(request.gppString), language: language, reopen: request.reopen)
+                                      current: USGPP.storedChoice(request.gppString), language: language, reopen: request.reopen)
         let result: NoticeResult
         do {
             result = try NoticeResult(json: request.message ?? Data(), document: document)
@@ -118,7 +86,7 @@ extension WebCMP {
             let closed = NoticeClose(noticeVersion: String(document.noticeVersion), language: language.lowercased(), platform: .web)
             return (result.action.rawValue, nil, result.action == .dismissed ? closed : nil)
         }
-        let gpp = try Self.usGPP(applicability: applicability, choice: choice, gpc: gpc)
+        let gpp = try USGPP.encode(applicability: applicability, choice: choice, gpc: gpc)
         let context = ConsentEventContext(
             method: ConsentProof.Method(result.action), noticeId: noticeId, platform: .web, cmp: cmp, subjectId: request.subjectId,
             documentHash: ConsentProof.hash(ofDocument: document.json()), gppString: gpp.gppString)

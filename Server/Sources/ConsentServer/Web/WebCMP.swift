@@ -130,7 +130,7 @@ struct WebCMP: Sendable {
         json.key("region"); json.string(region.region.rawValue)
         if let subdivision = region.subdivision { json.key("subdivision"); json.string(subdivision) }
         let tcfApplies = Self.rules.gdprApplies(region: gdpr, hasDecision: current != nil).flag == true
-        let usChoice = Self.storedUSChoice(request.gppString)
+        let usChoice = USGPP.storedChoice(request.gppString)
         let gpp = try Self.sessionGPP(region: region, site: site, tcfApplies: tcfApplies, tcString: verdict.shouldAsk ? nil : stored?.text,
                                       usChoice: usChoice, gpc: gpc)
         json.key("gpp"); json.raw(Self.gppJSON(gpp, settings: site.usPrivacy, bounds: TCData.Bounds(vendorList: list)))

@@ -68,7 +68,7 @@ struct NoticeController: CredentialInBodyRoutes {
             var request = request
             let body = try await request.jsonBody(limit: self.settings.bodyLimit)
             let options = try RequestBody.decode(DemoOptions.self, from: body)
-            let json = try await self.cpuWork.run { try self.demo.exchange(options).document.json() }
+            let json = try await self.cpuWork.run { try self.demo.document(options).json() }
             return jsonResponse(text: String(decoding: json, as: UTF8.self))
         }
         router.post("/demo/result") { request, context -> Response in
@@ -84,8 +84,8 @@ struct NoticeController: CredentialInBodyRoutes {
             }
             let decided = try await self.cpuWork.run { try self.demo.decide(decide) }
             var answer = decided.answer
-            if let choice = decided.choice {
-                let event = try choice.checkedEvent(fieldPrefix: "message.")
+            if let choice = decided.event {
+                let event = try choice.checked(fieldPrefix: "message.")
                 let stored = try await self.appendEvents([.success(event)], for: principal, requiringSubject: false,
                                                           region: self.appender.region(of: request, context: context))[0].get()
                 let result = try stored.result()

@@ -2,6 +2,8 @@
 // a frame the size of a phone, sends the notice's result back to consentd, and shows what was
 // recorded. The frame is same-origin, so the document is handed over by calling
 // ConsentKitNotice.configure, as an app's web view does; results arrive by postMessage.
+// In a US region the notice is the US notice at collection, and what is recorded is a GPP string
+// (kept in its own key, as the TC string is in the EEA).
 'use strict';
 (function () {
   const $ = (id) => document.getElementById(id);
@@ -17,10 +19,17 @@
   }
   let options = null;
 
+  const TC = 'consentkit-demo-tc', GPP = 'consentkit-demo-gpp';
+  // The TCF's settings (form, vendors, ad-free) mean nothing to the US notice: disabled there.
+  function regionChanged() {
+    const us = $('region').value !== 'eea';
+    for (const id of ['mode', 'vendors', 'adfree']) $(id).disabled = us;
+  }
+
   function currentOptions(reopen) {
     return {
-      mode: $('mode').value, language: $('language').value, vendors: $('vendors').value,
-      adFree: $('adfree').checked, reopen: reopen, tcString: store.getItem('consentkit-demo-tc') || undefined
+      region: $('region').value, mode: $('mode').value, language: $('language').value, vendors: $('vendors').value,
+      adFree: $('adfree').checked, reopen: reopen, tcString: store.getItem(TC) || undefined, gppString: store.getItem(GPP) || undefined
     };
   }
 
@@ -74,17 +83,52 @@
     frame.src = '/notice/notice.html';
   }
 
+  // A US choice: its GPP string, the section in force and its fields as ConsentKit decodes them
+  // (`parsedSections`, as __gpp answers them), the ad slot as the opt-outs allow.
+  function showUS(answer) {
+    store.setItem(GPP, answer.gppString);
+    $('tcf-recorded').hidden = true;
+    $('gpp-recorded').hidden = false;
+    $('gpp-string').textContent = answer.gppString;
+    const parsed = answer.gpp.parsedSections || {};
+    const names = Object.keys(parsed);
+    $('gpp-section').textContent = names.join(', ') + ' [' + answer.gpp.applicableSections.join(', ') + ']';
+    const lines = [];
+    let optedOut = false;
+    for (const name of names) {
+      // A state section is its core subsection and its GPC subsection; usnat's core alone or with it.
+      const parts = Array.isArray(parsed[name]) ? parsed[name] : [parsed[name]];
+      for (const part of parts) {
+        for (const field of Object.keys(part)) {
+          lines.push(name + '.' + field + ': ' + JSON.stringify(part[field]));
+          // 1: opted out (the GPP's US sections' 0/1/2 encoding: not applicable, opted out, did not opt out)
+          if (/^(SaleOptOut|SharingOptOut|TargetedAdvertisingOptOut)$/.test(field) && part[field] === 1) optedOut = true;
+        }
+      }
+    }
+    $('decoded').textContent = lines.join('\n');
+    $('ad-slot').textContent = optedOut ? 'Ad slot: contextual ads only (opted out of sale, sharing or targeted advertising)'
+      : 'Ad slot: targeted ads allowed (no opt-out)';
+  }
+
   function show(answer) {
     frame.onload = null;
     frame.hidden = true;
     frame.removeAttribute('src');
-    if (!answer.tcString) {
+    if (!answer.tcString && !answer.gppString) {
       $('status').textContent = 'The notice was closed without a choice; nothing was recorded.';
       return;
     }
-    store.setItem('consentkit-demo-tc', answer.tcString);
     $('status').textContent = 'Recorded: ' + answer.action + (answer.languageFallback ? ' (shown in English: ' + answer.languageFallback.reason + ')' : '');
     $('recorded').hidden = false;
+    $('event').textContent = answer.event ? 'event ' + answer.event.eventId + ' of subject ' + answer.event.subjectId : '';
+    if (answer.gppString) {
+      showUS(answer);
+      return;
+    }
+    store.setItem(TC, answer.tcString);
+    $('tcf-recorded').hidden = false;
+    $('gpp-recorded').hidden = true;
     $('tc-string').textContent = answer.tcString;
     $('ac-string').textContent = answer.addtlConsent || '(none)';
     $('google').textContent = answer.googleStatus + (answer.npa ? ', npa=1' : '') + (answer.prefersAdFree ? ', prefers the ad-free version' : '');
@@ -95,7 +139,6 @@
       const value = d[name];
       return name + ': ' + (Array.isArray(value) ? (value.length ? value.join(', ') : '(none)') + ' [' + value.length + ']' : value);
     }).join('\n');
-    $('event').textContent = answer.event ? 'event ' + answer.event.eventId + ' of subject ' + answer.event.subjectId : '';
     const google = (d.vendorConsents || []).indexOf(755) >= 0 && (d.purposeConsents || []).indexOf(1) >= 0;
     $('ad-slot').textContent = answer.prefersAdFree ? 'Ad slot: the user prefers the ad-free version'
       : google ? (answer.npa ? 'Ad slot: non-personalized ads (npa=1)' : 'Ad slot: personalized ads allowed') : 'Ad slot: limited ads only (no consent for storage)';
@@ -120,11 +163,14 @@
 
   $('open').addEventListener('click', () => open(false));
   $('settings').addEventListener('click', () => open(true));
+  $('region').addEventListener('change', regionChanged);
+  regionChanged();
   $('forget').addEventListener('click', () => {
-    store.removeItem('consentkit-demo-tc');
+    store.removeItem(TC);
+    store.removeItem(GPP);
     $('recorded').hidden = true;
     $('status').textContent = 'Forgotten: the notice will ask again.';
     $('ad-slot').textContent = 'Ad slot: no consent recorded yet';
   });
-  if (!store.getItem('consentkit-demo-tc')) open(false);
+  if (!store.getItem(TC)) open(false);
 })();
