@@ -52,13 +52,17 @@ public struct TCString: Sendable, Equatable {
     public let vendorLegitimateInterests: IDSet
     /// The publisher restrictions, in the order they were written.
     public let publisherRestrictions: [PublisherRestriction]
+    // The three optional segments are spelled `Optional<…>`, not `…?`: a `var` of type `T?`
+    // starts as nil before the initializer runs, so the initializer's store was an assignment,
+    // and the decoder paid a retain and a release of the whole value (every stored reference)
+    // and a copy of it at the end of each decode. Same type, same API.
     /// The DisclosedVendors segment (type 1): vendors disclosed to the user; nil if absent.
-    public internal(set) var disclosedVendors: IDSet?
+    public internal(set) var disclosedVendors: Optional<IDSet>
     /// The AllowedVendors segment (type 2, TCF v2.0 only, retired in 2021): vendors the
     /// publisher allowed; nil if absent. Kept so that old strings decode and re-encode whole.
-    public internal(set) var allowedVendors: IDSet?
+    public internal(set) var allowedVendors: Optional<IDSet>
     /// The PublisherTC segment (type 3): the publisher's own purposes; nil if absent.
-    public internal(set) var publisherTC: PublisherTC?
+    public internal(set) var publisherTC: Optional<PublisherTC>
 
     /// Creates a TC string value; see each property for its meaning.
     ///
