@@ -72,25 +72,28 @@ struct NoticeDemo: Sendable {
         var applicability: GPPApplicability
     }
 
-    /// The region the options name: nil for the EEA, else the visitor's US state (nil inside:
-    /// the state is not known).
-    static func usRegion(_ options: Options) throws -> String?? {
-        switch options.region ?? "eea" {
-        case "eea": return nil
-        case "us": return .some(nil)
-        case let region where region.hasPrefix("us-"):
-            if let state = USStateCode.parse(region.dropFirst(3)), region.dropFirst(3).allSatisfy(\.isLowercase) { return .some(state) }
-            fallthrough
-        default:
-            throw APIError.badRequest("region must be \"eea\", \"us\" or \"us-\" and a state's code in lower case (\"us-ca\")", field: "region")
+    /// Where the options put the visitor: the EEA, or the US with their state (nil: not known).
+    enum Region: Equatable {
+        case eea
+        case us(state: String?)
+    }
+
+    /// The region the options name (`eea` by default, `us`, or `us-` and a state's code in lower case).
+    static func region(_ options: Options) throws -> Region {
+        let region = options.region ?? "eea"
+        if region == "eea" { return .eea }
+        if region == "us" { return .us(state: nil) }
+        if region.hasPrefix("us-"), region.dropFirst(3).allSatisfy(\.isLowercase), let state = USStateCode.parse(region.dropFirst(3)) {
+            return .us(state: state)
         }
+        throw APIError.badRequest("region must be \"eea\", \"us\" or \"us-\" and a state's code in lower case (\"us-ca\")", field: "region")
     }
 
     /// The US notice at collection of the demo publisher (state approach, no MSPA) for the options'
     /// region, opening on the choice the page's stored GPP string holds (as a website's does:
     /// ``USGPP/storedChoice(_:)``); nil for the EEA.
     func usNotice(_ options: Options) throws -> USNotice? {
-        guard let state = try Self.usRegion(options) else { return nil }
+        guard case .us(let state) = try Self.region(options) else { return nil }
         let language = try Self.language(options)
         let applicability = USPrivacySettings.standard.applicability(region: .us, subdivision: state)
         let settings = NoticeSettings(
