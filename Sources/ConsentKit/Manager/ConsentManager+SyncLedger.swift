@@ -102,7 +102,7 @@ extension ConsentManager: SyncLedger {
         }
     }
 
-    func copyHeld(_ kind: ConsentRecord.Kind, to subject: String, through enqueue: (OutboxEntry) throws(SyncError) -> Void) throws(SyncError) {
+    func copyHeld(_ kind: ConsentRecord.Kind, to subject: String, through enqueue: (OutboxEntry) throws(SyncError) -> Bool) throws(SyncError) {
         if kind == .us { return try copyHeldUSChoice(to: subject, through: enqueue) }
         let failure = exclusive { () -> SyncError? in
             guard let consent, let mark = heldMark(of: .tcf) else { return nil }
@@ -110,7 +110,7 @@ extension ConsentManager: SyncLedger {
             guard var entry = try? outboxEntry(for: consent, method: method, subject: subject) else { return nil }
             entry.copyOf = mark.eventId
             do throws(SyncError) {
-                try enqueue(entry)
+                guard try enqueue(entry) else { return nil }
             } catch {
                 return error
             }

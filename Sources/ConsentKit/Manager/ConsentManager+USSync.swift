@@ -64,7 +64,7 @@ extension ConsentManager {
     /// The ledger's ``SyncLedger/copyHeld(_:to:through:)`` for the US choice: its event again for
     /// `subject` (a new event id, the choice's own time, the method of its mark, the US keys in
     /// force now), ``OutboxEntry/copyOf`` its mark's event, which then becomes the copy's.
-    func copyHeldUSChoice(to subject: String, through enqueue: (OutboxEntry) throws(SyncError) -> Void) throws(SyncError) {
+    func copyHeldUSChoice(to subject: String, through enqueue: (OutboxEntry) throws(SyncError) -> Bool) throws(SyncError) {
         let failure = exclusive { () -> SyncError? in
             guard let choice = state.withLock({ $0.usChoice }), let mark = heldMark(of: .us) else { return nil }
             let method = ConsentProof.Method(rawValue: mark.method) ?? .programmatic
@@ -73,7 +73,7 @@ extension ConsentManager {
             var entry = outboxEntry(for: choice, keys: keys, method: method, subject: subject)
             entry.copyOf = mark.eventId
             do throws(SyncError) {
-                try enqueue(entry)
+                guard try enqueue(entry) else { return nil }
             } catch {
                 return error
             }

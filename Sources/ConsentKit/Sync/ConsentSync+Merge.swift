@@ -117,10 +117,16 @@ extension ConsentSync {
         }
         if known { return }
         do throws(SyncError) {
-            try ledger.copyHeld(kind, to: subject) { entry throws(SyncError) in
+            try ledger.copyHeld(kind, to: subject) { entry throws(SyncError) -> Bool in
+                // Under the ledger's write lock, which `identify` also takes: when a user signed
+                // in since this pass read the subject, the copy is not the installation's to
+                // have (it would reach consentd beside the user's); the merge for the user,
+                // which `identify` triggered, queues it for them.
+                guard currentSubject == subject else { return false }
                 try enqueue(entry)
                 // Sent by this pass's drain, after the ledger moved its mark to it.
                 committed(entry.eventId, triggering: false)
+                return true
             }
         } catch {
             fail(error, schedule: false)

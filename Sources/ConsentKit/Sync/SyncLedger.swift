@@ -20,10 +20,11 @@ protocol SyncLedger: AnyObject, Sendable {
     /// Queues the held record of `kind` for `subject` through `enqueue` as a copy (a new event
     /// id, the record's own time and method, ``OutboxEntry/copyOf`` its mark's event) and makes
     /// the copy's event the keys' mark of `kind`, so that its echo from consentd is recognised as
-    /// this record: seed 002's "local is newer". Does nothing without one.
+    /// this record: seed 002's "local is newer". Does nothing without one, or when `enqueue`
+    /// returns false (it did not queue the copy: `subject` is no longer the one in force).
     ///
     /// - Throws: what `enqueue` throws; the mark then stays.
-    func copyHeld(_ kind: ConsentRecord.Kind, to subject: String, through enqueue: (OutboxEntry) throws(SyncError) -> Void) throws(SyncError)
+    func copyHeld(_ kind: ConsentRecord.Kind, to subject: String, through enqueue: (OutboxEntry) throws(SyncError) -> Bool) throws(SyncError)
 
     /// Applies `remote`, a subject state from consentd, kind by kind: each of its records when it
     /// is newer than what is held of its kind by consentd's order (`collectedAt`, then event id).
