@@ -39,7 +39,10 @@ const NoticeVendors = (function () {
     var doc = kit.doc, model = kit.model, choice = kit.choice, metrics = kit.metrics;
     var t = kit.texts.t, num = kit.texts.num, vendorsLabel = kit.texts.vendorsLabel, duration = kit.texts.duration, nameOf = kit.texts.nameOf;
     var layerSection = kit.layerSection, toggle = kit.toggle;
-    var collator = typeof Intl === 'object' ? new Intl.Collator(doc.language, { sensitivity: 'base' }) : null;
+    // Made when a list is first sorted: a renderer's first Intl.Collator costs tens of
+    // milliseconds, which the first layer (no list) would pay before it shows.
+    /** @type {Intl.Collator | null | undefined} */
+    var collator;
 
     /**
      * A copy of `items` in alphabetical order of their names, in the document's language.
@@ -48,7 +51,9 @@ const NoticeVendors = (function () {
      * @returns {T[]}
      */
     function byName(items) {
-      return items.slice().sort(function (a, b) { return collator ? collator.compare(a.name, b.name) : (a.name < b.name ? -1 : a.name > b.name ? 1 : 0); });
+      if (collator === undefined) collator = typeof Intl === 'object' ? new Intl.Collator(doc.language, { sensitivity: 'base' }) : null;
+      var order = collator;
+      return items.slice().sort(function (a, b) { return order ? order.compare(a.name, b.name) : (a.name < b.name ? -1 : a.name > b.name ? 1 : 0); });
     }
 
     function buildVendorLayer() {
