@@ -14,7 +14,8 @@ visitor in the US and in the EEA, read through `__gpp` from the page and, throug
 - The EEA: the TCF notice, and `__gpp` answers the TC string as section tcfeuv2 (2).
 - GPC is a signal for while it is on (decision record 0046): "Continue" with GPC on gives a
   string with the opt-outs; back with GPC off, `__gpp` shows no opt-out (`Gpc` 0) and the notice,
-  reopened, the visitor's own choice; an opt-out holds either way.
+  reopened, the visitor's own choice; an opt-out holds either way; a browser that kept only the
+  GPP string GPC wrote keeps its opt-outs and is asked again once GPC is off.
 
 Marked consentd: one consentd (notice_support.consentd) and one browser per engine for the file."""
 from __future__ import annotations
@@ -290,6 +291,25 @@ def test_an_opt_out_holds_with_gpc_on_and_off_again(engine_page, us_site):
     switches = reopened_switches(page)
     for field in OPT_OUTS:
         assert switches[field] == [True, False], switches
+
+
+def test_a_browser_that_kept_only_the_string_gpc_wrote_is_asked_again_once_gpc_is_off(engine_page, us_site):
+    page = engine_page(*PHONE)
+    page.goto(us_site.publisher + "/ca-gpc")
+    choose_and_wait(page, "acknowledged")
+    # What a browser kept before the own choice was: the GPP string alone.
+    page.evaluate("() => { document.cookie = 'consentkit-us-choice=; Path=/; Max-Age=0'; return document.cookie; }")
+    assert "consentkit-us-choice=" not in page.evaluate("() => document.cookie")
+
+    back, _ = come_back(page, us_site, "/ca")
+    usca = gpp_decode(back["gppString"])["usca"]
+    assert (usca["SaleOptOut"], usca["SharingOptOut"], usca["Gpc"]) == (1, 1, False), "its opt-outs hold: never an opt-in not given"
+    notice = us_notice(page)
+    notice.click('[data-action="acknowledged"]')
+    page.wait_for("""() => { let p; window.__gpp('ping', (v) => { p = v; });
+        return !!p && p.cmpDisplayStatus === 'hidden' && document.cookie.indexOf('consentkit-us-choice=') >= 0; }""", timeout=PATIENCE)
+    usca = gpp_decode(ping(page)["gppString"])["usca"]
+    assert (usca["SaleOptOut"], usca["SharingOptOut"], usca["Gpc"]) == (2, 2, False), "the answer given now is the visitor's own"
 
 
 # ------------------------------------------------------------------------------------ consentd's /demo
