@@ -152,6 +152,30 @@ struct USNoticeTests {
         }
     }
 
+    @Test("the user's own answer (usOwn) is the result before GPC or a known child: Continue none, Do Not Sell all three")
+    func ownAnswerBeforeTheSignals() throws {
+        for document in [try Self.document(gpc: true), try Self.document(knownChild: true)] {
+            let continued = try Self.result("acknowledged", document: document)
+            #expect(continued.us?.optsOut == true)
+            #expect(continued.usOwn == USNoticeChoices(saleOptOut: false, sharingOptOut: false, targetedAdvertisingOptOut: false, sensitiveDataLimited: false))
+            let own = try #require(continued.usOwnChoice(at: noticeDate))
+            #expect(!own.optsOutOfAds && own.noticeVersion == 3 && own.decided == noticeDate)
+            #expect(try Self.result("optOut", document: Self.document()).usOwn?.optsOut == true)
+        }
+    }
+
+    @Test("a save under GPC keeps the current own opt-outs the locked switches hid, and the sensitive-data limit the user set")
+    func ownAnswerOfASaveUnderGPC() throws {
+        let document = try Self.document(gpc: true, current: Self.choice)
+        let result = try Self.result("save", layer: 2, choices: Self.saved(sale: true, sharing: true, targeted: true, limited: false), document: document)
+        #expect(result.usOwn == USNoticeChoices(saleOptOut: true, sharingOptOut: false, targetedAdvertisingOptOut: false, sensitiveDataLimited: false))
+        #expect(result.us == USNoticeChoices(saleOptOut: true, sharingOptOut: true, targetedAdvertisingOptOut: true, sensitiveDataLimited: false))
+        let fresh = try Self.result("save", layer: 2, choices: Self.saved(sale: true, sharing: true, targeted: true), document: Self.document(gpc: true))
+        #expect(fresh.usOwn?.optsOut == false, "no current choice: none opted out")
+        let plain = try Self.result("save", layer: 2, choices: Self.saved(sharing: true), document: Self.document())
+        #expect(plain.usOwn == plain.us, "without a signal the own answer is the result")
+    }
+
     @Test("limiting sensitive data where the notice did not offer it is refused")
     func limitNotOffered() throws {
         let document = try Self.document(Self.national)

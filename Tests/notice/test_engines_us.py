@@ -12,6 +12,10 @@ visitor in the US and in the EEA, read through `__gpp` from the page and, throug
   page's first script, as a browser with the setting on exposes it), the opt-outs are set and
   `Gpc` recorded before any click.
 - The EEA: the TCF notice, and `__gpp` answers the TC string as section tcfeuv2 (2).
+- GPC is a signal for while it is on (decision record 0046): "Continue" with GPC on gives a
+  string with the opt-outs; back with GPC off, `__gpp` shows no opt-out (`Gpc` 0) and the notice,
+  reopened, the visitor's own choice; an opt-out holds either way; a browser that kept only the
+  GPP string GPC wrote keeps its opt-outs and is asked again once GPC is off.
 
 Marked consentd: one consentd (notice_support.consentd) and one browser per engine for the file."""
 from __future__ import annotations
@@ -216,6 +220,96 @@ def test_the_eea_gets_the_tcf_notice_and_gpp_carries_the_tc_string_as_tcfeuv2(vi
     tc = page.evaluate("() => new Promise((r) => window.__tcfapi('getTCData', 2, (d) => r(d.tcString)))")
     assert "tcfeuv2" in gpp_decode(value["gppString"])
     assert value["gppString"].split("~")[1] == tc
+
+
+# ------------------------------------------------------------------------------------ GPC and the visitor's own choice
+
+def choose_and_wait(page, action):
+    """Clicks `action` on the US notice; the ping once the choice's string holds."""
+    before = wait_ready(page)["gppString"]
+    us_notice(page).click(f'[data-action="{action}"]')
+    page.wait_for("""(before) => { let p; window.__gpp('ping', (v) => { p = v; });
+        return !!p && p.signalStatus === 'ready' && p.cmpDisplayStatus === 'hidden' && p.gppString !== before; }""", before, timeout=PATIENCE)
+    return ping(page)
+
+
+def come_back(page, us_site, path):
+    """The same browser (its cookies) on another page view of the site: its ping once ready, and
+    whether a notice opened."""
+    page.goto(us_site.publisher + path)
+    value = wait_ready(page)
+    return value, page.evaluate("(s) => !!document.querySelector(s)", NOTICE_FRAME)
+
+
+def reopened_switches(page):
+    """The privacy settings reopened (ConsentKitWeb.showPreferences): each US switch's [checked, disabled]."""
+    page.evaluate("() => { window.ConsentKitWeb.showPreferences(); return true; }")
+    frame = notice_frame(page)
+    frame.wait_for("""() => document.querySelectorAll('input[data-us]').length > 0 ||
+        !!document.querySelector('[data-action=choices]')""", timeout=PATIENCE)
+    if frame.evaluate("() => document.querySelectorAll('input[data-us]').length") == 0:
+        frame.click('[data-action="choices"]')
+        frame.wait_for("() => document.querySelectorAll('input[data-us]').length > 0", timeout=PATIENCE)
+    return frame.evaluate("""() => Object.fromEntries(Array.from(document.querySelectorAll('input[data-us]'))
+        .map((i) => [i.dataset.us, [i.checked, i.disabled]]))""")
+
+
+OPT_OUTS = ("saleOptOut", "sharingOptOut", "targetedAdvertisingOptOut")
+
+
+def test_continue_with_gpc_on_is_the_visitors_own_again_once_gpc_is_off(engine_page, us_site):
+    page = engine_page(*PHONE)
+    page.goto(us_site.publisher + "/ca-gpc")
+    chosen = choose_and_wait(page, "acknowledged")
+    usca = gpp_decode(chosen["gppString"])["usca"]
+    assert (usca["SaleOptOut"], usca["SharingOptOut"], usca["Gpc"]) == (1, 1, True), "GPC on: the opt-outs, whatever the answer"
+    assert "consentkit-us-choice=" in page.evaluate("() => document.cookie"), "the own choice is kept beside the GPP string"
+
+    back, notice = come_back(page, us_site, "/ca")
+    usca = gpp_decode(back["gppString"])["usca"]
+    assert (usca["SaleOptOut"], usca["SharingOptOut"], usca["Gpc"]) == (2, 2, False), "GPC off: the visitor's own \"Continue\", no opt-out"
+    assert usca["SaleOptOutNotice"] == 1, "the notice was given"
+    assert notice is False, "the visitor answered: no notice"
+    switches = reopened_switches(page)
+    for field in OPT_OUTS:
+        assert switches[field] == [False, False], switches
+
+
+def test_an_opt_out_holds_with_gpc_on_and_off_again(engine_page, us_site):
+    page = engine_page(*PHONE)
+    page.goto(us_site.publisher + "/ca")
+    chosen = choose_and_wait(page, "optOut")
+    assert gpp_decode(chosen["gppString"])["usca"]["Gpc"] is False
+
+    on, notice = come_back(page, us_site, "/ca-gpc")
+    usca = gpp_decode(on["gppString"])["usca"]
+    assert (usca["SaleOptOut"], usca["SharingOptOut"], usca["Gpc"]) == (1, 1, True) and notice is False
+
+    off, notice = come_back(page, us_site, "/ca")
+    usca = gpp_decode(off["gppString"])["usca"]
+    assert (usca["SaleOptOut"], usca["SharingOptOut"], usca["Gpc"]) == (1, 1, False) and notice is False
+    switches = reopened_switches(page)
+    for field in OPT_OUTS:
+        assert switches[field] == [True, False], switches
+
+
+def test_a_browser_that_kept_only_the_string_gpc_wrote_is_asked_again_once_gpc_is_off(engine_page, us_site):
+    page = engine_page(*PHONE)
+    page.goto(us_site.publisher + "/ca-gpc")
+    choose_and_wait(page, "acknowledged")
+    # What a browser kept before the own choice was: the GPP string alone.
+    page.evaluate("() => { document.cookie = 'consentkit-us-choice=; Path=/; Max-Age=0'; return document.cookie; }")
+    assert "consentkit-us-choice=" not in page.evaluate("() => document.cookie")
+
+    back, _ = come_back(page, us_site, "/ca")
+    usca = gpp_decode(back["gppString"])["usca"]
+    assert (usca["SaleOptOut"], usca["SharingOptOut"], usca["Gpc"]) == (1, 1, False), "its opt-outs hold: never an opt-in not given"
+    notice = us_notice(page)
+    notice.click('[data-action="acknowledged"]')
+    page.wait_for("""() => { let p; window.__gpp('ping', (v) => { p = v; });
+        return !!p && p.cmpDisplayStatus === 'hidden' && document.cookie.indexOf('consentkit-us-choice=') >= 0; }""", timeout=PATIENCE)
+    usca = gpp_decode(ping(page)["gppString"])["usca"]
+    assert (usca["SaleOptOut"], usca["SharingOptOut"], usca["Gpc"]) == (2, 2, False), "the answer given now is the visitor's own"
 
 
 # ------------------------------------------------------------------------------------ consentd's /demo

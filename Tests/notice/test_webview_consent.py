@@ -363,6 +363,24 @@ def test_on_a_page_running_consentkit_s_web_cmp_in_the_us_the_app_s_us_choice_is
     assert page.evaluate(SHOWN_NOTICE) is False
 
 
+def test_the_app_s_us_choice_replaces_the_page_s_own_us_choice(new_page):
+    """A browser that kept its own US choice from the page (consentkit-us-choice: all opted out,
+    decision record 0046) opens the page in an app whose user opted in: the app's string is the
+    newer answer, so the page drops its own choice and __gpp answers the app's."""
+    page = new_page()
+    own = json.dumps({"saleOptOut": True, "sharingOptOut": True, "targetedAdvertisingOptOut": True, "sensitiveDataLimited": False})
+    page.context.add_cookies([{"name": "consentkit-us-choice", "value": urllib.parse.quote(own), "url": ns.consentd().url}])
+    opted_in = "DBABBg~BVoYYYAAEABgA.QA"
+    inject(page, script(None, None, "0", "--gpp-string", opted_in, "--gpp-sid", "8"))
+    page.goto(ns.consentd().url + "/demo?region=us-ca")
+    page.wait_for_function("""() => { let p; window.__gpp('ping', (v) => { p = v; });
+        return !!p && p.cmpStatus === 'loaded' && p.signalStatus === 'ready'; }""")
+    ping = page.evaluate(GPP_PING)
+    assert ping["parsedSections"]["usca"][0]["SaleOptOut"] == 2 and ping["parsedSections"]["usca"][0]["SharingOptOut"] == 2, ping
+    assert [c["name"] for c in page.context.cookies() if c["name"] == "consentkit-us-choice"] == [], "the page's own choice is dropped"
+    assert [c["value"] for c in page.context.cookies() if c["name"] == "consentkit-gpp"] == [opted_in]
+
+
 def test_without_the_app_s_us_choice_the_web_cmp_in_the_us_shows_its_notice_at_collection(new_page):
     """The counter-proof: the same page in the same app, but the app holds no GPP string (its user has
     not answered yet): the web CMP asks."""

@@ -58,6 +58,8 @@ extension OpenAPIContractTests {
     /// Values with every field set, by the schema that describes them.
     static func fullValues() throws -> [(String, Data)] {
         let encoder = JSONEncoder()
+        // A web page's own US choice (decision record 0046).
+        let usChoice = USChoiceRecord(saleOptOut: false, sharingOptOut: true, targetedAdvertisingOptOut: false, sensitiveDataLimited: true)
         return [
             ("Config", try encoder.encode(AppConfig(
                 appId: "com.example.news", gdprApplies: false, region: .us, country: "US", geoSource: .header, publishers: [publisher],
@@ -76,13 +78,13 @@ extension OpenAPIContractTests {
             ("ConsentBatchItem", try encoder.encode(batchItem)),
             ("WebSessionRequest", try encoder.encode(WebSessionRequest(
                 credential: "ck_pub_k_s", language: "de-AT", tcString: fullRecord.tcString, addtlConsent: "2~89~dv.", reopen: true,
-                debugRegion: .eea, gppString: "DBABBg~BVoYYYAAEABgA.QA", gpc: true))),
+                debugRegion: .eea, gppString: "DBABBg~BVoYYYAAEABgA.QA", gpc: true, usChoice: usChoice))),
             ("WebChoiceRequest", try encoder.encode(WebChoiceRequest(
                 credential: "ckt_e30.c2ln", language: "de", tcString: fullRecord.tcString, addtlConsent: "2~89~dv.", reopen: false,
                 subjectId: "sub_1", message: .object(["protocol": .integer(1), "type": .string("result"), "action": .string("acceptAll")]),
                 appConsent: WebChoiceRequest.AppConsent(tcString: fullRecord.tcString ?? "", addtlConsent: "2~89~dv.",
                                                         subjectToken: "ckt_e30.c2ln", subjectId: "user-1"),
-                gppString: "DBABBg~BVoYYYAAEABgA.QA", gpc: false))),
+                gppString: "DBABBg~BVoYYYAAEABgA.QA", gpc: false, usChoice: usChoice))),
             ("DemoResultRequest", try encoder.encode(DemoResultRequest(
                 options: DemoOptions(mode: .google, language: "de", vendors: "all", reopen: true, adFree: true, tcString: fullRecord.tcString,
                                      region: "us-ca", gppString: "DBABBg~BVoYYYAAEABgA.QA"),
@@ -96,7 +98,7 @@ extension OpenAPIContractTests {
                 tcString: fullRecord.tcString ?? "", addtlConsent: "2~89~dv.", tcData: .object(["tcString": .string("CQ")]), subjectId: "sub_1",
                 subjectToken: "ckt_e30.c2ln",
                 event: AppendResult(eventId: state.eventId, subjectId: "sub_1", outcome: .current, current: state, subjectToken: "ckt_e30.c2ln"),
-                gpp: webGPP)))),
+                gpp: webGPP, usChoice: usChoice)))),
             ("WebGPP", try encoder.encode(webGPP)),
         ]
     }

@@ -11,4 +11,13 @@ extension NoticeResult {
                             sensitiveDataLimited: $0.sensitiveDataLimited, noticeVersion: noticeVersion, language: language, decided: date)
         }
     }
+
+    /// The US choice as the user gave it, made at `date`: ``usOwn`` (before GPC or a known child
+    /// forced any opt-out), the notice version and language shown. Nil where ``usChoice(at:)`` is.
+    public func usOwnChoice(at date: Date) -> USPrivacyChoice? {
+        usOwn.map {
+            USPrivacyChoice(saleOptOut: $0.saleOptOut, sharingOptOut: $0.sharingOptOut, targetedAdvertisingOptOut: $0.targetedAdvertisingOptOut,
+                            sensitiveDataLimited: $0.sensitiveDataLimited, noticeVersion: noticeVersion, language: language, decided: date)
+        }
+    }
 }

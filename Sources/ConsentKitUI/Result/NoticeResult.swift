@@ -47,6 +47,13 @@ public struct NoticeResult: Sendable, Equatable {
     /// (``NoticeDocument/US``) the three opt-outs on whatever the page said. Nil outside US mode
     /// and for ``Action/dismissed``. ``usChoice(at:)`` makes the choice to keep.
     public let us: USNoticeChoices?
+    /// In US mode, the opt-outs as the user gave them, before GPC or a known child forced any:
+    /// ``us`` without the forcing. Where the signal locked the three switches on (``Action/save``
+    /// with GPC or a known child) the user changed none of them: they stay as the document's
+    /// `current` had them (none opted out without one). What a host keeps as the user's own
+    /// answer, so that the signal's end gives it back (decision record 0046); ``usOwnChoice(at:)``
+    /// makes it a choice. Nil where ``us`` is.
+    public let usOwn: USNoticeChoices?
     /// Milliseconds from the document's arrival to the first layer being interactive, and to the choice.
     public let shownMilliseconds: Double?
     /// Milliseconds from the document's arrival to the choice.
@@ -124,13 +131,15 @@ public struct NoticeResult: Sendable, Equatable {
         self.language = language
         self.noticeVersion = noticeVersion
         self.choices = wire.choices
-        self.us = document.us.flatMap { Self.usChoices(action, saved: wire.choices?.us, shown: $0, current: document.current?.us) }
+        let own = document.us.flatMap { Self.usOwnChoices(action, saved: wire.choices?.us, shown: $0, current: document.current?.us) }
+        self.usOwn = own
+        self.us = document.us.flatMap { shown in own.map { Self.forced($0, shown: shown) } }
         self.shownMilliseconds = wire.timings?.shownMs
         self.decidedMilliseconds = wire.timings?.decidedMs
     }
 
-    /// The opt-outs a US result records (see ``us``).
-    private static func usChoices(
+    /// The opt-outs a US result records as the user gave them (see ``usOwn``).
+    private static func usOwnChoices(
         _ action: Action, saved: USNoticeChoices?, shown: NoticeDocument.US, current: USNoticeChoices?
     ) -> USNoticeChoices? {
         var choices: USNoticeChoices
@@ -144,15 +153,27 @@ public struct NoticeResult: Sendable, Equatable {
         case .save:
             guard let saved else { return nil }
             choices = saved
+            if shown.gpc || shown.knownChild {
+                // The three switches were locked on: the page's values are the signal's, not the user's.
+                choices.saleOptOut = current?.saleOptOut ?? false
+                choices.sharingOptOut = current?.sharingOptOut ?? false
+                choices.targetedAdvertisingOptOut = current?.targetedAdvertisingOptOut ?? false
+            }
         case .dismissed, .acceptAll, .rejectAll, .nonPersonalized, .adFree:
             return nil
         }
+        choices.sensitiveDataLimited = choices.sensitiveDataLimited && shown.limitSensitive
+        return choices
+    }
+
+    /// `own` with the host's rules applied (see ``us``): with GPC or a known child, the three opt-outs on.
+    private static func forced(_ own: USNoticeChoices, shown: NoticeDocument.US) -> USNoticeChoices {
+        var choices = own
         if shown.gpc || shown.knownChild {
             choices.saleOptOut = true
             choices.sharingOptOut = true
             choices.targetedAdvertisingOptOut = true
         }
-        choices.sensitiveDataLimited = choices.sensitiveDataLimited && shown.limitSensitive
         return choices
     }
 

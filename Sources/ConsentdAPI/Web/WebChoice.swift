@@ -25,10 +25,16 @@ public struct WebChoice: Sendable, Equatable, Codable {
         public var event: AppendResult
         /// What the page's `__gpp` answers now (the page keeps its `gppString` as `consentkit-gpp`).
         public var gpp: WebGPP?
+        /// A US choice as the visitor made it, before Global Privacy Control is applied (what
+        /// ``gpp`` encodes with it): the page keeps it as `consentkit-us-choice` and sends it with
+        /// the next page view (``WebSessionRequest/usChoice``), so the signal's end gives the
+        /// visitor's own answer back. Nil for a TCF choice.
+        public var usChoice: USChoiceRecord?
 
         /// A recorded choice.
         public init(tcString: String?, addtlConsent: String?, tcData: JSONValue?, subjectId: String, subjectToken: String? = nil,
-                    event: AppendResult, gpp: WebGPP? = nil) {
+                    event: AppendResult, gpp: WebGPP? = nil, usChoice: USChoiceRecord? = nil) {
+            self.usChoice = usChoice
             self.tcString = tcString
             self.addtlConsent = addtlConsent
             self.tcData = tcData
@@ -63,6 +69,8 @@ public struct WebChoice: Sendable, Equatable, Codable {
         case event
         /// `gpp`.
         case gpp
+        /// `usChoice`.
+        case usChoice
     }
 
     /// Reads an answer: a recorded choice when it carries the stored event.
@@ -75,7 +83,8 @@ public struct WebChoice: Sendable, Equatable, Codable {
             addtlConsent: try container.decodeIfPresent(String.self, forKey: .addtlConsent),
             tcData: try container.decodeIfPresent(JSONValue.self, forKey: .tcData), subjectId: try container.decode(String.self, forKey: .subjectId),
             subjectToken: try container.decodeIfPresent(String.self, forKey: .subjectToken), event: event,
-            gpp: try container.decodeIfPresent(WebGPP.self, forKey: .gpp))
+            gpp: try container.decodeIfPresent(WebGPP.self, forKey: .gpp),
+            usChoice: try container.decodeIfPresent(USChoiceRecord.self, forKey: .usChoice))
     }
 
     /// Writes the answer as consentd does: the action, and for a recorded choice every field it
@@ -93,5 +102,6 @@ public struct WebChoice: Sendable, Equatable, Codable {
         try container.encodeIfPresent(recorded.subjectToken, forKey: .subjectToken)
         try container.encode(recorded.event, forKey: .event)
         try container.encodeIfPresent(recorded.gpp, forKey: .gpp)
+        try container.encodeIfPresent(recorded.usChoice, forKey: .usChoice)
     }
 }

@@ -11,8 +11,12 @@ public struct WebChoiceRequest: Sendable, Equatable, Codable {
     public var tcString: String?
     /// The Additional Consent string kept with it.
     public var addtlConsent: String?
-    /// The GPP string the notice's document was built with (a US notice's present choices).
+    /// The GPP string the notice's document was built with (a US notice's present choices,
+    /// read only without ``usChoice``).
     public var gppString: String?
+    /// The visitor's own US choice the notice's document was built with (the page's
+    /// `consentkit-us-choice`, as sent with the page view).
+    public var usChoice: USChoiceRecord?
     /// The browser's Global Privacy Control signal (`navigator.globalPrivacyControl`); a
     /// `Sec-GPC: 1` header says the same.
     public var gpc: Bool?
@@ -63,8 +67,9 @@ public struct WebChoiceRequest: Sendable, Equatable, Codable {
     /// A choice.
     public init(credential: String, language: String? = nil, tcString: String? = nil, addtlConsent: String? = nil, reopen: Bool? = nil,
                 subjectId: String? = nil, message: JSONValue? = nil, appConsent: AppConsent? = nil, gppString: String? = nil, gpc: Bool? = nil,
-                debugRegion: DebugRegion? = nil) {
+                debugRegion: DebugRegion? = nil, usChoice: USChoiceRecord? = nil) {
         self.debugRegion = debugRegion
+        self.usChoice = usChoice
         self.gppString = gppString
         self.gpc = gpc
         self.credential = credential
@@ -91,6 +96,8 @@ public struct WebChoiceRequest: Sendable, Equatable, Codable {
         case gppString
         /// `gpc`.
         case gpc
+        /// `usChoice`.
+        case usChoice
         /// `reopen`.
         case reopen
         /// `debugRegion`.

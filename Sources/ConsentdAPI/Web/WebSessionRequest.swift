@@ -9,8 +9,15 @@ public struct WebSessionRequest: Sendable, Equatable, Codable {
     public var tcString: String?
     /// The Additional Consent string the page keeps with it, if any.
     public var addtlConsent: String?
-    /// The GPP string the page keeps (`consentkit-gpp`), if any: the visitor's US choice.
+    /// The GPP string the page keeps (`consentkit-gpp`), if any: what `__gpp` answered after the
+    /// visitor's last US choice, Global Privacy Control applied. Read for the choice only without
+    /// ``usChoice`` (a page of a CMP older than it), and then as possibly forced by GPC
+    /// (decision record 0046).
     public var gppString: String?
+    /// The visitor's own US choice the page keeps (`consentkit-us-choice`), as the last choice's
+    /// answer gave it (``WebChoice/Recorded/usChoice``): before Global Privacy Control is
+    /// applied, so that the GPP string is encoded again from it and the signal in force now.
+    public var usChoice: USChoiceRecord?
     /// The browser's Global Privacy Control signal (`navigator.globalPrivacyControl`); a
     /// `Sec-GPC: 1` header says the same.
     public var gpc: Bool?
@@ -21,8 +28,9 @@ public struct WebSessionRequest: Sendable, Equatable, Codable {
 
     /// A page view.
     public init(credential: String, language: String? = nil, tcString: String? = nil, addtlConsent: String? = nil, reopen: Bool? = nil,
-                debugRegion: DebugRegion? = nil, gppString: String? = nil, gpc: Bool? = nil) {
+                debugRegion: DebugRegion? = nil, gppString: String? = nil, gpc: Bool? = nil, usChoice: USChoiceRecord? = nil) {
         self.gppString = gppString
+        self.usChoice = usChoice
         self.gpc = gpc
         self.credential = credential
         self.language = language
@@ -46,6 +54,8 @@ public struct WebSessionRequest: Sendable, Equatable, Codable {
         case gppString
         /// `gpc`.
         case gpc
+        /// `usChoice`.
+        case usChoice
         /// `reopen`.
         case reopen
         /// `debugRegion`.

@@ -66,8 +66,10 @@ extension WebCMP {
 
     /// A US notice's result, checked against the document the page showed and recorded as the
     /// event an app sends for it (`ConsentEventContext.event(for:eventId:)`: kind `us`, the
-    /// choice's values, decision record 0035): no TC string, the GPP string of the sections in force
-    /// (``USGPP/encode(applicability:choice:gpc:)``) and the proof (method as ConsentKitUI maps the
+    /// choice's values as the visitor gave them, before GPC, `NoticeResult.usOwn`, decision records
+    /// 0035 and 0046): no TC string, the GPP string of the sections in force with GPC applied
+    /// (``USGPP/encode(applicability:choice:gpc:)``), the own answer again as `usChoice` for
+    /// the page to keep (``WebChoiceRecord/usChoice``), and the proof (method as ConsentKitUI maps the
     /// action: "Continue" acceptAll, "Do Not Sell or Share" rejectAll, a saved selection custom);
     /// nil when the notice was closed without a choice, which is then `closed` (as
     /// ``choice(_:appId:region:now:)`` says).
@@ -75,22 +77,24 @@ extension WebCMP {
                   noticeId: String, now: Date) throws -> (action: String, choice: WebChoiceRecord?, closed: NoticeClose?) {
         let language = site.language(Self.language(request.language))
         let document = try usDocument(site, applicability: applicability, subdivision: subdivision, gpc: gpc,
-                                      current: USGPP.storedChoice(request.gppString), language: language, reopen: request.reopen)
+                                      current: USGPP.visitorChoice(own: request.usChoice, storedString: request.gppString),
+                                      language: language, reopen: request.reopen)
         let result: NoticeResult
         do {
             result = try NoticeResult(json: request.message ?? Data(), document: document)
         } catch {
             throw APIError(.unprocessableContent, "notice_result_refused", "\(error)", field: "message")
         }
-        guard let choice = result.usChoice(at: now) else {
+        guard let own = result.usOwnChoice(at: now) else {
             let closed = NoticeClose(noticeVersion: String(document.noticeVersion), language: language.lowercased(), platform: .web)
             return (result.action.rawValue, nil, result.action == .dismissed ? closed : nil)
         }
-        let gpp = try USGPP.encode(applicability: applicability, choice: choice, gpc: gpc)
+        // The visitor's own answer is what is kept and recorded; GPC is applied in the GPP string only.
+        let gpp = try USGPP.encode(applicability: applicability, choice: own, gpc: gpc)
         let context = ConsentEventContext(
             method: ConsentProof.Method(result.action), noticeId: noticeId, platform: .web, cmp: cmp, subjectId: request.subjectId,
             documentHash: ConsentProof.hash(ofDocument: document.json()), gppString: gpp.gppString)
-        return (result.action.rawValue, WebChoiceRecord(event: context.event(for: choice), tcf: nil, gpp: gpp), nil)
+        return (result.action.rawValue, WebChoiceRecord(event: context.event(for: own), tcf: nil, gpp: gpp, usChoice: USGPP.record(of: own)), nil)
     }
 }
 
@@ -103,4 +107,6 @@ struct WebChoiceRecord: Sendable {
     var tcf: RecordedChoice?
     /// The GPP string and its sections in force.
     var gpp: GPPData
+    /// A US choice as the visitor made it, before GPC (the page keeps it); nil for a TCF choice.
+    var usChoice: USChoiceRecord? = nil
 }

@@ -85,10 +85,13 @@ struct WebCMP: Sendable {
     /// Created or LastUpdated lies in the future (no decision: the visitor is asked again).
     ///
     /// `gpp` (``ConsentdAPI/WebGPP``) is what the page's `__gpp` answers (``sessionGPP(region:site:tcfApplies:tcString:usChoice:gpc:)``):
-    /// in the US the sections in force encoded from the choice the page's stored GPP string holds
-    /// and `gpc` (the browser's Global Privacy Control); a US visitor without a choice (or one who
-    /// reopened the notice) gets the US notice at collection as `document` (mode `us`) and `ask`
-    /// `noDecision`, never a `uiTCData`: in the US nobody waits for a choice.
+    /// in the US the sections in force encoded from the visitor's own choice the page keeps
+    /// (`usChoice`; without it, the one its stored GPP string holds: ``USGPP/visitorChoice(own:storedString:)``)
+    /// and `gpc` (the browser's Global Privacy Control, in force for this page view only); a US
+    /// visitor without a choice (or one who reopened the notice, or whose older page kept only a
+    /// string GPC forced, ``USGPP/possiblyForced(_:)``, once GPC is off) gets the US notice at
+    /// collection as `document` (mode `us`) and `ask` `noDecision` (not on a reopen), never a
+    /// `uiTCData`: in the US nobody waits for a choice.
     func session(_ request: WebSessionRequest, appId: String, region: RegionDecision, gpc: Bool, now: Date) throws -> String {
         let site = try site(appId: appId)
         let list = catalog.vendorList
@@ -130,21 +133,24 @@ struct WebCMP: Sendable {
         json.key("region"); json.string(region.region.rawValue)
         if let subdivision = region.subdivision { json.key("subdivision"); json.string(subdivision) }
         let tcfApplies = Self.rules.gdprApplies(region: gdpr, hasDecision: current != nil).flag == true
-        let usChoice = USGPP.storedChoice(request.gppString)
+        let usChoice = USGPP.visitorChoice(own: request.usChoice, storedString: request.gppString)
+        // The string alone of an older page, written while GPC forced its opt-outs: they hold, and
+        // the visitor is asked again once the signal is off, for an answer of their own (decision record 0046).
+        let usUnanswered = usChoice == nil || (request.usChoice == nil && !gpc && USGPP.possiblyForced(request.gppString))
         let gpp = try Self.sessionGPP(region: region, site: site, tcfApplies: tcfApplies, tcString: verdict.shouldAsk ? nil : stored?.text,
                                       usChoice: usChoice, gpc: gpc)
         json.key("gpp"); json.raw(Self.gppJSON(gpp, settings: site.usPrivacy, bounds: TCData.Bounds(vendorList: list)))
         // The US notice at collection: for a visitor without a choice, or who reopened it.
         let usApplicability = region.gpp(site.usPrivacy)
         let usReopen = request.reopen ?? false
-        let usDocument = !tcfApplies && region.region == .us && !usApplicability.applicableSections.isEmpty && (usChoice == nil || usReopen)
+        let usDocument = !tcfApplies && region.region == .us && !usApplicability.applicableSections.isEmpty && (usUnanswered || usReopen)
             ? try usDocument(site, applicability: usApplicability, subdivision: region.subdivision, gpc: gpc, current: usChoice,
                              language: language, reopen: usReopen)
             : nil
         json.key("ask")
         if verdict.shouldAsk {
             json.string(Self.name(of: verdict))
-        } else if usDocument != nil, usChoice == nil {
+        } else if usDocument != nil, usUnanswered {
             json.string("noDecision")
         } else {
             json.null()
@@ -211,6 +217,8 @@ struct WebCMP: Sendable {
         var subjectId: String?
         /// The GPP string the US notice's document was built with.
         var gppString: String?
+        /// The visitor's own US choice the US notice's document was built with.
+        var usChoice: USChoiceRecord?
         /// The browser's Global Privacy Control (the body's `gpc`; the route ORs in `Sec-GPC: 1`).
         var gpc: Bool
         /// The region to pretend, as for the page view.
@@ -235,6 +243,7 @@ struct WebCMP: Sendable {
             reopen = body.reopen ?? false
             subjectId = body.subjectId
             gppString = body.gppString
+            usChoice = body.usChoice
             gpc = body.gpc ?? false
             debugRegion = body.debugRegion
             if let message = body.message {

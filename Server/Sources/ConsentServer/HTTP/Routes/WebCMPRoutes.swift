@@ -113,6 +113,16 @@ struct WebCMPController: CredentialInBodyRoutes {
                     json.raw(tcData)
                     json.key("tcString"); json.string(tcf.tcString)
                 }
+                if let own = recorded.usChoice {
+                    // The visitor's own answer, before GPC: the page keeps it (decision record 0046).
+                    json.key("usChoice")
+                    json.beginObject()
+                    json.field("saleOptOut", own.saleOptOut)
+                    json.field("sensitiveDataLimited", own.sensitiveDataLimited)
+                    json.field("sharingOptOut", own.sharingOptOut)
+                    json.field("targetedAdvertisingOptOut", own.targetedAdvertisingOptOut)
+                    json.endObject()
+                }
             }
             json.endObject()
             return jsonResponse(text: json.text, status: recorded == nil ? .ok : .created)

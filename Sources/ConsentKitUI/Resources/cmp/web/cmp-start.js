@@ -4,7 +4,7 @@
  * consentd serves it from ConsentKitUI's resources (cmp/web/), beside the CMP API (cmp/tcfapi.js).
  *
  * It reads the site's configuration from its own tag (data-key and the other data-* attributes),
- * what this browser keeps (the TC and GPP strings, the subject), and asks consentd for the page view at
+ * what this browser keeps (the TC and GPP strings, the visitor's own US choice, the subject), and asks consentd for the page view at
  * once (POST /v1/web/session). From stub.js, that is while the page is still being parsed: an
  * async cmp.js often runs only at DOMContentLoaded, and then finds consentd's answer waiting
  * instead of starting the round trip. cmp-web.js takes the answer, and these helpers, once:
@@ -15,16 +15,21 @@
 /**
  * What cmp-start.js hands over to cmp-web.js (once, through ConsentKitWebStart.take()).
  * @typedef {{
- *   base: string, config: DOMStringMap, language: string, STRING: string, AC: string, GPP: string, gpc: () => boolean, keptDays: number | null,
+ *   base: string, config: DOMStringMap, language: string, STRING: string, AC: string, GPP: string, US: string, gpc: () => boolean, keptDays: number | null,
  *   load: (name: string) => string | null, keep: (name: string, value: string | null) => void,
  *   keepSubject: (value: { subjectId: string, subjectToken: string } | null) => void,
  *   credential: () => { credential: string, subjectId?: string, stored?: boolean },
  *   call: (path: string, body: Object<string, any>) => Promise<any>,
- *   session: (reopen: boolean, tcString: string | null, addtlConsent: string | null, gppString: string | null) => Promise<any>,
+ *   usChoice: (text: string | null) => USChoice | null,
+ *   session: (reopen: boolean, tcString: string | null, addtlConsent: string | null, gppString: string | null, usText: string | null) => Promise<any>,
  *   fromApp: (app: any, tcString: string | null) => boolean, fromAppUS: (app: any, gppString: string | null) => boolean, appConsent: () => any,
- *   early: { tcString: string | null, addtlConsent: string | null, gppString: string | null, answer: Promise<any> } | null,
+ *   early: { tcString: string | null, addtlConsent: string | null, gppString: string | null, usText: string | null, answer: Promise<any> } | null,
  *   preloadedNotice: () => PreloadedNotice | null, watchStart: (frame: HTMLIFrameElement) => (run: () => void) => void
  * }} WebStart
+ */
+/**
+ * The visitor's own answer to the US notice, before Global Privacy Control (consentd's `usChoice`).
+ * @typedef {{ saleOptOut: boolean, sharingOptOut: boolean, targetedAdvertisingOptOut: boolean, sensitiveDataLimited: boolean }} USChoice
  */
 /**
  * The notice's frame, loading (hidden) since the start: `whenStarted(run)` runs `run` once its
@@ -39,8 +44,10 @@
   if (window.ConsentKitWebStart || !script || !script.dataset.key) return;
   var base = new URL(script.src, location.href).origin;
   var config = script.dataset;
-  // The GPP string is kept beside the TC string, under a name of ConsentKit's (the IAB names none).
-  var STRING = 'euconsent-v2', AC = 'addtl_consent', GPP = 'consentkit-gpp', SUBJECT = 'consentkit-subject';
+  // The GPP string is kept beside the TC string, under a name of ConsentKit's (the IAB names none);
+  // beside it the visitor's own US choice (JSON), before GPC: GPC holds while it is on, and when it
+  // is off consentd encodes the GPP string again from this (docs/decisions/0046).
+  var STRING = 'euconsent-v2', AC = 'addtl_consent', GPP = 'consentkit-gpp', US = 'consentkit-us-choice', SUBJECT = 'consentkit-subject';
   // How long the cookies keep the choice: 390 days ("up to 13 months"). The one place this figure
   // is written: the notice says it too (cmp-web.js puts it in the document it shows, as
   // choiceStorageDays; null in local storage, which keeps the choice until it changes).
@@ -129,10 +136,26 @@
   var language = config.language || navigator.language || 'en';
   // The browser's Global Privacy Control signal (its Sec-GPC header says the same to consentd).
   function gpc() { return navigator.globalPrivacyControl === true; }
-  function session(reopen, tcString, addtlConsent, gppString) {
+  // The own US choice as kept (its JSON text), when it is one: four booleans; null otherwise (a
+  // page that kept only the GPP string, or text altered since), and consentd reads the GPP string.
+  var US_FIELDS = ['saleOptOut', 'sharingOptOut', 'targetedAdvertisingOptOut', 'sensitiveDataLimited'];
+  /** @returns {USChoice | null} */
+  function usChoice(text) {
+    var value;
+    try { value = JSON.parse(text || 'null'); } catch (e) { return null; }
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return null;
+    var choice = /** @type {USChoice} */ ({ saleOptOut: false, sharingOptOut: false, targetedAdvertisingOptOut: false, sensitiveDataLimited: false });
+    for (var i = 0; i < US_FIELDS.length; i++) {
+      if (typeof value[US_FIELDS[i]] !== 'boolean') return null;
+      choice[US_FIELDS[i]] = value[US_FIELDS[i]];
+    }
+    return choice;
+  }
+  function session(reopen, tcString, addtlConsent, gppString, usText) {
     return call('/v1/web/session', {
       credential: credential().credential, language: language, tcString: tcString || undefined, addtlConsent: addtlConsent || undefined,
-      gppString: gppString || undefined, gpc: gpc(), reopen: reopen, debugRegion: config.debugRegion || undefined
+      gppString: gppString || undefined, usChoice: usChoice(usText) || undefined, gpc: gpc(), reopen: reopen,
+      debugRegion: config.debugRegion || undefined
     }).then(renewed);
   }
 
@@ -147,9 +170,9 @@
     return !!app && app.gdprApplies === true && typeof app.tcString === 'string' && app.tcString !== '' && app.tcString !== tcString;
   }
   // ... or, where GDPR does not apply, the app's US choice: its GPP string with a US section in force
-  // (GPP ids 7, usnat, to 27). The page keeps that string as its own (the app's SDK syncs the choice
-  // to consentd itself), so consentd reads the choice from it and the notice at collection is not
-  // shown a second time.
+  // (GPP ids 7, usnat, to 27). The page keeps that string as its own, in place of its own US choice
+  // (the app's SDK syncs the choice to consentd itself), so consentd reads the choice from it and
+  // the notice at collection is not shown a second time.
   function fromAppUS(app, gppString) {
     if (!app || app.gdprApplies === true || !app.gpp || typeof app.gpp.gppString !== 'string' || app.gpp.gppString === '') return false;
     var ids = app.gpp.applicableSections;
@@ -194,22 +217,22 @@
 
   /** @type {WebStart | null} */
   var start = {
-    base: base, config: config, language: language, STRING: STRING, AC: AC, GPP: GPP, gpc: gpc, keptDays: useCookie ? KEPT_DAYS : null,
-    load: load, keep: keep, keepSubject: keepSubject, credential: credential, call: call, session: session, fromApp: fromApp,
+    base: base, config: config, language: language, STRING: STRING, AC: AC, GPP: GPP, US: US, gpc: gpc, keptDays: useCookie ? KEPT_DAYS : null,
+    load: load, keep: keep, keepSubject: keepSubject, credential: credential, call: call, usChoice: usChoice, session: session, fromApp: fromApp,
     fromAppUS: fromAppUS, appConsent: appConsent,
-    early: null,  // {tcString, addtlConsent, gppString, answer: a promise of consentd's answer}, taken by cmp-web.js
+    early: null,  // {tcString, addtlConsent, gppString, usText, answer: a promise of consentd's answer}, taken by cmp-web.js
     // The preloaded notice frame, once (then null).
     preloadedNotice: function () { var taken = preloaded; preloaded = null; return taken; },
     watchStart: watchStart
   };
-  var stored = load(STRING), storedAC = load(AC), storedGPP = load(GPP);
+  var stored = load(STRING), storedAC = load(AC), storedGPP = load(GPP), storedUS = load(US);
   var handedOver = appConsent();
-  if (fromAppUS(handedOver, storedGPP)) { storedGPP = handedOver.gpp.gppString; keep(GPP, storedGPP); }
+  if (fromAppUS(handedOver, storedGPP)) { storedGPP = handedOver.gpp.gppString; keep(GPP, storedGPP); storedUS = null; keep(US, null); }
   if (!fromApp(handedOver, stored)) {
-    var answer = session(false, stored, storedAC, storedGPP);
+    var answer = session(false, stored, storedAC, storedGPP, storedUS);
     answer.catch(function () { /* reported by cmp-web.js, which takes this promise */ });
-    start.early = { tcString: stored, addtlConsent: storedAC, gppString: storedGPP, answer: answer };
-    if (!stored && !storedGPP) preloadNotice();
+    start.early = { tcString: stored, addtlConsent: storedAC, gppString: storedGPP, usText: storedUS, answer: answer };
+    if (!stored && !storedGPP && !storedUS) preloadNotice();
   }
   // The hand-over to cmp-web.js: once, and neither replaceable nor listed among the page's globals.
   Object.defineProperty(window, 'ConsentKitWebStart', {

@@ -13,8 +13,8 @@
  *   data-subject-id      the site's own user id, with
  *   data-subject-token   a subject token the site's backend minted for it (POST /v1/subjects/{id}/tokens)
  *   data-storage         where the TC and GPP strings are kept: "cookie" (default: first-party
- *                        cookies euconsent-v2, addtl_consent and consentkit-gpp) or "localStorage"
- *                        (the same names)
+ *                        cookies euconsent-v2, addtl_consent, consentkit-gpp and
+ *                        consentkit-us-choice) or "localStorage" (the same names)
  *   data-cookie-domain   the cookies' Domain (default: the page's host)
  *   data-language        the notice's language (default: the browser's)
  *   data-debug-region    "eea", "not_eea", "us" or "us-ca" (a state): pretend a region, for testing a page
@@ -36,7 +36,11 @@
  * `gpp` object (the GPP string, its sections, the sections in force, the parsed sections), with
  * signalStatus 'not ready' while a TCF notice waits for the user and 'ready' otherwise (a US notice
  * is a notice at collection: its defaults hold at once); the GPP string of a choice is kept like
- * the TC string and sent back with the next page view, with navigator.globalPrivacyControl.
+ * the TC string and sent back with the next page view, with navigator.globalPrivacyControl. A US
+ * choice's answer also carries the visitor's own choice (`usChoice`, before GPC), kept as
+ * consentkit-us-choice and sent with the next page view: consentd encodes the GPP string again
+ * from it and the GPC of that view, so a choice made while GPC was on is the visitor's own again
+ * once it is off (docs/decisions/0046).
  *
  * window.ConsentKitWeb: showPreferences() reopens the notice on its second layer (the site's
  * "Privacy settings" link; a link or button with the attribute data-consentkit="preferences" does
@@ -58,19 +62,20 @@
     return;
   }
   var gpp = window.ConsentKitGPP;
-  var base = start.base, language = start.language, STRING = start.STRING, AC = start.AC, GPP = start.GPP;
+  var base = start.base, language = start.language, STRING = start.STRING, AC = start.AC, GPP = start.GPP, US = start.US;
   var load = start.load, keep = start.keep, keepSubject = start.keepSubject, credential = start.credential, call = start.call;
 
   var tcString = null, addtlConsent = null, gppString = null;   // what this browser keeps
+  var usText = null;      // ... and the visitor's own US choice, as its JSON text
   var holding = null;     // the TCData that holds now (null: none yet)
   var gppHolding = null;  // consentd's gpp object that holds now (null: none yet)
   var installed = false;
-  var notice = null;      // {frame, shownWith, shownWithAC, shownWithGPP, reopen, opener, inerted}
+  var notice = null;      // {frame, shownWith, shownWithAC, shownWithGPP, shownWithUS, reopen, opener, inerted}
 
   /* ---------------------------------------------------------------- consentd */
 
   function session(reopen) {
-    return start.session(reopen, tcString, addtlConsent, gppString);
+    return start.session(reopen, tcString, addtlConsent, gppString, usText);
   }
 
   // __gpp on consentd's gpp object: 'not ready' while the visitor is asked under the TCF (`asking`);
@@ -97,6 +102,8 @@
         gppString = answer.gpp.gppString; keep(GPP, gppString);
         gppHolding = answer.gpp;
       }
+      // A US choice as the visitor made it; a TCF choice leaves the US one as it was.
+      if (answer.usChoice) { usText = JSON.stringify(answer.usChoice); keep(US, usText); }
       if (answer.subjectToken) keepSubject({ subjectId: answer.subjectId, subjectToken: answer.subjectToken });
       window.dispatchEvent(new CustomEvent('consentkit:choice', { detail: answer }));
       return answer;
@@ -197,8 +204,8 @@
       var css = { position: 'fixed', top: '0', left: '0', width: '100%', height: '100%', border: '0', margin: '0', padding: '0',
         zIndex: '2147483647', colorScheme: 'light dark', background: 'transparent' };
       Object.keys(css).forEach(function (k) { frame.style[k] = css[k]; });
-      notice = { frame: frame, shownWith: tcString, shownWithAC: addtlConsent, shownWithGPP: gppString, reopen: !!reopen, opener: document.activeElement,
-        inerted: [] };
+      notice = { frame: frame, shownWith: tcString, shownWithAC: addtlConsent, shownWithGPP: gppString, shownWithUS: usText, reopen: !!reopen,
+        opener: document.activeElement, inerted: [] };
       // The page behind is out of reach while the notice is open; the notice's frame is not
       // behind (preloaded after <body> began, when only cmp.js has the key, it is one of its children).
       Array.prototype.forEach.call(document.body.children, function (el) {
@@ -242,7 +249,8 @@
     if (m.type === 'result') {
       var closed = closeNotice();
       choose({ message: m, tcString: closed.shownWith || undefined, addtlConsent: closed.shownWithAC || undefined,
-        gppString: closed.shownWithGPP || undefined, reopen: closed.reopen, debugRegion: start.config.debugRegion || undefined })
+        gppString: closed.shownWithGPP || undefined, usChoice: start.usChoice(closed.shownWithUS) || undefined, reopen: closed.reopen,
+        debugRegion: start.config.debugRegion || undefined })
         .then(function (answer) {
         // Closed without a choice (allowed when reopened): the choice that held still holds.
         if (holding) ConsentKitTCF.update(holding, false);
@@ -284,6 +292,7 @@
       // this page's, and the page's notice, if open, is the app's question already answered.
       if (notice) closeNotice();
       gppString = app.gpp.gppString; keep(GPP, gppString);
+      usText = null; keep(US, null);
     } else return;
     session(false).then(function (answer) { return apply(answer, false); }).catch(report);
   });
@@ -293,12 +302,14 @@
   tcString = load(STRING);
   addtlConsent = load(AC);
   gppString = load(GPP);
+  usText = load(US);
   var app = start.appConsent();
   if (fromApp(app)) adopt(app).catch(report);
   // The stub's request, when it asked about what this browser still keeps.
   var early = start.early;
   start.early = null;
-  var ready = (early && early.tcString === tcString && early.addtlConsent === addtlConsent && early.gppString === gppString ? early.answer : session(false))
+  var ready = (early && early.tcString === tcString && early.addtlConsent === addtlConsent && early.gppString === gppString &&
+    early.usText === usText ? early.answer : session(false))
     .then(function (answer) { return apply(answer, false); }, function (error) { fail(error); return null; });
 
   // The site's "Privacy settings" link, by attribute: a click on (or in) an element with
@@ -316,8 +327,8 @@
       return ready.then(function () { return session(true); }).then(function (answer) { return apply(answer, true); }).catch(report);
     },
     forget: function () {
-      tcString = null; addtlConsent = null; gppString = null;
-      keep(STRING, null); keep(AC, null); keep(GPP, null); keepSubject(null);
+      tcString = null; addtlConsent = null; gppString = null; usText = null;
+      keep(STRING, null); keep(AC, null); keep(GPP, null); keep(US, null); keepSubject(null);
     }
   };
 })();
