@@ -53,7 +53,7 @@ let package = Package(
         .testTarget(name: "IABConsentReaderTests", dependencies: ["IABConsentReader", "IABStorage", "TCF", "GPP"]),
         .testTarget(name: "ConsentKitDoctorTests", dependencies: ["ConsentKitDoctor"]),
         .testTarget(name: "ConsentKitAppTrackingTests", dependencies: ["ConsentKitAppTracking", "ConsentKit"]),
-        .testTarget(name: "ConsentKitUITests", dependencies: ["ConsentKitUI", "ConsentKit", "TCF", "IABConsentReader"]),
+        .testTarget(name: "ConsentKitUITests", dependencies: ["ConsentKitUI", "ConsentKit", "TCF", "GPP", "IABConsentReader"]),
         .testTarget(name: "ConsentKitObservationTests", dependencies: ["ConsentKitObservation", "ConsentKit", "TCF"]),
         // Every Swift block of the DocC catalogs and the README, compiled (Snippets.swift) and compared.
         .testTarget(

@@ -170,9 +170,11 @@ public final class NoticeSession: Sendable {
         return .dismissed
     }
 
-    /// Records the US notice's answer through the manager.
+    /// Records the US notice's answer through the manager: the user's own (``NoticeResult/usOwnChoice(at:)``),
+    /// over which the manager applies GPC and a known child while they last, so that turning the
+    /// app's GPC off gives back what the user chose (decision record 0046).
     private func recordUS(_ result: NoticeResult) -> Event {
-        guard let choice = result.usChoice(at: manager.configuration.now()) else { return closed(result) }
+        guard let choice = result.usOwnChoice(at: manager.configuration.now()) else { return closed(result) }
         do {
             try manager.recordUSChoice(choice, method: ConsentProof.Method(result.action), documentHash: documentHash)
         } catch {

@@ -69,15 +69,17 @@ struct FixedList: VendorListLoading {
 func noticeManager(
     list: VendorList = Fixtures.v3v45, vendorIds: IDSet = Fixtures.twentyVendors, language: String = "EN",
     nonPersonalizedOnly: Bool = false, gdprApplies: Bool? = true, store: any KeyValueStore = InMemoryKeyValueStore(),
-    us: (state: String, sections: [Int])? = nil, notice: String? = nil, noticeVersion: Int = 3
+    us: (state: String, sections: [Int])? = nil, notice: String? = nil, noticeVersion: Int = 3, globalPrivacyControl: Bool = false
 ) async -> ConsentManager {
-    let manager = ConsentManager(configuration: ConsentConfiguration(
+    var configuration = ConsentConfiguration(
         consentd: ConsentdEndpoint(baseURL: URL(string: "https://consent.example.com")!, publishableKey: "ck_pub_k_s", publisherIds: ["pub-1"]),
         cmp: noticeCMP, store: store,
         transport: ConfigTransport(vendorIds: Array(vendorIds), nonPersonalizedOnly: nonPersonalizedOnly, gdprApplies: gdprApplies, us: us,
                                    notice: notice),
         noticeVersion: noticeVersion, consentLanguage: language, vendorLists: FixedList(list: list), log: .silent, now: { noticeDate },
-        sync: .disabled))
+        sync: .disabled)
+    configuration.globalPrivacyControl = globalPrivacyControl
+    let manager = ConsentManager(configuration: configuration)
     manager.start(refreshing: false)
     await manager.refresh()
     return manager

@@ -1,6 +1,7 @@
 import ConsentKit
 import ConsentKitUI
 import Foundation
+import GPP
 import Testing
 
 /// The notice's US mode: the document (`us`, `current.us`) built from the region decision, and the
@@ -240,6 +241,31 @@ struct USNoticeTests {
         #expect(store.value(forKey: "gad_rdp") == .bool(true))
         #expect(manager.consent == nil)
         #expect(session.receive(resultJSON("optOut")).outcome == .decided)
+    }
+
+    @Test("the app's notice session records the user's own answer: Continue with the app's GPC on opts out while GPC lasts, and nothing once it is off")
+    func sessionKeepsTheOwnAnswerUnderGPC() async throws {
+        let store = InMemoryKeyValueStore()
+        let manager = await noticeManager(gdprApplies: false, store: store, us: (state: "CA", sections: [8]), globalPrivacyControl: true)
+        let session = try NoticeSession(manager: manager, settings: publisherSettings, request: NoticeRequest(reason: .noDecision, allowsDismissal: false))
+        #expect(session.document.us?.gpc == true)
+        guard case .usDecided(let result, let choice) = session.receive(resultJSON("acknowledged")) else {
+            Issue.record("not decided"); return
+        }
+        // The page's result has GPC's opt-outs; the choice kept is the user's Continue.
+        #expect(result.us?.optsOut == true)
+        #expect(!choice.saleOptOut && !choice.sharingOptOut && !choice.targetedAdvertisingOptOut)
+        #expect(manager.usPrivacyChoice == choice)
+        #expect(store.value(forKey: "gad_rdp") == .bool(true))
+        let forced = try #require(store.value(forKey: "IABGPP_HDR_GppString")?.string)
+
+        manager.setGlobalPrivacyControl(false)
+        #expect(store.value(forKey: "gad_rdp") == nil)
+        let own = try #require(store.value(forKey: "IABGPP_HDR_GppString")?.string)
+        #expect(own != forced)
+        let usca = try #require(try GPPString(decoding: own).us(.usca))
+        #expect(usca.saleOptOut == .didNotOptOut && usca.sharingOptOut == .didNotOptOut && usca.gpc == false)
+        #expect(try GPPString(decoding: forced).us(.usca)?.saleOptOut == .optedOut)
     }
 
     @Test("outside the US the app's notice session is the TCF notice, as before")
