@@ -63,7 +63,23 @@ package struct BitReader {
     }
 
     /// Reads `count` bits as a bitfield in which bit `i` (0-based) stands for id `i + 1`.
+    ///
+    /// Inlined for the common short field that is all there (a TC string's purposes and special
+    /// features, a PublisherTC's): one load and a mask, and no call. Anything else, errors
+    /// included, is ``readAnyBitfield(_:_:)``.
+    @inline(__always)
     package mutating func readBitfield(_ count: Int, _ field: StaticString) throws(TCFDecodingError) -> IDSet {
+        // A count of 0 takes this path too: the mask keeps no bit, the empty set.
+        if count >= 0, count < 64, count <= bitCount - position {
+            let word = load64(at: position) >> 1 & ~(UInt64.max >> UInt64(count + 1))
+            position += count
+            return IDSet(word0: word)
+        }
+        return try readAnyBitfield(count, field)
+    }
+
+    /// ``readBitfield(_:_:)`` for any `count`, and the error of a field cut short.
+    package mutating func readAnyBitfield(_ count: Int, _ field: StaticString) throws(TCFDecodingError) -> IDSet {
         try require(count, field)
         guard count > 0 else { return IDSet() }
         if count < 64 {
