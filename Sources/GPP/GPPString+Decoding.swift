@@ -28,6 +28,23 @@ extension GPPString {
         }
         var parts = Parts(text, separator: "~")
         let headerText = parts.next()!
+        var sections: [GPPSection] = []
+        if let ids = Self.smallHeader(headerText) {
+            // The common header, its ids below 64 read straight from one word; the same checks
+            // in the same order as below.
+            let found = parts.remainingCount
+            let count = ids.nonzeroBitCount
+            guard count == found else { throw GPPDecodingError(.sectionCountMismatch(header: count, found: found), field: "Sections") }
+            sections.reserveCapacity(found)
+            var rest = ids
+            while rest != 0 {
+                let id = rest.trailingZeroBitCount
+                rest &= rest &- 1
+                sections.append(try Self.decodeSection(id, parts.next()!))
+            }
+            self.init(sections: sections)
+            return
+        }
         var type = 0, version = 0
         var ids: IDSet?
         do {
@@ -44,13 +61,63 @@ extension GPPString {
         // Counted before the ids are spelled out: a header of 65,535 ids costs its bits only.
         let found = parts.remainingCount
         guard ids.count == found else { throw GPPDecodingError(.sectionCountMismatch(header: ids.count, found: found), field: "Sections") }
-        var sections: [GPPSection] = []
         sections.reserveCapacity(found)
         for id in ids {
             let text = parts.next()!
             sections.append(try Self.decodeSection(id, text))
         }
         self.init(sections: sections)
+    }
+
+    /// The section ids of a header in the common form, as bit `id` of a word: at most ten
+    /// characters of the base64url alphabet, `Type` 3, `Version` 1, at least one id, every id
+    /// below 64 and every field within the text. Nil for any other header, which the bit reader
+    /// then decodes, throwing the error it has, if any.
+    ///
+    /// The same reading as ``TCF/BitReader/readFibonacciRange(_:)``, out of one word: no buffer,
+    /// no reader, no ``IDSet``.
+    private static func smallHeader(_ text: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        guard let word = Base64URL.word(text) else { return nil }
+        let bitCount = text.count * 6
+        // Type (6 bits), Version (6) and the count of Sections (12).
+        guard bitCount >= 24, word >> 52 == 3 << 6 | 1 else { return nil }
+        let count = Int(word >> 40 & 0xFFF)
+        guard count > 0 else { return nil }
+        var position = 24, previous = 0, ids: UInt64 = 0
+        /// The Fibonacci-coded integer at `position`, moved past; nil if it ends past the text
+        /// or is longer than ``BitReader/readFibonacci(_:)`` accepts.
+        func fibonacci() -> Int? {
+            let code = word << UInt64(position)
+            let pairs = code & code << 1
+            // `last`: the code's last bit before its terminating 1 (see readFibonacci).
+            let last = pairs.leadingZeroBitCount
+            guard pairs != 0, last + 2 <= 32, position + last + 2 <= bitCount else { return nil }
+            var value = 0, weight = 1, next = 2, bits = code
+            for _ in 0...last {
+                if bits >> 63 == 1 { value += weight }
+                bits <<= 1
+                (weight, next) = (next, weight + next)
+            }
+            position += last + 2
+            return value
+        }
+        for _ in 0..<count {
+            guard position < bitCount else { return nil }
+            let isGroup = (word << UInt64(position)) >> 63 == 1
+            position += 1
+            guard let offset = fibonacci() else { return nil }
+            let first = previous + offset
+            var last = first
+            if isGroup {
+                guard let length = fibonacci() else { return nil }
+                last = first + length
+            }
+            guard last < 64 else { return nil }
+            // Bits first...last.
+            ids |= UInt64.max >> UInt64(63 - last) & UInt64.max << UInt64(first)
+            previous = last
+        }
+        return ids
     }
 
     /// Decodes the text of section `id`.

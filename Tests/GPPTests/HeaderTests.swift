@@ -80,4 +80,80 @@ import TCF
         #expect(gpp.section(40) == .unknown(id: 40, text: "hello"))
         #expect(text.hasPrefix("DBAC"))
     }
+
+    // GPPString reads a header of at most ten characters whose ids are below 64 out of one word
+    // (smallHeader), and any other with the bit reader. A header followed by `=` is read by the
+    // bit reader (padding is not in the short path's alphabet) and holds the same bits, so the
+    // two must agree on every header, whole or cut short.
+
+    @Test func a_header_read_out_of_one_word_lists_the_ids_the_bit_reader_lists() throws {
+        var random = SplitMix64(seed: 28)
+        for _ in 0..<400 {
+            let ids = random.idSet(in: 28...90)
+            let header = Self.header(ids)
+            let tail = String(repeating: "~x", count: ids.count)
+            #expect(try GPPString(decoding: header + tail).sectionIds == ids.sorted(), "\(header)")
+            #expect(try GPPString(decoding: header + "=" + tail).sectionIds == ids.sorted(), "\(header)=")
+        }
+    }
+
+    @Test func a_header_cut_short_fails_alike_in_one_word_and_in_the_bit_reader() {
+        var random = SplitMix64(seed: 29)
+        for _ in 0..<300 {
+            let ids = random.idSet(in: 1...70)
+            let header = Self.header(ids)
+            let tail = String(repeating: "~x", count: ids.count)
+            for end in 1...header.count {
+                let prefix = String(header.prefix(end))
+                #expect(Self.outcome(prefix + tail) == Self.outcome(prefix + "=" + tail), "\(prefix)")
+            }
+        }
+    }
+
+    @Test func a_header_listing_ids_63_and_64_is_read_alike_either_way() throws {
+        for ids in [[63], [64], [62, 63], [63, 64], [1, 63], [30, 31, 32, 33], [28, 40, 50, 60, 61, 62, 63]] {
+            let header = Self.header(IDSet(ids))
+            let tail = String(repeating: "~x", count: ids.count)
+            let both = [Self.outcome(header + tail), Self.outcome(header + "=" + tail)]
+            #expect(both[0] == both[1], "\(ids)")
+        }
+    }
+
+    /// A header listing `ids`: Type 3, Version 1, the Range(Fibonacci).
+    static func header(_ ids: IDSet) -> String {
+        var writer = BitWriter()
+        writer.write(3, 6)
+        writer.write(1, 6)
+        writer.writeFibonacciRange(ids)
+        return writer.base64URL(alignment: 6)
+    }
+
+    /// The section ids of `text` decoded, or its error.
+    static func outcome(_ text: String) -> Result<[Int], GPPDecodingError> {
+        Result { () throws(GPPDecodingError) in try GPPString(decoding: text).sectionIds }
+    }
+}
+
+/// A small seeded generator (SplitMix64), so that a failure repeats.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ z >> 30) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ z >> 27) &* 0x94D0_49BB_1331_11EB
+        return z ^ z >> 31
+    }
+
+    /// One to six ids of `range`, some of them runs (which the header writes as groups).
+    mutating func idSet(in range: ClosedRange<Int>) -> IDSet {
+        var ids = Set<Int>()
+        for _ in 0..<Int.random(in: 1...4, using: &self) {
+            let first = Int.random(in: range, using: &self)
+            let last = Swift.min(range.upperBound, first + (Bool.random(using: &self) ? 0 : Int.random(in: 1...3, using: &self)))
+            ids.formUnion(first...last)
+        }
+        return IDSet(ids)
+    }
 }

@@ -16,7 +16,11 @@ extension USSection {
         let first = parts.next()!
         var layout = USSectionLayout.current(for: id)!
         if id == .usnat, Self.characterBits(first) < Self.usnatVersion2Bits { layout = .usnatVersion1 }
-        var values = [Int](repeating: 0, count: layout.slotCount)
+        // Not `[Int](repeating:count:)` nor `init(unsafeUninitializedCapacity:)`: both call the
+        // standard library's unspecialised allocation, which looks the array's type up in the
+        // runtime's metadata cache on every decode (about 400 instructions, callgrind); the copy
+        // of a `Repeated` collection is specialised here and allocates directly.
+        var values = Array(repeatElement(0, count: layout.slotCount))
         var present: UInt8 = 0
         var headerVersion: Int?
         // The sub-sections the section header lists, in order; nil without a header.

@@ -129,6 +129,26 @@ public enum Base64URL {
         return end * 6 / 8 * 8
     }
 
+    /// The bits of a short text, at most ten characters, left-aligned in one word: the first
+    /// character's six bits are the most significant, the bits after the last character zero.
+    /// Nil for a longer text or one with any character outside both alphabets (`=` included):
+    /// those take ``decode(_:into:segment:)``, which reports the character.
+    ///
+    /// For a GPP header (six characters for two sections), read without a buffer or a reader.
+    package static func word(_ text: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        guard text.count <= 10 else { return nil }
+        return decodingTable.withUnsafeBufferPointer { table in
+            var word: UInt64 = 0, invalid: UInt8 = 0
+            for character in text {
+                let value = table[Int(character)]
+                invalid |= value
+                word = word << 6 | UInt64(value & 0x3F)
+            }
+            guard invalid & 0xC0 == 0 else { return nil }
+            return text.isEmpty ? 0 : word << UInt64(64 - 6 * text.count)
+        }
+    }
+
     private static let alphabet: [UInt8] = Array(
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
