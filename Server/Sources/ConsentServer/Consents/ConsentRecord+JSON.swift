@@ -47,15 +47,7 @@ extension ConsentRecord {
         if let purposeLegitimateInterests { json.field("purposeLegitimateInterests", purposeLegitimateInterests) }
         if let specialFeatureOptins { json.field("specialFeatureOptins", specialFeatureOptins) }
         if let tcString { json.key("tcString"); json.string(tcString) }
-        if let usChoice {
-            json.key("usChoice")
-            json.beginObject()
-            json.field("saleOptOut", usChoice.saleOptOut)
-            json.field("sensitiveDataLimited", usChoice.sensitiveDataLimited)
-            json.field("sharingOptOut", usChoice.sharingOptOut)
-            json.field("targetedAdvertisingOptOut", usChoice.targetedAdvertisingOptOut)
-            json.endObject()
-        }
+        if let usChoice { json.key("usChoice"); usChoice.write(to: &json) }
         if let vendorConsents { json.field("vendorConsents", vendorConsents) }
         if let vendorLegitimateInterests { json.field("vendorLegitimateInterests", vendorLegitimateInterests) }
         json.endObject()
@@ -115,5 +107,18 @@ extension SubjectState {
         }
         json.key("receivedAt"); json.string(ISO8601.format(milliseconds: receivedAt))
         json.key("subjectId"); json.string(subjectId)
+    }
+}
+
+extension USChoiceRecord {
+    /// The US choice as a JSON object, keys sorted: in a stored record, and in the web's choice
+    /// answer (the visitor's own, decision record 0046).
+    func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.field("saleOptOut", saleOptOut)
+        json.field("sensitiveDataLimited", sensitiveDataLimited)
+        json.field("sharingOptOut", sharingOptOut)
+        json.field("targetedAdvertisingOptOut", targetedAdvertisingOptOut)
+        json.endObject()
     }
 }

@@ -116,12 +116,7 @@ struct WebCMPController: CredentialInBodyRoutes {
                 if let own = recorded.usChoice {
                     // The visitor's own answer, before GPC: the page keeps it (decision record 0046).
                     json.key("usChoice")
-                    json.beginObject()
-                    json.field("saleOptOut", own.saleOptOut)
-                    json.field("sensitiveDataLimited", own.sensitiveDataLimited)
-                    json.field("sharingOptOut", own.sharingOptOut)
-                    json.field("targetedAdvertisingOptOut", own.targetedAdvertisingOptOut)
-                    json.endObject()
+                    own.write(to: &json)
                 }
             }
             json.endObject()
