@@ -21,7 +21,11 @@ consentd, with its stub.js and cmp.js tags), for a website of 20 vendors and one
   navigation -> notice visible                  median of N fresh visitors     budget 250 ms
     ("visible": the frame after the notice's `ready` message reached the page), first visit (an
     empty browser cache) and returning visit (the same browser again, no choice made yet: its
-    HTTP cache holds consentd's files)
+    HTTP cache holds consentd's files); the bench waits for the page's console line, so that none
+    of Playwright's own script runs in the page before the notice is visible
+    813 vendors, the page on another site (localhost, not 127.0.0.1): the notice's frame gets a
+    renderer of its own, as on a real site whose CMP is on another domain (a figure, no budget:
+    the budget holds for the same site, where page and notice share one thread)
     peer: the same page whose script adds a frame of a second loopback origin that posts `ready`
     as it parses (nothing of ConsentKit): what any framed notice costs this browser on this machine,
     measured between the first visits, so that the ratio holds on a busy machine
@@ -159,10 +163,23 @@ def measure_cmp(browser, runs: int) -> dict:
 PUBLISHER_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>News</title>
 <script>window.benchVisible = null; addEventListener('message', function (e) {
   if (e.data && e.data.type === 'ready' && window.benchVisible === null) requestAnimationFrame(function () {
-    setTimeout(function () { window.benchVisible = performance.now(); }, 0); }); });</script>
+    setTimeout(function () { window.benchVisible = performance.now(); console.debug('bench-visible'); }, 0); }); });</script>
 <script src="CONSENTD/cmp/stub.js" data-key="KEY" data-debug-region="eea" data-language="en"></script>
 <script src="CONSENTD/cmp/cmp.js" async></script></head>
 <body><h1>An article</h1><p>Some text of the article.</p></body></html>"""
+
+
+def visit_until_visible(page, url: str) -> float:
+    """Opens `url` and returns its `benchVisible` (ms from navigation), waiting for the page's
+    console line rather than polling it: Playwright's page.goto waits for the `load` event and
+    wait_for_function then evaluates Playwright's own script in the page (20-30 ms of the main
+    thread, more when the machine is busy), which for a page whose notice is still rendering after
+    `load` lands inside the measured time (measured 2026-11-28, interleaved visits, 20 vendors:
+    344 ms polled, 263 ms waited for). The bare frame's `ready` comes before `load`, so the
+    polling cost only the notice: nothing of Playwright's runs in the page until it is visible."""
+    with page.expect_console_message(lambda message: message.text == "bench-visible", timeout=20000):
+        page.goto(url, wait_until="commit")
+    return page.evaluate("() => window.benchVisible")
 
 
 def measure_first_visit(browser, runs: int) -> dict:
@@ -203,9 +220,7 @@ def measure_first_visit(browser, runs: int) -> dict:
         " document.documentElement.appendChild(f);</script></head><body><h1>An article</h1></body></html>")
 
     def visible(page, url: str) -> float:
-        page.goto(url)
-        page.wait_for_function("() => window.benchVisible !== null", timeout=20000)
-        return page.evaluate("() => window.benchVisible")
+        return visit_until_visible(page, url)
 
     try:
         figures = {}
@@ -213,7 +228,7 @@ def measure_first_visit(browser, runs: int) -> dict:
                                          data=json.dumps({"credential": keys["813"], "debugRegion": "eea", "language": "en"}).encode())
         with urllib.request.urlopen(request, timeout=30) as response:
             figures["sessionBytes"] = len(response.read())
-        floor = []
+        floor, other_site = [], []
         for name in sites:
             url = f"{pages.url}/news{name}.html"
             first, returning = [], []
@@ -225,6 +240,15 @@ def measure_first_visit(browser, runs: int) -> dict:
                     returning.append(visible(page, url))
                 finally:
                     context.close()
+                if name == "813":
+                    # The same page served as http://localhost:…, another site than consentd's
+                    # 127.0.0.1 (ports do not make a site): Chromium gives the notice's frame a
+                    # renderer of its own, as on a real site whose CMP is on another domain.
+                    context = browser.new_context(viewport={"width": 1280, "height": 800})
+                    try:
+                        other_site.append(visible(context.new_page(), url.replace("127.0.0.1", "localhost")))
+                    finally:
+                        context.close()
                 context = browser.new_context(viewport={"width": 1280, "height": 800})
                 try:
                     floor.append(visible(context.new_page(), f"{pages.url}/floor.html"))
@@ -233,6 +257,8 @@ def measure_first_visit(browser, runs: int) -> dict:
             for key, samples in ((f"visible{name}Ms", first), (f"visible{name}ReturningMs", returning)):
                 figures[key] = round(statistics.median(samples), 1)
                 figures[key + "Max"] = round(max(samples), 1)
+        figures["visible813OtherSiteMs"] = round(statistics.median(other_site), 1)
+        figures["visible813OtherSiteMsMax"] = round(max(other_site), 1)
         figures["visibleFloorMs"] = round(statistics.median(floor), 1)
         figures["visibleFloorMsMax"] = round(max(floor), 1)
         return figures
@@ -261,6 +287,7 @@ def main() -> int:
                              ("visible20ReturningMs", "  returning visit (cache warm, no choice yet)", "ms"),
                              ("visible813Ms", "first visit, 813 vendors: navigation -> notice", "ms"),
                              ("visible813ReturningMs", "  returning visit (cache warm, no choice yet)", "ms"),
+                             ("visible813OtherSiteMs", "  page of another site (frame's own renderer)", "ms"),
                              ("visibleFloorMs", "  peer: a bare frame of another origin", "ms"),
                              ("sessionBytes", "session answer, 813 vendors, as sent (gzip ok)", "bytes")):
         if key not in figures:
@@ -268,8 +295,9 @@ def main() -> int:
             continue
         value, budget = figures[key], BUDGETS.get(key)
         extra = f" (max {figures[key + 'Max']})" if key + "Max" in figures else ""
-        if budget is None:  # a peer's figure from the same run: no budget of ours
-            print(f"  {label:45s} {value:>8} {unit}{extra:14s} (peer, same run)")
+        if budget is None:  # a peer's figure from the same run, or one shown beside ours: no budget
+            note = "(figure: the budget is the same site's)" if key == "visible813OtherSiteMs" else "(peer, same run)"
+            print(f"  {label:45s} {value:>8} {unit}{extra:14s} {note}")
             continue
         ok = value <= budget
         over |= not ok

@@ -77,8 +77,7 @@ def visit(browser, url: str, trace: str | None) -> dict:
         if trace:
             browser.start_tracing(page=page, path=trace, categories=[
                 "devtools.timeline", "v8", "v8.execute", "blink", "loading", "toplevel", "disabled-by-default-devtools.timeline"])
-        page.goto(url)
-        page.wait_for_function("() => window.benchVisible !== null", timeout=20000)
+        bench.visit_until_visible(page, url)
         if trace:
             browser.stop_tracing()
         top = page.evaluate("""() => ({ probe: window.__probe, visible: window.benchVisible,

@@ -440,6 +440,23 @@ def test_item40_one_locator_frame_even_with_the_stub_loaded_twice_and_a_framed_a
     assert ad.locator("iframe[name=__tcfapiLocator]").count() == 0
 
 
+def test_the_locator_frames_exist_once_the_stub_has_run_before_the_body_is_parsed(new_page):
+    # A script right after the stub's tag, still in <head>, finds both locators (children of <html>
+    # until there is a <body>): a frame made that early finds the CMP, and the locators are not
+    # made later in a timer, when the notice's frame arrives.
+    page = new_page()
+    url = ns.consentd().url + "/demo/head.html"
+    key = page.context.request.get(ns.consentd().url + "/demo").text().split('data-key="')[1].split('"')[0]
+    page.route(url, lambda route: route.fulfill(content_type="text/html", body=f"""<!doctype html><html><head>
+      <script src="/cmp/stub.js" data-key="{key}" data-debug-region="eea"></script>
+      <script>window.seenInHead = [!!document.body, !!window.frames['__tcfapiLocator'], !!window.frames['__gppLocator']];</script>
+      </head><body><p>An article</p></body></html>"""))
+    page.goto(url)
+    assert page.evaluate("window.seenInHead") == [False, True, True]
+    assert page.evaluate("""() => ['__tcfapiLocator', '__gppLocator'].map((n) => {
+      const found = document.getElementsByName(n); return [found.length, found[0].parentElement.tagName]; })""") == [[1, "HTML"], [1, "HTML"]]
+
+
 def ad_frame(page):
     page.wait_for_function("() => document.getElementById('ad-frame').src !== ''")
     url = page.evaluate("() => document.getElementById('ad-frame').src")

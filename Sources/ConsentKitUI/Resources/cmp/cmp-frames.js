@@ -8,8 +8,9 @@
  *       is, a CMP owns the page already). Ancestors of another origin are looked at through
  *       window.frames, which is readable across origins.
  *   addLocator(name, owner) adds the hidden <iframe name="..."> that tells child frames a CMP is
- *       here, once <body> exists, unless a frame of that name exists by then or owner() is false
- *       (whoever asked no longer speaks for the page).
+ *       here, once the calling script has run (under <html> while there is no <body>; once <html>
+ *       exists, for a script run before it), unless a frame of that name exists by then or
+ *       owner() is false (whoever asked no longer speaks for the page).
  *   listen(api, target) answers other frames' postMessage calls of the API named `api`
  *       ('__gpp'): {<api>Call: {command, parameter, version, callId}}, as an object or as JSON,
  *       answered in kind with {<api>Return: {returnValue, success, callId}}, once per callback
@@ -46,16 +47,30 @@
     }
   }
 
-  // The iframe needs <body>, which may not exist yet; checked again right before adding so that
-  // only one ever exists.
+  // Called while the page is parsed (the stub is in <head>), the frame is added as soon as the
+  // script that asked has run (a microtask: after stub.js has started consentd's session and the
+  // notice's frame, whose requests then wait on the network, not on this), as a child of <html>
+  // when there is no <body> yet, where it stays (moving a frame reloads it; child frames find it
+  // through window.frames wherever it is). Not in a timer until <body> exists: each locator then
+  // took the page's thread right when the notice's frame arrived and waited for it (measured
+  // 2026-11-28: 28 ms of a first visit's 361). A script run before <html> exists (an app's web
+  // view runs its own at the document's start) waits for it, 5 ms at a time. Checked again right
+  // before adding so that only one ever exists.
   /** @param {string} name @param {() => boolean} owner */
-  function addLocator(name, owner) {
+  function addLocator(name, owner) { placeLocator(name, owner, false); }
+  /** @param {string} name @param {() => boolean} owner @param {boolean} underHtml */
+  function placeLocator(name, owner, underHtml) {
     if (!owner() || window.frames[name]) return;
-    if (!document.body) { setTimeout(function () { addLocator(name, owner); }, 5); return; }
+    var parent = document.body || (underHtml ? document.documentElement : null);
+    if (!parent) {
+      if (document.documentElement) Promise.resolve().then(function () { placeLocator(name, owner, true); });
+      else setTimeout(function () { placeLocator(name, owner, false); }, 5);
+      return;
+    }
     var frame = document.createElement('iframe');
     frame.name = name;
     frame.style.display = 'none';
-    document.body.appendChild(frame);
+    parent.appendChild(frame);
   }
 
   /** @type {Object<string, WeakSet<Event>>} */

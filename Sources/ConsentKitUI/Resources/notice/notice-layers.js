@@ -127,12 +127,10 @@ const NoticeLayers = (function () {
         ui.scrollTops[ui.current] = ui.scroll.scrollTop;
         ui.layers[ui.current].hidden = true;
       }
-      if (!ui.layers[n]) {
-        var t0 = now();
+      var built = !ui.layers[n], t0 = now();
+      if (built) {
         ui.layers[n] = BUILDERS[n]();
         ui.column.appendChild(ui.layers[n]);
-        void ui.column.offsetHeight; // include style and layout in the measurement
-        metrics['layer' + n + 'Ms'] = round1(now() - t0);
       } else {
         syncControls(ui.layers[n]);
       }
@@ -142,12 +140,16 @@ const NoticeLayers = (function () {
       var footer = FOOTERS[n] ? FOOTERS[n]() : null;
       ui.footer.hidden = !footer;
       if (footer) ui.footer.appendChild(footer);
-      fitFooter();
       ui.back.hidden = !ui.history.length;
       ui.topbarWrap.hidden = ui.back.hidden && !ui.close && !ui.hasLogo;
       var title = ui.layers[n].querySelector('h1');
       ui.dialog.setAttribute('aria-labelledby', title.id);
       if (changed) ui.live.textContent = title.textContent;
+      // Every change to the dialog is made before the one style and layout fitFooter reads (and
+      // that the scroll position and the focus need): a layout forced between them was done
+      // again for the next (the first layer's style and layout, twice, on a visitor's first view).
+      fitFooter();
+      if (built) metrics['layer' + n + 'Ms'] = round1(now() - t0); // its style and layout included
       ui.scroll.scrollTop = ui.scrollTops[n] || 0;
       title.focus({ preventScroll: true });
     }
