@@ -2,10 +2,10 @@ import Testing
 @testable import TCF
 
 /// A TC string's segments are found and decoded in one pass (`Segment.forEach`, through
-/// `Base64URL.decodePrefix`), falling back to the general path (`firstIndex`, then
-/// `Segment.withReader`) for any segment that does not end in a separator or the text's end.
-/// The two must agree on every text: the readers' bits, bit counts and segment indexes, and the
-/// error, whole or cut short.
+/// `Base64URL.decodePrefix`), and `Segment.withReader` decodes text of the alphabet only the same
+/// way; each falls back to the general path (`firstIndex`, then `Base64URL.decode` in
+/// `Segment.read`) for any other text. The fast and general paths must agree on every text: the
+/// readers' bits, bit counts and segment indexes, and the error, whole or cut short.
 @Suite struct SegmentTests {
     /// What one reader shows: its segment, its bit count and every 64-bit word from each byte
     /// up to the end of its bits, and the word after them (the partial byte and the zero fill).
@@ -41,6 +41,32 @@ import Testing
         return (readers, error)
     }
 
+    /// What `withReader` gives for `text` as one segment (index 3), or its error.
+    static func withReader(_ text: [UInt8], everyCharacterBit: Bool) -> Result<Seen, TCFDecodingError> {
+        text.withUnsafeBufferPointer { text in
+            var result: Seen?
+            do throws(TCFDecodingError) {
+                try Segment.withReader(text, index: 3, everyCharacterBit: everyCharacterBit) { (reader: inout BitReader) throws(TCFDecodingError) in
+                    result = seen(&reader)
+                }
+                return .success(result!)
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    /// What the general path gives for `text` as one segment (index 3), or its error.
+    static func read(_ text: [UInt8], everyCharacterBit: Bool) -> Result<Seen, TCFDecodingError> {
+        text.withUnsafeBufferPointer { text in
+            Result { () throws(TCFDecodingError) in
+                try Segment.read(text, index: 3, everyCharacterBit: everyCharacterBit) { (reader: inout BitReader) throws(TCFDecodingError) in
+                    seen(&reader)
+                }
+            }
+        }
+    }
+
     /// The readers of the general path: each segment found by `firstIndex` and decoded alone.
     static func general(_ text: [UInt8]) -> ([Seen], TCFDecodingError?) {
         var readers: [Seen] = []
@@ -49,9 +75,9 @@ import Testing
                 var start = 0, index = 0
                 while true {
                     let end = Segment.firstIndex(of: UInt8(ascii: "."), in: text, from: start)
-                    try Segment.withReader(UnsafeBufferPointer(rebasing: text[start..<end]), index: index, everyCharacterBit: false) {
-                        (reader: inout BitReader) throws(TCFDecodingError) in readers.append(seen(&reader))
-                    }
+                    readers.append(try Segment.read(UnsafeBufferPointer(rebasing: text[start..<end]), index: index) {
+                        (reader: inout BitReader) throws(TCFDecodingError) in seen(&reader)
+                    })
                     guard end < text.count else { return nil }
                     start = end + 1
                     index += 1
@@ -115,5 +141,21 @@ import Testing
         }
         #expect(Self.onePass(string).0.count == 3)
         #expect(Self.onePass(string).1 == nil)
+    }
+
+    @Test func one_segment_reads_in_with_reader_as_the_general_path_reads_it() {
+        var random = SplitMix64(seed: 0x5E6_0003)
+        for _ in 0..<300 {
+            // The first segment only: withReader is given text without separators.
+            let text = Array(Self.text(&random).prefix { $0 != UInt8(ascii: ".") })
+            for end in 0...text.count {
+                let prefix = Array(text[..<end])
+                for everyCharacterBit in [false, true] {
+                    #expect(
+                        Self.withReader(prefix, everyCharacterBit: everyCharacterBit) == Self.read(prefix, everyCharacterBit: everyCharacterBit),
+                        "\(String(decoding: prefix, as: UTF8.self)) \(everyCharacterBit)")
+                }
+            }
+        }
     }
 }

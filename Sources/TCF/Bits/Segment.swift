@@ -47,8 +47,17 @@ package enum Segment {
         var failure: TCFDecodingError?
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { bytes in
             do throws(TCFDecodingError) {
-                let wholeBytes = try Base64URL.decode(text, into: bytes, segment: index)
-                let bitCount = everyCharacterBit ? characterBits(text) : wholeBytes
+                // Text of the alphabet only (no `=`), the usual case, is decoded as forEach decodes
+                // a segment; anything else by the general path, which judges it.
+                let run = Base64URL.decodePrefix(text, into: bytes)
+                let bitCount: Int
+                if run.characters == text.count {
+                    UnsafeMutableBufferPointer(rebasing: bytes[run.bytes...]).update(repeating: 0)
+                    bitCount = everyCharacterBit ? text.count * 6 : text.count * 6 / 8 * 8
+                } else {
+                    let wholeBytes = try Base64URL.decode(text, into: bytes, segment: index)
+                    bitCount = everyCharacterBit ? characterBits(text) : wholeBytes
+                }
                 var reader = BitReader(bytes: UnsafeBufferPointer(bytes), bitCount: bitCount, segment: index)
                 try body(&reader)
             } catch {
