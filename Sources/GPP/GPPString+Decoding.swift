@@ -28,21 +28,37 @@ extension GPPString {
         }
         var parts = Parts(text, separator: "~")
         let headerText = parts.next()!
-        var sections: [GPPSection] = []
         if let ids = Self.smallHeader(headerText) {
             // The common header, its ids below 64 read straight from one word; the same checks
-            // in the same order as below.
-            let found = parts.remainingCount
+            // in the same order as below. The sections' ends are kept as the count finds them
+            // (at most 64: one per id), so the string is searched for `~` once.
             let count = ids.nonzeroBitCount
-            guard count == found else { throw GPPDecodingError(.sectionCountMismatch(header: count, found: found), field: "Sections") }
-            sections.reserveCapacity(found)
-            var rest = ids
-            while rest != 0 {
-                let id = rest.trailingZeroBitCount
-                rest &= rest &- 1
-                sections.append(try Self.decodeSection(id, parts.next()!))
+            let result = withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { ends in
+                Result { () throws(GPPDecodingError) -> [GPPSection] in
+                    var found = 0, start = parts.start
+                    while start <= text.count {
+                        let end = Segment.firstIndex(of: UInt8(ascii: "~"), in: text, from: start)
+                        if found < count { ends[found] = end }
+                        found += 1
+                        start = end + 1
+                    }
+                    guard count == found else { throw GPPDecodingError(.sectionCountMismatch(header: count, found: found), field: "Sections") }
+                    var sections: [GPPSection] = []
+                    sections.reserveCapacity(found)
+                    var rest = ids, index = 0
+                    start = parts.start
+                    while rest != 0 {
+                        let id = rest.trailingZeroBitCount
+                        rest &= rest &- 1
+                        let end = ends[index]
+                        sections.append(try Self.decodeSection(id, UnsafeBufferPointer(rebasing: text[start..<end])))
+                        start = end + 1
+                        index += 1
+                    }
+                    return sections
+                }
             }
-            self.init(sections: sections)
+            self.init(sections: try result.get())
             return
         }
         var type = 0, version = 0
@@ -61,6 +77,7 @@ extension GPPString {
         // Counted before the ids are spelled out: a header of 65,535 ids costs its bits only.
         let found = parts.remainingCount
         guard ids.count == found else { throw GPPDecodingError(.sectionCountMismatch(header: ids.count, found: found), field: "Sections") }
+        var sections: [GPPSection] = []
         sections.reserveCapacity(found)
         for id in ids {
             let text = parts.next()!

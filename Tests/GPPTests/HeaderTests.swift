@@ -119,6 +119,32 @@ import TCF
         }
     }
 
+    // With the common header, the sections' texts are cut at the `~`s found while counting them;
+    // otherwise at those Parts finds. A header followed by `=` takes the second way: the two
+    // must decode the same sections, or fail with the same error, whole or cut short.
+
+    @Test func sections_cut_while_counted_decode_as_sections_cut_one_by_one() {
+        var random = SplitMix64(seed: 30)
+        let texts = ["x", "", "1YNN", "BVVVkkkkkpFY.YA", "CQSbk4AQSbk4ANwAAAENAwCgAAAAAAAAAAYgACPAAAAA.IDKQA4AAgAKAGQAygAAA", "a.b", "1Y"]
+        for _ in 0..<300 {
+            let ids = random.idSet(in: 1...70)
+            let header = Self.header(ids)
+            // As many texts as ids, or one fewer or more.
+            let count = max(0, ids.count + Int.random(in: -1...1, using: &random))
+            let tail = (0..<count).map { _ in "~" + texts[Int.random(in: 0..<texts.count, using: &random)] }.joined()
+            for end in stride(from: 0, through: tail.count, by: max(1, tail.count / 12)) {
+                let cut = String(tail.prefix(end))
+                #expect(Self.decoded(header + cut) == Self.decoded(header + "=" + cut), "\(header + cut)")
+            }
+            #expect(Self.decoded(header + tail) == Self.decoded(header + "=" + tail), "\(header + tail)")
+        }
+    }
+
+    /// `text` decoded, or its error.
+    static func decoded(_ text: String) -> Result<GPPString, GPPDecodingError> {
+        Result { () throws(GPPDecodingError) in try GPPString(decoding: text) }
+    }
+
     /// A header listing `ids`: Type 3, Version 1, the Range(Fibonacci).
     static func header(_ ids: IDSet) -> String {
         var writer = BitWriter()

@@ -129,6 +129,74 @@ public enum Base64URL {
         return end * 6 / 8 * 8
     }
 
+    /// Decodes the longest run of alphabet characters at the start of `text` (either alphabet;
+    /// `=` and every other character end it) into `out`, for a caller that finds where a segment
+    /// ends while decoding it: the run ends at a separator, the text's end or a character that
+    /// ``decode(_:into:segment:)`` must then judge.
+    ///
+    /// The run's bytes are what ``decode(_:into:segment:)`` writes for the same characters, the
+    /// last partial byte included; `out` past them is left to the caller, who zero-fills it. `out`
+    /// must hold at least ``decodedCapacity(characters:)`` bytes for all of `text`.
+    ///
+    /// - Returns: the run's length in characters and the bytes written.
+    package static func decodePrefix(
+        _ text: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>
+    ) -> (characters: Int, bytes: Int) {
+        precondition(out.count >= decodedCapacity(characters: text.count))
+        guard let input = text.baseAddress, let output = out.baseAddress else { return (0, 0) }
+        let end = text.count
+        return decodingTable.withUnsafeBufferPointer { table in
+            var read = 0, written = 0
+            // As in decode: eight characters, one 8-byte store; a group holding a character out
+            // of the alphabet is left to the loop below, which stops at that character.
+            while read &+ 8 <= end {
+                let a = table[Int(input[read])], b = table[Int(input[read &+ 1])]
+                let c = table[Int(input[read &+ 2])], d = table[Int(input[read &+ 3])]
+                let e = table[Int(input[read &+ 4])], f = table[Int(input[read &+ 5])]
+                let g = table[Int(input[read &+ 6])], h = table[Int(input[read &+ 7])]
+                guard (a | b | c | d | e | f | g | h) & 0xC0 == 0 else { break }
+                let group = UInt64(a) << 58 | UInt64(b) << 52 | UInt64(c) << 46 | UInt64(d) << 40
+                    | UInt64(e) << 34 | UInt64(f) << 28 | UInt64(g) << 22 | UInt64(h) << 16
+                UnsafeMutableRawPointer(output + written).storeBytes(of: group.bigEndian, as: UInt64.self)
+                read &+= 8
+                written &+= 6
+            }
+            if read &+ 4 <= end {
+                let a = table[Int(input[read])], b = table[Int(input[read &+ 1])]
+                let c = table[Int(input[read &+ 2])], d = table[Int(input[read &+ 3])]
+                if (a | b | c | d) & 0xC0 == 0 {
+                    let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                    output[written] = UInt8(truncatingIfNeeded: group >> 16)
+                    output[written &+ 1] = UInt8(truncatingIfNeeded: group >> 8)
+                    output[written &+ 2] = UInt8(truncatingIfNeeded: group)
+                    read &+= 4
+                    written &+= 3
+                }
+            }
+            // At most seven characters more (of a group cut short, or the run's last ones), one at
+            // a time: whole bytes, then the partial byte.
+            var accumulator: UInt32 = 0
+            var pending = 0
+            while read < end {
+                let value = table[Int(input[read])]
+                guard value & 0xC0 == 0 else { break }
+                accumulator = accumulator << 6 | UInt32(value)
+                pending &+= 6
+                if pending >= 8 {
+                    pending &-= 8
+                    output[written] = UInt8(truncatingIfNeeded: accumulator >> UInt32(pending))
+                    written &+= 1
+                }
+                read &+= 1
+            }
+            if pending > 0 {
+                output[written] = UInt8(truncatingIfNeeded: accumulator << UInt32(8 - pending))
+                written &+= 1
+            }
+            return (read, written)
+        }
+    }
+
     /// The bits of a short text, at most ten characters, left-aligned in one word: the first
     /// character's six bits are the most significant, the bits after the last character zero.
     /// Nil for a longer text or one with any character outside both alphabets (`=` included):
@@ -152,11 +220,27 @@ public enum Base64URL {
     private static let alphabet: [UInt8] = Array(
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
-    private static let decodingTable: [UInt8] = {
-        var table = [UInt8](repeating: 0xFF, count: 256)
-        for (value, character) in alphabet.enumerated() { table[Int(character)] = UInt8(value) }
-        table[Int(UInt8(ascii: "+"))] = 62
-        table[Int(UInt8(ascii: "/"))] = 63
-        return table
-    }()
+    /// Each byte's six bits: `alphabet`'s characters and the standard alphabet's `+` and `/`
+    /// map to 0...63, every other byte to 0xFF. Written out rather than computed from
+    /// `alphabet`, so that the compiler lays it out statically: a computed table is initialised
+    /// lazily, and every decode paid a `swift_once` check to reach it (Base64URLTests checks
+    /// it against the alphabet).
+    static let decodingTable: [UInt8] = [
+        0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+        0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+        0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 62, 0xFF, 62, 0xFF, 63,
+        52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+        0xFF, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+        15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 0xFF, 0xFF, 0xFF, 0xFF, 63,
+        0xFF, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40,
+        41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+        0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+        0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+        0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+        0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+        0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+        0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+        0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+        0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    ]
 }

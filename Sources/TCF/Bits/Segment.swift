@@ -47,10 +47,71 @@ package enum Segment {
         var failure: TCFDecodingError?
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { bytes in
             do throws(TCFDecodingError) {
-                let wholeBytes = try Base64URL.decode(text, into: bytes, segment: index)
-                let bitCount = everyCharacterBit ? characterBits(text) : wholeBytes
+                // Text of the alphabet only (no `=`), the usual case, is decoded as forEach decodes
+                // a segment; anything else by the general path, which judges it.
+                let run = Base64URL.decodePrefix(text, into: bytes)
+                let bitCount: Int
+                if run.characters == text.count {
+                    UnsafeMutableBufferPointer(rebasing: bytes[run.bytes...]).update(repeating: 0)
+                    bitCount = everyCharacterBit ? text.count * 6 : text.count * 6 / 8 * 8
+                } else {
+                    let wholeBytes = try Base64URL.decode(text, into: bytes, segment: index)
+                    bitCount = everyCharacterBit ? characterBits(text) : wholeBytes
+                }
                 var reader = BitReader(bytes: UnsafeBufferPointer(bytes), bitCount: bitCount, segment: index)
                 try body(&reader)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Runs `body` with a reader over each `separator`-delimited segment of `text` in turn, its
+    /// index first: what ``withReader(_:index:everyCharacterBit:_:)`` does for each segment (the
+    /// TCF's whole bytes), found and decoded in one pass.
+    ///
+    /// Each segment is decoded up to the first character out of the alphabet; when that is the
+    /// separator or the text's end, the segment is done and its end found. Anything else (`=`
+    /// padding, a bad character, an empty segment) sends the segment to the general path, which
+    /// finds its end with ``firstIndex(of:in:from:)`` and decodes it, throwing what it throws.
+    /// One buffer, sized for the whole text, serves every segment.
+    package static func forEach(
+        in text: UnsafeBufferPointer<UInt8>, separator: UInt8,
+        _ body: (Int, inout BitReader) throws(TCFDecodingError) -> Void
+    ) throws(TCFDecodingError) {
+        guard !text.isEmpty else { throw TCFDecodingError(.empty, segment: 0, bitOffset: 0) }
+        let capacity = Base64URL.decodedCapacity(characters: text.count) + BitReader.slack
+        var failure: TCFDecodingError?
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            do throws(TCFDecodingError) {
+                var start = 0, index = 0
+                while true {
+                    let rest = UnsafeBufferPointer(rebasing: text[start...])
+                    let run = Base64URL.decodePrefix(rest, into: buffer)
+                    var end = start &+ run.characters
+                    let bytes: UnsafeMutableBufferPointer<UInt8>
+                    let bitCount: Int
+                    if run.characters > 0, end == text.count || text[end] == separator {
+                        // The buffer as withReader's would be: its capacity, zeros after the run.
+                        bytes = UnsafeMutableBufferPointer(
+                            rebasing: buffer[..<(Base64URL.decodedCapacity(characters: run.characters) + BitReader.slack)])
+                        UnsafeMutableBufferPointer(rebasing: bytes[run.bytes...]).update(repeating: 0)
+                        bitCount = run.characters * 6 / 8 * 8
+                    } else {
+                        end = firstIndex(of: separator, in: text, from: start)
+                        let segment = UnsafeBufferPointer(rebasing: text[start..<end])
+                        guard !segment.isEmpty else { throw TCFDecodingError(.empty, segment: index, bitOffset: 0) }
+                        bytes = UnsafeMutableBufferPointer(
+                            rebasing: buffer[..<(Base64URL.decodedCapacity(characters: segment.count) + BitReader.slack)])
+                        bitCount = try Base64URL.decode(segment, into: bytes, segment: index)
+                    }
+                    var reader = BitReader(bytes: UnsafeBufferPointer(bytes), bitCount: bitCount, segment: index)
+                    try body(index, &reader)
+                    guard end < text.count else { break }
+                    start = end &+ 1
+                    index &+= 1
+                }
             } catch {
                 failure = error
             }

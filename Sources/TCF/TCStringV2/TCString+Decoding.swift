@@ -30,33 +30,25 @@ extension TCString {
         var core = Core()
         var disclosedVendors: IDSet?, allowedVendors: IDSet?, publisherTC: PublisherTC?
         var seen: UInt8 = 0 // bit n: a segment of type n has been read
-        var start = 0, index = 0
-        while true {
-            let end = Segment.firstIndex(of: UInt8(ascii: "."), in: text, from: start)
-            let segment = UnsafeBufferPointer(rebasing: text[start..<end])
-            try Segment.withReader(segment, index: index, everyCharacterBit: false) { (reader: inout BitReader) throws(TCFDecodingError) in
-                guard index > 0 else {
-                    try core.read(&reader)
-                    return
-                }
-                let typeValue = try reader.read(3, "SegmentType")
-                guard let type = SegmentType(rawValue: typeValue), type != .core else {
-                    throw reader.error(.invalidSegmentType(typeValue), "SegmentType", at: 0)
-                }
-                guard seen & 1 << typeValue == 0 else {
-                    throw reader.error(.duplicateSegment(typeValue), "SegmentType", at: 0)
-                }
-                seen |= 1 << typeValue
-                switch type {
-                case .core: break
-                case .disclosedVendors: disclosedVendors = try reader.readVendorSection("disclosedVendors")
-                case .allowedVendors: allowedVendors = try reader.readVendorSection("allowedVendors")
-                case .publisherTC: publisherTC = try PublisherTC(segment: &reader)
-                }
+        try Segment.forEach(in: text, separator: UInt8(ascii: ".")) { (index: Int, reader: inout BitReader) throws(TCFDecodingError) in
+            guard index > 0 else {
+                try core.read(&reader)
+                return
             }
-            guard end < text.count else { break }
-            start = end + 1
-            index += 1
+            let typeValue = try reader.read(3, "SegmentType")
+            guard let type = SegmentType(rawValue: typeValue), type != .core else {
+                throw reader.error(.invalidSegmentType(typeValue), "SegmentType", at: 0)
+            }
+            guard seen & 1 << typeValue == 0 else {
+                throw reader.error(.duplicateSegment(typeValue), "SegmentType", at: 0)
+            }
+            seen |= 1 << typeValue
+            switch type {
+            case .core: break
+            case .disclosedVendors: disclosedVendors = try reader.readVendorSection("disclosedVendors")
+            case .allowedVendors: allowedVendors = try reader.readVendorSection("allowedVendors")
+            case .publisherTC: publisherTC = try PublisherTC(segment: &reader)
+            }
         }
         self.init(
             version: core.header.version,
