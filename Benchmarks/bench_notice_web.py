@@ -219,9 +219,6 @@ def measure_first_visit(browser, runs: int) -> dict:
         f"<script>var f = document.createElement('iframe'); f.src = '{frames.url}/floor-frame.html';"
         " document.documentElement.appendChild(f);</script></head><body><h1>An article</h1></body></html>")
 
-    def visible(page, url: str) -> float:
-        return visit_until_visible(page, url)
-
     try:
         figures = {}
         request = urllib.request.Request(server.url + "/v1/web/session", headers={"Accept-Encoding": "gzip", "Content-Type": "text/plain"},
@@ -236,8 +233,8 @@ def measure_first_visit(browser, runs: int) -> dict:
                 context = browser.new_context(viewport={"width": 1280, "height": 800})
                 try:
                     page = context.new_page()
-                    first.append(visible(page, url))
-                    returning.append(visible(page, url))
+                    first.append(visit_until_visible(page, url))
+                    returning.append(visit_until_visible(page, url))
                 finally:
                     context.close()
                 if name == "813":
@@ -246,12 +243,12 @@ def measure_first_visit(browser, runs: int) -> dict:
                     # renderer of its own, as on a real site whose CMP is on another domain.
                     context = browser.new_context(viewport={"width": 1280, "height": 800})
                     try:
-                        other_site.append(visible(context.new_page(), url.replace("127.0.0.1", "localhost")))
+                        other_site.append(visit_until_visible(context.new_page(), url.replace("127.0.0.1", "localhost")))
                     finally:
                         context.close()
                 context = browser.new_context(viewport={"width": 1280, "height": 800})
                 try:
-                    floor.append(visible(context.new_page(), f"{pages.url}/floor.html"))
+                    floor.append(visit_until_visible(context.new_page(), f"{pages.url}/floor.html"))
                 finally:
                     context.close()
             for key, samples in ((f"visible{name}Ms", first), (f"visible{name}ReturningMs", returning)):
