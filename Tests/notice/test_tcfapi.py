@@ -509,18 +509,20 @@ def test_item38_getVendorList_answers_when_the_fetch_completes(site):
     assert answer == [{"vendorListVersion": 45}, True]
 
 
-def test_item39_ping_answers_within_50_ms_and_tcloaded_within_500_ms_of_load(site):
+def test_item39_ping_and_tcloaded_are_answered_before_the_calls_return(site):
+    """The review's item 39 asks for ping within 50 ms and tcloaded within 500 ms of load; both are
+    answered synchronously, which no machine's load can turn into a late answer."""
     page = ready(site({"/": html(STUB + API)}))
-    timings = page.evaluate("""(data) => {
-        var start = performance.now(), loadedAt = null, pingAt = null;
-        __tcfapi('addEventListener', 2, function (d) { if (d.eventStatus === 'tcloaded') loadedAt = performance.now(); });
+    answered = page.evaluate("""(data) => {
+        var loaded = false, pinged = false, result = {};
+        __tcfapi('addEventListener', 2, function (d) { if (d.eventStatus === 'tcloaded') loaded = true; });
         ConsentKitTCF.install({ cmpId: 300, cmpVersion: 2, gvlVersion: 45, tcfPolicyVersion: 5 });
         ConsentKitTCF.update(data, false);
-        var before = performance.now();
-        __tcfapi('ping', 2, function () { pingAt = performance.now(); });
-        return { ping: pingAt - before, tcloaded: loadedAt - start }; }""", tc_data(CONSENTED))
-    assert 0 <= timings["ping"] < 50, timings
-    assert 0 <= timings["tcloaded"] < 500, timings
+        result.tcloaded = loaded;
+        __tcfapi('ping', 2, function () { pinged = true; });
+        result.ping = pinged;
+        return result; }""", tc_data(CONSENTED))
+    assert answered == {"tcloaded": True, "ping": True}
 
 
 # ------------------------------------------------------------------------------------ 8.5 frames
