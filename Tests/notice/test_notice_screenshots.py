@@ -8,7 +8,6 @@ import notice_support as ns
 
 ns.require_browser()
 
-ARTIFACTS = ns.ARTIFACTS
 VIEWPORTS = {"phone": (390, 844), "landscape": (844, 390), "tablet": (820, 1180)}
 
 
@@ -16,13 +15,11 @@ VIEWPORTS = {"phone": (390, 844), "landscape": (844, 390), "tablet": (820, 1180)
 @pytest.mark.parametrize("viewport", sorted(VIEWPORTS))
 @pytest.mark.parametrize("language", ["en", "ru", "ar"])
 def test_screenshots_of_each_layer(new_page, language, viewport, scheme):
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     width, height = VIEWPORTS[viewport]
     page = ns.open_notice(new_page(width, height, color_scheme=scheme), ns.document_for(language))
 
     def shot(name):
-        path = ARTIFACTS / f"{language}-{viewport}-{scheme}-{name}.png"
-        page.screenshot(path=str(path))
+        path = ns.screenshot(page, f"{language}-{viewport}-{scheme}-{name}")
         assert path.stat().st_size > 0
 
     shot("1-first")
@@ -40,13 +37,12 @@ def test_screenshots_of_each_layer(new_page, language, viewport, scheme):
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("language", ["en", "ar"])
 def test_screenshots_google_mode(new_page, language, scheme):
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     doc = ns.document_for(language, mode="google", adFree={"offered": True})
     page = ns.open_notice(new_page(390, 844, color_scheme=scheme), doc)
-    page.screenshot(path=str(ARTIFACTS / f"google-{language}-{scheme}-1-main.png"))
+    ns.screenshot(page, f"google-{language}-{scheme}-1-main")
     # Issue 27 §2: no explainer screen any more; the end of the card, then the partners list.
     page.locator(".ck-scroll").evaluate("e => { e.scrollTop = e.scrollHeight; }")
-    page.screenshot(path=str(ARTIFACTS / f"google-{language}-{scheme}-2-card-end.png"))
+    ns.screenshot(page, f"google-{language}-{scheme}-2-card-end")
     page.locator(".ck-scroll").evaluate("e => { e.scrollTop = 0; }")
     page.locator('[data-action="open-partners"]').click()
-    page.screenshot(path=str(ARTIFACTS / f"google-{language}-{scheme}-3-partners.png"))
+    ns.screenshot(page, f"google-{language}-{scheme}-3-partners")
