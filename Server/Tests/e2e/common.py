@@ -315,7 +315,8 @@ class TempDir:
         return self.path
 
     def __exit__(self, exc_type, *exc) -> None:
-        if self.keep or exc_type is not None:
+        # A run stopped from outside (SIGTERM through sys.exit, Ctrl-C) leaves nothing to look at.
+        if self.keep or (exc_type is not None and not issubclass(exc_type, (SystemExit, KeyboardInterrupt))):
             print(f"kept working directory {self.path}", file=sys.stderr)
         else:
             shutil.rmtree(self.path, ignore_errors=True)
