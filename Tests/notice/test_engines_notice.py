@@ -3,6 +3,7 @@ of WKWebView, through Selenium): every layer renders, Tab and Shift+Tab walk eve
 control, each answer's result, Google's form, right to left, axe-core, and screenshots of every layer and every
 layout to NOTICE_ARTIFACTS (named <test>-<engine>.png, to look at)."""
 import pathlib
+import unicodedata
 
 import pytest
 
@@ -190,6 +191,69 @@ def test_arabic_is_right_to_left_and_the_buttons_mirror(engine_page):
     assert (en["dir"], en["lang"], ar["dir"], ar["lang"]) == ("ltr", "en", "rtl", "ar")
     assert en["accept"] < en["reject"] and ar["accept"] > ar["reject"]
 
+
+
+# The links inside the first layer's sentences: the text key, its placeholder, the link.
+SENTENCE_LINKS = {"firstStorage": ("vendorsLink", '[data-action="open-vendors"]'),
+                  "firstLegitimateInterest": ("liLink", '[data-action="open-li"]')}
+
+
+def punctuation_run(characters) -> str:
+    """The characters of Unicode's punctuation classes (P*) at the start of `characters`."""
+    run = ""
+    for c in characters:
+        if not unicodedata.category(c).startswith("P"):
+            break
+        run += c
+    return run
+
+
+def test_punctuation_against_a_link_stays_on_the_links_line_in_every_language(engine_page, doc20):
+    """A link inside a first-layer sentence ("({vendorsLink})" in most languages, "{liLink}.") is
+    an inline link whose words wrap with the sentence's: the punctuation written against it sits on
+    the line of the link's first word (before) or last word (after), never alone at the end or the
+    start of a line (a button is a box the line breaks around: on a phone the Arabic "(" was left
+    on the line above). Every language's first layer, 320 px wide, where the 20 vendors and 3
+    ad-tech providers' link itself takes more than a line in some (WebKitGTK's window is
+    at least 447 px wide)."""
+    page = engines.open_notice(engine_page(320, 700), doc20)
+    checked, wrapped = 0, 0
+    for language in ns.LANGUAGES:
+        texts = ns.texts(language)
+        doc20.update(language=language, texts=texts, direction="rtl" if language in ns.RTL_LANGUAGES else "ltr")
+        page.evaluate("(d) => { window.ConsentKitNotice.configure(d); }", doc20)
+        for key, (placeholder, selector) in SENTENCE_LINKS.items():
+            before, after = texts[key].split("{" + placeholder + "}")
+            lead, trail = punctuation_run(reversed(before))[::-1], punctuation_run(after)
+            piece = page.evaluate(LINK_LINES, selector)
+            where = f"{language} {key}: {piece}"
+            # An inline link in the sentence, nothing lost or doubled around it.
+            assert piece["tag"] == "A" and piece["sentence"] == before + piece["link"] + after, where
+            wrapped += piece["linkLines"] > 1
+            if lead:
+                checked += 1
+                assert abs(piece["beforeTop"] - piece["linkFirstTop"]) < 4, f"{lead!r} apart from the link: {where}"
+            if trail:
+                checked += 1
+                assert abs(piece["afterTop"] - piece["linkLastTop"]) < 4, f"{trail!r} apart from the link: {where}"
+        if language == "ar":
+            page.screenshot("engines-sentence-links-ar-phone")
+    assert checked >= 40 and wrapped >= 1, (checked, wrapped)
+
+
+# The first-layer link `selector` and the text around it: the top of the link's first and last
+# line boxes, and of the character right before and right after it.
+LINK_LINES = """(selector) => {
+  const link = document.querySelector('section[data-layer="1"] ' + selector);
+  const rects = link.getClientRects();
+  const top = (node, at) => { if (!node || node.nodeType !== 3 || !node.data.length) return null;
+    const r = document.createRange(); const i = at < 0 ? node.data.length - 1 : 0;
+    r.setStart(node, i); r.setEnd(node, i + 1); return r.getClientRects()[0].top; };
+  return { tag: link.tagName, link: link.textContent, sentence: link.parentElement.textContent,
+           linkLines: new Set(Array.from(rects).map((r) => Math.round(r.top))).size,
+           linkFirstTop: rects[0].top, linkLastTop: rects[rects.length - 1].top,
+           beforeTop: top(link.previousSibling, -1), afterTop: top(link.nextSibling, 0) };
+}"""
 
 # ------------------------------------------------------------------------------------ axe-core
 

@@ -209,6 +209,22 @@ const NoticeDom = (function () {
     var href = httpUrl(url);
     return href ? h('a', { href: href, target: '_blank', rel: 'noopener noreferrer', text: text }) : null;
   }
+  /**
+   * A link inside a sentence that shows another layer of the notice ("20 vendors" in "We and our
+   * (20 vendors) store..."): an inline <a>, not a button, so that its words wrap with the
+   * sentence's and no line breaks between it and the punctuation written against it. A button is
+   * a box the line breaks around: a phone's Arabic first layer left "(" at the end of one line
+   * and the link on the next. Enter follows it, as any link.
+   * @param {Object<string, any>} attrs (data-action and the like) @param {string} text @param {() => void} onActivate
+   */
+  function layerLink(attrs, text, onActivate) {
+    var a = h('a', attrs);
+    a.href = '#';
+    a.className = 'ck-link';
+    a.textContent = text;
+    a.addEventListener('click', function (e) { e.preventDefault(); onActivate(); });
+    return a;
+  }
   /** @type {Object<string, string>} */
   var ICONS = {
     close: '<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M6 6l12 12M18 6L6 18" stroke="currentColor" stroke-width="2.2" stroke-linecap="round" fill="none"/></svg>',
@@ -266,6 +282,6 @@ const NoticeDom = (function () {
 
   return Object.freeze({
     isObject: isObject, now: now, round1: round1, storageUrl: storageUrl, h: h, appendAll: appendAll, texts: texts,
-    externalLink: externalLink, switchLabel: switchLabel, iconButton: iconButton, applyTheme: applyTheme, contrast: contrast
+    externalLink: externalLink, layerLink: layerLink, switchLabel: switchLabel, iconButton: iconButton, applyTheme: applyTheme, contrast: contrast
   });
 })();

@@ -39,7 +39,7 @@ const NoticeLayers = (function () {
 
   var NO_LI_PURPOSES = NoticeModel.NO_LI_PURPOSES, PROTOCOL = NoticeModel.PROTOCOL;
   var asArray = NoticeModel.asArray, sortedIds = NoticeModel.sortedIds;
-  var h = NoticeDom.h, externalLink = NoticeDom.externalLink, iconButton = NoticeDom.iconButton;
+  var h = NoticeDom.h, externalLink = NoticeDom.externalLink, layerLink = NoticeDom.layerLink, iconButton = NoticeDom.iconButton;
   var now = NoticeDom.now, round1 = NoticeDom.round1;
   var httpUrl = NoticeModel.httpUrl;
   var FOCUSABLE = 'a[href],button:not([disabled]),input:not([disabled]),summary,[tabindex]:not([tabindex="-1"])';
@@ -242,8 +242,8 @@ const NoticeLayers = (function () {
         ? t('vendorsAndProviders', { vendors: tx.plural('tcfVendors', doc.vendors.length, 'vendorCount'),
           providers: tx.plural('otherProviders', providers, 'providerCount') })
         : vendorsLabel(doc.vendors.length);
-      var vendorsLink = h('button', { type: 'button', class: 'ck-link', 'data-action': 'open-vendors',
-        'data-count': doc.vendors.length, 'data-providers': providers, text: vendorsText, onclick: function () { showLayer(3); } });
+      var vendorsLink = layerLink({ 'data-action': 'open-vendors', 'data-count': doc.vendors.length, 'data-providers': providers },
+        vendorsText, function () { showLayer(3); });
       s.appendChild(h('p', null, [tNodes('firstStorage', { vendorsLink: vendorsLink })]));
       s.appendChild(h('p', { text: t('firstPersonalData') }));
       // The privacy policy near the top, where it is seen before the lists (review notice-ux §3.1).
@@ -283,7 +283,7 @@ const NoticeLayers = (function () {
       s.appendChild(h('p', { class: 'ck-small ck-muted', text: t('specialPurposesNotice') }));
       s.appendChild(h('p', { 'data-text': 'firstRefuse', text: t('firstRefuse') }));
       if (model.liVendorIds.length) {
-        var liLink = h('button', { type: 'button', class: 'ck-link', 'data-action': 'open-li', text: t('liLink'), onclick: function () { showLayer(4); } });
+        var liLink = layerLink({ 'data-action': 'open-li' }, t('liLink'), function () { showLayer(4); });
         s.appendChild(h('p', { 'data-text': 'firstLegitimateInterest' }, [tNodes('firstLegitimateInterest', { liLink: liLink })]));
       }
       s.appendChild(h('p', { 'data-text': 'firstScope', text: t('firstScope', { publisherName: doc.publisher.name || '' }) }));
