@@ -96,8 +96,7 @@ public final class NoticeSession: Sendable {
             if let shown = inShownLanguage(document.language) { document = try build(shown) }
             self.document = document
             self.exchange = nil
-            documentJSON = String(decoding: document.jsonBytes(), as: UTF8.self)
-            documentHash = ConsentProof.hash(ofDocument: document.jsonBytes())
+            (documentJSON, documentHash) = Self.written(document)
             return
         }
         if settings.mode == .google {
@@ -126,8 +125,14 @@ public final class NoticeSession: Sendable {
         if let shown = inShownLanguage(exchange.document.language) { exchange = try makeExchange(shown) }
         self.exchange = exchange
         self.document = exchange.document
-        self.documentJSON = exchange.documentJSON
-        self.documentHash = exchange.documentHash
+        (documentJSON, documentHash) = Self.written(exchange.document)
+    }
+
+    /// The document's JSON and its proof hash, from one serialization (the 813 vendors' document
+    /// is 468 KB; writing it a second time for the hash was a fifth of building the session).
+    private static func written(_ document: NoticeDocument) -> (json: String, hash: String) {
+        let bytes = document.jsonBytes()
+        return (String(decoding: bytes, as: UTF8.self), ConsentProof.hash(ofDocument: bytes))
     }
 
     /// Handles one message from the page (its JSON): a result is checked against the document,
