@@ -43,7 +43,15 @@ package struct BitReader {
     /// Reads two 6-bit letters (A = 0 … Z = 25) as an upper-case code such as `EN` or `DE`.
     package mutating func readLetters(_ field: StaticString) throws(TCFDecodingError) -> String {
         let start = position
-        let first = try read(6, field), second = try read(6, field)
+        // Both letters in one read when both are there; two reads otherwise, so that a code cut
+        // short is reported as the second letter's truncation, as before.
+        let first: Int, second: Int
+        if 12 <= bitCount - position {
+            let pair = try read(12, field)
+            (first, second) = (pair >> 6, pair & 0x3F)
+        } else {
+            (first, second) = (try read(6, field), try read(6, field))
+        }
         guard first < 26, second < 26 else {
             throw TCFDecodingError(
                 .invalidLetter(first < 26 ? second : first), field: "\(field)", segment: segment,
@@ -139,8 +147,8 @@ package struct BitReader {
         let byte = offset >> 3
         let raw = UnsafeRawPointer(bytes.baseAddress! + byte).loadUnaligned(as: UInt64.self)
         let shift = UInt64(offset & 7)
-        let head = UInt64(bigEndian: raw) << shift
-        guard shift > 0 else { return head }
-        return head | UInt64(bytes[byte + 8]) >> (8 - shift)
+        // No branch for a shift of 0: a byte shifted right by 8 is 0, which `&>>` (no overshift
+        // check) gives as well as `>>`. `byte + 8` is within the slack.
+        return UInt64(bigEndian: raw) &<< shift | UInt64(bytes[byte &+ 8]) &>> (8 &- shift)
     }
 }

@@ -114,6 +114,8 @@ extension TCString {
         _ reader: inout BitReader
     ) throws(TCFDecodingError) -> [PublisherRestriction] {
         let count = try reader.read(12, "NumPubRestrictions")
+        // The usual count, 0, allocates nothing (reserving capacity 0 still makes a new buffer).
+        guard count > 0 else { return [] }
         var restrictions: [PublisherRestriction] = []
         restrictions.reserveCapacity(count)
         for _ in 0..<count {
