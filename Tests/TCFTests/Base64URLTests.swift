@@ -1,7 +1,7 @@
 import Testing
 @testable import TCF
 
-/// The decoding table is written out byte by byte; it must say what the alphabets say.
+/// The decoding tables are written out byte by byte; they must say what the alphabets say.
 @Suite struct Base64URLTests {
     @Test func the_decoding_table_maps_each_alphabet_character_to_its_value_and_every_other_byte_to_0xFF() {
         let urlAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
@@ -18,6 +18,17 @@ import Testing
                 expected = 0xFF
             }
             #expect(Base64URL.decodingTable[byte] == expected, "byte \(byte)")
+        }
+    }
+
+    @Test func the_group_tables_hold_each_byte_value_in_its_place_and_bit_31_for_every_other_byte() {
+        #expect(Base64URL.groupTables.count == 4 * 256)
+        for place in 0..<4 {
+            for byte in 0...255 {
+                let value = Base64URL.decodingTable[byte]
+                let expected: UInt32 = value == 0xFF ? 0x8000_0000 : UInt32(value) << UInt32(18 - 6 * place)
+                #expect(Base64URL.groupTables[256 * place + byte] == expected, "place \(place), byte \(byte)")
+            }
         }
     }
 }
