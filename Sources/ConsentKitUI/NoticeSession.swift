@@ -129,7 +129,7 @@ public final class NoticeSession: Sendable {
     }
 
     /// The document's JSON and its proof hash, from one serialization (the 813 vendors' document
-    /// is 468 KB; writing it a second time for the hash was a fifth of building the session).
+    /// is 468 KB; writing it a second time for the hash was a sixth of building the session).
     private static func written(_ document: NoticeDocument) -> (json: String, hash: String) {
         let bytes = document.jsonBytes()
         return (String(decoding: bytes, as: UTF8.self), ConsentProof.hash(ofDocument: bytes))
