@@ -52,17 +52,30 @@ import Testing
         #expect(try GPPString(decoding: "DBABL~BVQqAAAAAgA").usnat?.layout === USSectionLayout.usnatVersion1)
     }
 
-    @Test func usnat_in_the_v1_layout_keeps_its_12_and_2_entries_whatever_version_it_states() throws {
+    @Test func usnat_in_the_v1_layout_stating_version_2_reads_as_version_2_padded_with_zeros() throws {
         // Version 2 in 60 bits (iabgpp-es 3.2.0's tests write it): the bits hold the v1 layout's 12 and 2
-        // entries; the value holds those, not the v2 spec's 16 and 3 padded with zeros (iabgpp-java and
-        // iabgpp-es pad; Fixtures/gpp/reference-disagreements.json, usnat-v1-lists-padded).
-        let string = "DBABL~" + bits("000010 01 01 01 01 00 00 10 10 10" + String(repeating: "00", count: 14) + " 00 10 00 00")
+        // entries, the Version field names the v2 layout; the value is v2, its lists padded with zeros
+        // (not applicable), as both IAB libraries read it. Entry 12 and known-child entry 2 set, to see
+        // that each entry lands in its place.
+        let string = "DBABL~" + bits("000010 01 01 01 01 00 00 10 10 10" + String(repeating: "00", count: 11) + "01 00 10 00 10 00 00")
         let usnat = try #require(try GPPString(decoding: string).usnat)
         #expect(usnat.version == 2)
-        #expect(usnat.layout === USSectionLayout.usnatVersion1)
-        #expect(usnat[list: .sensitiveDataProcessing] == Array(repeating: 0, count: 12))
-        #expect(usnat[list: .knownChildSensitiveDataConsents] == [0, 0])
-        #expect(try GPPString(decoding: string).encoded() == string)
+        #expect(usnat.layout === USSectionLayout.usnat)
+        #expect(usnat[list: .sensitiveDataProcessing] == Array(repeating: 0, count: 11) + [1, 0, 0, 0, 0])
+        #expect(usnat[list: .knownChildSensitiveDataConsents] == [0, 2, 0])
+        #expect(usnat.sharingNotice == .provided)
+        #expect(usnat.targetedAdvertisingOptOut == .didNotOptOut)
+        #expect(usnat.mspaCoveredTransaction == .no)
+        // Re-encoded, it is the v2 layout it states, and reads back the same.
+        let encoded = try GPPString(decoding: string).encoded()
+        #expect(encoded != string)
+        #expect(try GPPString(decoding: encoded).usnat == usnat)
+        // Version 1 in the same 60 bits is Google UMP's true v1: 12 and 2, as the bits hold them.
+        let version1 = "DBABL~" + bits("000001 01 01 01 01 00 00 10 10 10" + String(repeating: "00", count: 11) + "01 00 10 00 10 00 00")
+        let v1 = try #require(try GPPString(decoding: version1).usnat)
+        #expect(v1.layout === USSectionLayout.usnatVersion1)
+        #expect(v1[list: .sensitiveDataProcessing]?.count == 12)
+        #expect(try GPPString(decoding: version1).encoded() == version1)
     }
 
     @Test func google_UMPs_usnat_string_reads_as_the_spec_says() throws {

@@ -285,7 +285,8 @@ extension USPrivacyV1 {
 
 extension USSection {
     /// Reads a US section's JSON object. usnat's layout follows its lists' lengths (12 and 2:
-    /// v1; 16 and 3: v2); usmd/usin/usky/usri have the section header when `Version` is present.
+    /// v1; 16 and 3: v2), and a v1 one whose `Version` says 2 or more is padded to v2 as a
+    /// decoded string is; usmd/usin/usky/usri have the section header when `Version` is present.
     init(json fields: JSONFields, id: GPPSectionID) throws {
         var layout = USSectionLayout.current(for: id)!
         if id == .usnat, try fields.optional("SensitiveDataProcessing", as: [Int].self)?.count == 12 { layout = .usnatVersion1 }
@@ -303,6 +304,7 @@ extension USSection {
                 self[list: slot.field] = list
             }
         }
+        self = inLayoutOfItsVersion()
     }
 
     /// The section's JSON object: ``fields`` in order, Booleans as `true`/`false`.

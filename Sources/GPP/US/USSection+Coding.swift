@@ -92,6 +92,7 @@ extension USSection {
             preconditionFailure("unexpected error \(error)")
         }
         self.init(layout: layout, values: values, presentSubsections: present, sectionHeaderVersion: headerVersion)
+        if layout === USSectionLayout.usnatVersion1 { self = inLayoutOfItsVersion() }
     }
 
     /// Reads `fields` into `values` from `reading`'s first slot on.

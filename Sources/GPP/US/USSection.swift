@@ -49,6 +49,23 @@ public struct USSection: Sendable, Equatable {
         self.sectionHeaderVersion = sectionHeaderVersion
     }
 
+    /// The usnat v1 layout's value in the v2 layout when its `Version` says 2 or more, its lists
+    /// padded with zeros ("not applicable") to the v2 layout's 16 and 3 entries; any other value
+    /// as it is. A string whose `Version` says 2 but whose bits hold the v1 layout (iabgpp-es
+    /// writes them) states a v2 section: both IAB libraries read it so, and re-encoding it
+    /// writes the layout its `Version` names (decision 0028, point 3).
+    func inLayoutOfItsVersion() -> USSection {
+        guard layout === USSectionLayout.usnatVersion1, let version = self[.version], version >= 2 else { return self }
+        let stated = USSectionLayout.usnat
+        var padded = Array(repeating: 0, count: stated.slotCount)
+        for slot in layout.slots {
+            let count = if case .list(let count) = slot.type { count } else { 1 }
+            let target = stated.slot(slot.field)!.offset
+            padded.replaceSubrange(target..<target + count, with: values[slot.offset..<slot.offset + count])
+        }
+        return USSection(layout: stated, values: padded, presentSubsections: presentSubsections, sectionHeaderVersion: nil)
+    }
+
     /// The section's id.
     public var id: GPPSectionID { layout.section }
 
