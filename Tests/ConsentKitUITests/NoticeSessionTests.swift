@@ -26,4 +26,14 @@ struct NoticeSessionTests {
         manager.setTagForUnderAgeOfConsent(false)
         #expect(try session(manager, mode: .google).document.google != nil)
     }
+
+    @Test("the proof's document hash is the SHA-256 of the JSON the page is handed, each session its own")
+    func documentHashIsThatOfTheDocumentShown() async throws {
+        let manager = await noticeManager()
+        let sessions = try [NoticeSettings.Mode.tcf, .google, .tcf].map { try session(manager, mode: $0) }
+        for session in sessions {
+            #expect(session.documentHash == ConsentProof.hash(ofDocument: Array(session.documentJSON.utf8)))
+        }
+        #expect(sessions[0].documentHash != sessions[1].documentHash)
+    }
 }
