@@ -15,7 +15,8 @@ extension USSection {
         var parts = Parts(text, separator: ".")
         let first = parts.next()!
         var layout = USSectionLayout.current(for: id)!
-        if id == .usnat, Self.characterBits(first) < Self.usnatVersion2Bits { layout = .usnatVersion1 }
+        let usnatVersion1 = id == .usnat && Self.characterBits(first) < Self.usnatVersion2Bits
+        if usnatVersion1 { layout = .usnatVersion1 }
         // Not `[Int](repeating:count:)` nor `init(unsafeUninitializedCapacity:)`: both call the
         // standard library's unspecialised allocation, which looks the array's type up in the
         // runtime's metadata cache on every decode (about 400 instructions, callgrind); the copy
@@ -92,7 +93,7 @@ extension USSection {
             preconditionFailure("unexpected error \(error)")
         }
         self.init(layout: layout, values: values, presentSubsections: present, sectionHeaderVersion: headerVersion)
-        if layout === USSectionLayout.usnatVersion1 { self = inLayoutOfItsVersion() }
+        if usnatVersion1 { self = inLayoutOfItsVersion() }
     }
 
     /// Reads `fields` into `values` from `reading`'s first slot on.
